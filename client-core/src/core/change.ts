@@ -1,0 +1,21 @@
+import type { EntityName } from "./entities.ts";
+import type { Hlc } from "./hlc.ts";
+import type { Values } from "./merge.ts";
+
+export type ChangeOp = "upsert" | "delete";
+
+/**
+ * One entity change: the unit of every write, whether a device pushes it or a
+ * service operation produces it. `payload` holds only the columns the change
+ * sets (snake_case), never organization_id, clock, deleted or scope_id.
+ */
+export interface Change {
+  readonly entity: EntityName;
+  readonly entityId: string;
+  /** The apiary id, or `user:<userId>` for personal records. */
+  readonly scopeId: string;
+  readonly op: ChangeOp;
+  readonly payload: Values;
+  readonly hlc: Hlc;
+  readonly authorId: string;
+}

@@ -1,0 +1,105 @@
+/**
+ * Apiary commands: state in, changes out. The same functions run on the
+ * server (RPCs) and on devices (local writes pushed later).
+ */
+import type { Change } from "../change.ts";
+import { DomainError, invalid, notFound } from "../domain-error.ts";
+import type { CommandContext } from "./context.ts";
+
+export interface ApiaryInput {
+  readonly name: string;
+  readonly address: string;
+  readonly lat: number;
+  readonly lng: number;
+}
+
+/** What the commands need to know of an existing apiary. */
+export interface ApiaryState {
+  readonly id: string;
+  /** Live hives standing at the apiary. */
+  readonly liveHives: number;
+}
+
+function checked(input: ApiaryInput): ApiaryInput {
+  const name = input.name.trim();
+  if (name === "") throw invalid("name", "name is required");
+  if (!Number.isFinite(input.lat) || input.lat < -90 || input.lat > 90) {
+    throw invalid("lat", "lat must be a latitude between -90 and 90");
+  }
+  if (!Number.isFinite(input.lng) || input.lng < -180 || input.lng > 180) {
+    throw invalid("lng", "lng must be a longitude between -180 and 180");
+  }
+  return { name, address: input.address.trim(), lat: input.lat, lng: input.lng };
+}
+
+export function createApiary(
+  ctx: CommandContext,
+  input: ApiaryInput,
+): { id: string; changes: Change[] } {
+  const fields = checked(input);
+  const id = ctx.newId();
+  const now = ctx.now.toISOString();
+  return {
+    id,
+    changes: [
+      {
+        entity: "apiary",
+        entityId: id,
+        scopeId: id,
+        op: "upsert",
+        payload: { ...fields, created_at: now, updated_at: now },
+        hlc: ctx.stamp(),
+        authorId: ctx.authorId,
+      },
+    ],
+  };
+}
+
+/** Overwrites every field (a field left out is its default). */
+export function updateApiary(
+  ctx: CommandContext,
+  current: ApiaryState | undefined,
+  id: string,
+  input: ApiaryInput,
+): Change[] {
+  if (current === undefined) throw notFound("apiary", id);
+  const fields = checked(input);
+  return [
+    {
+      entity: "apiary",
+      entityId: id,
+      scopeId: id,
+      op: "upsert",
+      payload: { ...fields, updated_at: ctx.now.toISOString() },
+      hlc: ctx.stamp(),
+      authorId: ctx.authorId,
+    },
+  ];
+}
+
+/** Tombstones the apiary; refused while live hives stand there. */
+export function deleteApiary(
+  ctx: CommandContext,
+  current: ApiaryState | undefined,
+  id: string,
+): Change[] {
+  if (current === undefined) throw notFound("apiary", id);
+  if (current.liveHives > 0) {
+    const n = current.liveHives;
+    throw new DomainError(
+      "precondition",
+      `apiary still has ${n} live hive${n === 1 ? "" : "s"}; move or delete ${n === 1 ? "it" : "them"} first`,
+    );
+  }
+  return [
+    {
+      entity: "apiary",
+      entityId: id,
+      scopeId: id,
+      op: "delete",
+      payload: {},
+      hlc: ctx.stamp(),
+      authorId: ctx.authorId,
+    },
+  ];
+}

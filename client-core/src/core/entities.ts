@@ -1,0 +1,327 @@
+/**
+ * The entity registry: the one description of every replicated record type.
+ *
+ * The server store (tables, columns, reads), the Push validator, the device
+ * replica schema and the proto mapping all read this. Column names are the
+ * snake_case database / payload names; the proto field is their lowerCamelCase.
+ *
+ * Every replicated row also carries `organization_id`, `clock` (column → HLC of
+ * the last accepted write), `deleted` and `scope_id`; those are never columns
+ * here and never appear in a change payload.
+ */
+import {
+  EventType,
+  HiveStatus,
+  HiveType,
+  MarkingColor,
+  Stores,
+  TaskPriority,
+  Temperament,
+} from "@hivekeep/proto";
+
+export type ColumnType =
+  /** UTF-8 string. */
+  | "text"
+  /** Finite double. */
+  | "float"
+  /** 32-bit signed integer. */
+  | "int"
+  | "bool"
+  /** A proto enum number (0 = unspecified is always allowed). */
+  | "enum"
+  /** RFC 3339 timestamp string in UTC, or null for "unset". */
+  | "timestamp"
+  /** An entity id (text), or "" for "none". */
+  | "id"
+  /** Add-wins observed-remove set of strings (see merge.ts). */
+  | "orset";
+
+export interface ColumnSpec {
+  readonly type: ColumnType;
+  /** For "id": the entity the id points at. */
+  readonly ref?: EntityName;
+  /** For "enum": the allowed numbers besides 0. */
+  readonly enumValues?: readonly number[];
+  /** Must not be changed once set (e.g. `queen.hive_id`). */
+  readonly immutable?: true;
+  /** Text that must not be empty (after trimming) when set. */
+  readonly nonEmpty?: true;
+  /** Number that must be above 0 when set. */
+  readonly positive?: true;
+  /** For "orset" of data URLs: each element's required prefix and max size. */
+  readonly elementPrefix?: string;
+  readonly elementMaxBytes?: number;
+}
+
+/**
+ * How the scope of a row is found. The scope decides who may read and write:
+ * an apiary of the tenant, or `user:<userId>` for personal records.
+ * - self: the row's own id (apiaries).
+ * - apiary: the row's `apiary_id` column.
+ * - hive: the apiary of the row's hive (`hive_id`), as of the write.
+ * - apiaryOrUser: `apiary_id` when set, else the author's personal scope.
+ */
+export type ScopeRule = "self" | "apiary" | "hive" | "apiaryOrUser";
+
+export interface EntitySpec {
+  readonly name: EntityName;
+  readonly table: string;
+  readonly columns: Readonly<Record<string, ColumnSpec>>;
+  /** Columns a row needs before it counts as created (visible in reads). */
+  readonly required: readonly string[];
+  /** Rows are created once and never edited (only tombstoned). */
+  readonly appendOnly: boolean;
+  readonly scope: ScopeRule;
+}
+
+export const entityNames = [
+  "apiary",
+  "hive",
+  "placement",
+  "inspection",
+  "queen",
+  "task",
+  "treatment",
+  "harvest",
+  "event",
+] as const;
+export type EntityName = (typeof entityNames)[number];
+
+/** Personal scopes are `user:<userId>`. */
+export const userScopePrefix = "user:";
+export const userScope = (userId: string): string => `${userScopePrefix}${userId}`;
+export const isUserScope = (scopeId: string): boolean => scopeId.startsWith(userScopePrefix);
+
+/** Largest stored photo: 512 KiB including the `data:image/` prefix. */
+export const maxPhotoBytes = 512 * 1024;
+export const photoPrefix = "data:image/";
+
+const numbersOf = (e: Record<string, string | number>): number[] =>
+  Object.values(e).filter((v): v is number => typeof v === "number" && v !== 0);
+
+const text: ColumnSpec = { type: "text" };
+const float: ColumnSpec = { type: "float" };
+const int: ColumnSpec = { type: "int" };
+const bool: ColumnSpec = { type: "bool" };
+const timestamp: ColumnSpec = { type: "timestamp" };
+const ref = (entity: EntityName): ColumnSpec => ({ type: "id", ref: entity });
+const enumOf = (e: Record<string, string | number>): ColumnSpec => ({
+  type: "enum",
+  enumValues: numbersOf(e),
+});
+
+const apiary: EntitySpec = {
+  name: "apiary",
+  table: "apiaries",
+  columns: {
+    name: { type: "text", nonEmpty: true },
+    address: text,
+    lat: float,
+    lng: float,
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+  required: ["name"],
+  appendOnly: false,
+  scope: "self",
+};
+
+const hive: EntitySpec = {
+  name: "hive",
+  table: "hives",
+  columns: {
+    apiary_id: ref("apiary"),
+    name: { type: "text", nonEmpty: true },
+    type: enumOf(HiveType),
+    status: enumOf(HiveStatus),
+    boxes: int,
+    colony_origin: text,
+    note: text,
+    qr_code: text,
+    photo: text,
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+  required: ["apiary_id", "name"],
+  appendOnly: false,
+  scope: "apiary",
+};
+
+/** An interval during which a hive stands at an apiary (ended_at null = open). */
+const placement: EntitySpec = {
+  name: "placement",
+  table: "placements",
+  columns: {
+    hive_id: { type: "id", ref: "hive", immutable: true },
+    apiary_id: { type: "id", ref: "apiary", immutable: true },
+    started_at: timestamp,
+    ended_at: timestamp,
+  },
+  required: ["hive_id", "apiary_id", "started_at"],
+  appendOnly: false,
+  scope: "apiary",
+};
+
+const inspection: EntitySpec = {
+  name: "inspection",
+  table: "inspections",
+  columns: {
+    hive_id: ref("hive"),
+    apiary_id: ref("apiary"),
+    queen_id: ref("queen"),
+    date: timestamp,
+    note: text,
+    created_at: timestamp,
+    photo_keys: {
+      type: "orset",
+      elementPrefix: photoPrefix,
+      elementMaxBytes: maxPhotoBytes,
+    },
+    weight_kg: float,
+    temp_hive: float,
+    temp_outside: float,
+    humidity_hive: float,
+    humidity_outside: float,
+    weather: text,
+    queen_seen: bool,
+    eggs_seen: bool,
+    covered_larva: bool,
+    frames: int,
+    brood_frames: int,
+    stores: enumOf(Stores),
+    temperament: enumOf(Temperament),
+    calmness: int,
+    queen_cells: int,
+    varroa: text,
+    super_added: bool,
+  },
+  required: ["hive_id", "date"],
+  appendOnly: false,
+  scope: "apiary",
+};
+
+const queen: EntitySpec = {
+  name: "queen",
+  table: "queens",
+  columns: {
+    hive_id: { type: "id", ref: "hive", immutable: true },
+    year: { type: "int", positive: true },
+    marking: enumOf(MarkingColor),
+    origin: text,
+    breeder_number: text,
+    introduced_at: timestamp,
+    replaced_at: timestamp,
+    active: bool,
+    note: text,
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+  required: ["hive_id", "year"],
+  appendOnly: false,
+  scope: "hive",
+};
+
+const task: EntitySpec = {
+  name: "task",
+  table: "tasks",
+  columns: {
+    title: { type: "text", nonEmpty: true },
+    hive_id: ref("hive"),
+    apiary_id: ref("apiary"),
+    due_at: timestamp,
+    priority: enumOf(TaskPriority),
+    done: bool,
+    created_at: timestamp,
+  },
+  required: ["title"],
+  appendOnly: false,
+  scope: "apiaryOrUser",
+};
+
+const treatment: EntitySpec = {
+  name: "treatment",
+  table: "treatments",
+  columns: {
+    hive_id: ref("hive"),
+    product: { type: "text", nonEmpty: true },
+    active_ingredient: text,
+    dose: text,
+    method: text,
+    batch_number: text,
+    withdrawal_until: timestamp,
+    reason: text,
+    date: timestamp,
+    apiary_id: ref("apiary"),
+    queen_id: ref("queen"),
+    created_at: timestamp,
+  },
+  required: ["hive_id", "product", "date"],
+  appendOnly: false,
+  scope: "apiary",
+};
+
+const harvest: EntitySpec = {
+  name: "harvest",
+  table: "harvests",
+  columns: {
+    hive_id: ref("hive"),
+    apiary_id: ref("apiary"),
+    queen_id: ref("queen"),
+    date: timestamp,
+    variety: text,
+    amount_kg: { type: "float", positive: true },
+    water_content: float,
+    batch_number: text,
+    best_before: timestamp,
+    note: text,
+    created_at: timestamp,
+  },
+  required: ["hive_id", "amount_kg", "date"],
+  appendOnly: false,
+  scope: "apiary",
+};
+
+const event: EntitySpec = {
+  name: "event",
+  table: "events",
+  columns: {
+    type: enumOf(EventType),
+    apiary_id: ref("apiary"),
+    hive_id: ref("hive"),
+    queen_id: ref("queen"),
+    ref_entity: text,
+    ref_id: text,
+    amount_kg: float,
+    detail_json: text,
+    author_id: text,
+    title: text,
+    date: timestamp,
+    created_at: timestamp,
+  },
+  required: ["type", "date"],
+  appendOnly: true,
+  scope: "apiary",
+};
+
+export const entities: Readonly<Record<EntityName, EntitySpec>> = {
+  apiary,
+  hive,
+  placement,
+  inspection,
+  queen,
+  task,
+  treatment,
+  harvest,
+  event,
+};
+
+export const isEntityName = (name: string): name is EntityName =>
+  (entityNames as readonly string[]).includes(name);
+
+/** The spec of an entity name, or undefined for an unknown name. */
+export const entitySpec = (name: string): EntitySpec | undefined =>
+  isEntityName(name) ? entities[name] : undefined;
+
+/** snake_case column → lowerCamelCase proto JSON name. */
+export const camelCase = (column: string): string =>
+  column.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

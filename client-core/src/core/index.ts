@@ -1,0 +1,64 @@
+/**
+ * The pure core of Hivekeep sync, shared by the server and the devices: the entity registry,
+ * the hybrid logical clock and the merge rule. No I/O: time and ids come in as arguments.
+ */
+
+// Domain: changes, errors and the pure commands the server and devices share.
+export type { Change, ChangeOp } from "./change.ts";
+export {
+  type ApiaryInput,
+  type ApiaryState,
+  createApiary,
+  deleteApiary,
+  updateApiary,
+} from "./commands/apiary.ts";
+export type { CommandContext } from "./commands/context.ts";
+export { DomainError, type DomainErrorCode, invalid, notFound } from "./domain-error.ts";
+export type { ColumnSpec, ColumnType, EntityName, EntitySpec, ScopeRule } from "./entities.ts";
+export {
+  camelCase,
+  entities,
+  entityNames,
+  entitySpec,
+  isEntityName,
+  isUserScope,
+  maxPhotoBytes,
+  photoPrefix,
+  userScope,
+  userScopePrefix,
+} from "./entities.ts";
+export type { Clock, Hlc, HlcParts } from "./hlc.ts";
+export {
+  compareHlc,
+  createClock,
+  defaultMaxAheadMs,
+  formatHlc,
+  hlcMs,
+  isHlc,
+  isNodeId,
+  isTooFarAhead,
+  maxHlcCounter,
+  maxHlcMs,
+  parseHlc,
+  receive,
+  tick,
+} from "./hlc.ts";
+export type { ApplyResult, ChangeInput, RowState, Values } from "./merge.ts";
+export {
+  applyChange,
+  changeToState,
+  deletedKey,
+  emptyRow,
+  isComplete,
+  mergeRows,
+} from "./merge.ts";
+export type { OrSetPatch, OrSetState } from "./or-set.ts";
+export {
+  emptyOrSet,
+  isEmptyOrSet,
+  joinOrSets,
+  orSetFromPatch,
+  orSetTags,
+  orSetValues,
+  parseOrSetPatch,
+} from "./or-set.ts";

@@ -1,0 +1,24 @@
+/**
+ * The database port: one small interface with two adapters (PGlite embedded,
+ * postgres.js for a server). Every store function takes a `Queryable` as its
+ * first argument so the caller decides the transaction. Both adapters return
+ * int8 as number, timestamptz as Date and jsonb parsed.
+ */
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  /** One parameterised statement ($1, $2, …). */
+  query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<R[]>;
+  /** Several statements without parameters (migrations). */
+  exec(text: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: "pglite" | "postgres";
+  /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Calls onPayload for every NOTIFY on channel, until the returned function is called. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  notify(channel: string, payload: string): Promise<void>;
+  close(): Promise<void>;
+}

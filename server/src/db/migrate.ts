@@ -1,0 +1,59 @@
+/**
+ * Forward-only numbered SQL migrations (migrations/NNN_name.sql). Each runs in
+ * its own transaction together with its row in schema_migrations, under an
+ * advisory lock so that several processes starting at once apply it once.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Db } from "./db.ts";
+
+const migrationsDir = join(import.meta.dirname, "migrations");
+/** Arbitrary constant: the advisory lock key of the migration runner. */
+const migrationLock = 7_114_011;
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+export function loadMigrations(dir = migrationsDir): Migration[] {
+  return readdirSync(dir)
+    .filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f))
+    .sort()
+    .map((f) => ({
+      version: Number(f.slice(0, 3)),
+      name: f.slice(4, -4),
+      sql: readFileSync(join(dir, f), "utf8"),
+    }));
+}
+
+/** Applies every migration not yet recorded; returns the versions applied now. */
+export async function migrate(db: Db, migrations = loadMigrations()): Promise<number[]> {
+  await db.transaction(async (tx) => {
+    await tx.query("select pg_advisory_xact_lock($1)", [migrationLock]);
+    await tx.exec(`create table if not exists schema_migrations (
+      version integer primary key,
+      name text not null,
+      applied_at timestamptz not null default now()
+    )`);
+  });
+  const applied: number[] = [];
+  for (const m of migrations) {
+    const done = await db.transaction(async (tx) => {
+      await tx.query("select pg_advisory_xact_lock($1)", [migrationLock]);
+      const rows = await tx.query("select 1 from schema_migrations where version = $1", [
+        m.version,
+      ]);
+      if (rows.length > 0) return false;
+      await tx.exec(m.sql);
+      await tx.query("insert into schema_migrations (version, name) values ($1, $2)", [
+        m.version,
+        m.name,
+      ]);
+      return true;
+    });
+    if (done) applied.push(m.version);
+  }
+  return applied;
+}

@@ -1,0 +1,117 @@
+/**
+ * The HTTP surface on one port: Connect RPCs at POST /hivekeep.v1.<Service>/<Method>
+ * (JSON and binary), health probes, and the built PWA with an SPA fallback.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { createConnectRouter, type Interceptor } from "@connectrpc/connect";
+import { createFetchHandler, type UniversalHandler } from "@connectrpc/connect/protocol";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono } from "hono";
+import { cors } from "hono/cors";
+import { requestId } from "hono/request-id";
+import type { Logger } from "pino";
+import type { Db } from "../db/db.ts";
+import type { Deps } from "../rpc/deps.ts";
+import { errorInterceptor, routes } from "../rpc/router.ts";
+
+export interface AppOptions {
+  readonly deps: Deps;
+  readonly db: Db;
+  readonly log: Logger;
+  readonly authInterceptor: Interceptor;
+  readonly maxBodyBytes: number;
+  readonly corsOrigins: readonly string[];
+  readonly pwaDir: string;
+}
+
+const rpcPrefix = "/hivekeep.v1.";
+
+export function createApp(opts: AppOptions): Hono<{ Variables: { requestId: string } }> {
+  const app = new Hono<{ Variables: { requestId: string } }>();
+  app.use(requestId());
+  app.use(async (c, next) => {
+    const start = performance.now();
+    await next();
+    opts.log.info(
+      {
+        requestId: c.get("requestId"),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - start) * 10) / 10,
+      },
+      "request",
+    );
+  });
+  if (opts.corsOrigins.length > 0) {
+    app.use(
+      cors({
+        origin: [...opts.corsOrigins],
+        allowMethods: ["GET", "POST", "OPTIONS"],
+        allowHeaders: [
+          "Content-Type",
+          "Authorization",
+          "Connect-Protocol-Version",
+          "Connect-Timeout-Ms",
+        ],
+        exposeHeaders: ["Content-Type", "Connect-Protocol-Version"],
+        maxAge: 3600,
+      }),
+    );
+  }
+
+  const router = createConnectRouter({
+    grpc: false,
+    grpcWeb: false,
+    connect: true,
+    readMaxBytes: opts.maxBodyBytes,
+    shutdownSignal: opts.deps.shutdown,
+    interceptors: [errorInterceptor(opts.deps), opts.authInterceptor],
+  });
+  routes(opts.deps)(router);
+  for (const handler of router.handlers) mount(app, handler);
+
+  app.all(`${rpcPrefix}*`, (c) =>
+    c.json(
+      { code: "unimplemented", message: `no such method: ${c.req.method} ${c.req.path}` },
+      404,
+    ),
+  );
+
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get("/readyz", async (c) => {
+    try {
+      await opts.db.query("select 1");
+      return c.json({ status: "ok", database: opts.db.kind });
+    } catch (err) {
+      opts.log.warn({ err }, "readiness check failed");
+      return c.json({ status: "unavailable", database: opts.db.kind }, 503);
+    }
+  });
+
+  servePwa(app, opts.pwaDir);
+  return app;
+}
+
+function mount(app: Hono<{ Variables: { requestId: string } }>, handler: UniversalHandler): void {
+  const fetchHandler = createFetchHandler(handler, { httpVersion: "1.1" });
+  app.on(["POST", "GET"], handler.requestPath, (c) => fetchHandler(c.req.raw));
+}
+
+function servePwa(app: Hono<{ Variables: { requestId: string } }>, dir: string): void {
+  const index = join(dir, "index.html");
+  if (!existsSync(index)) {
+    app.get("*", (c) =>
+      c.html(
+        `<!doctype html><meta charset="utf-8"><title>Hivekeep</title>
+<h1>Hivekeep</h1><p>The server is running. The web app has not been built yet:
+run <code>pnpm build</code> (or <code>pnpm start</code>, which builds it).</p>`,
+      ),
+    );
+    return;
+  }
+  app.use("*", serveStatic({ root: dir }));
+  // SPA fallback: client-side routes load the app shell.
+  app.get("*", serveStatic({ root: dir, rewriteRequestPath: () => "/index.html" }));
+}

@@ -1,0 +1,9 @@
+/** What tests and tools import from the server package. */
+export { type Config, loadConfig } from "./config.ts";
+export type { Db, Queryable } from "./db/db.ts";
+export { migrate } from "./db/migrate.ts";
+export { openDb } from "./db/open-db.ts";
+export { openPglite } from "./db/pglite.ts";
+export { openPostgres } from "./db/postgres.ts";
+export { type RunningServer, startServer } from "./server.ts";
+export { localOrganizationId, localUserId } from "./store/tenants.ts";

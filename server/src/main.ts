@@ -1,0 +1,47 @@
+/**
+ * The composition root: reads the configuration once, starts the server, and
+ * shuts it down cleanly on SIGTERM / SIGINT.
+ */
+import pino from "pino";
+import { ConfigError, loadConfig } from "./config.ts";
+import { startServer } from "./server.ts";
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`hivekeep: configuration error: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = pino({ level: config.logLevel });
+  let running: Awaited<ReturnType<typeof startServer>>;
+  try {
+    running = await startServer(config, { log });
+  } catch (err) {
+    log.fatal({ err }, "hivekeep could not start");
+    process.exit(1);
+  }
+  const stop = (signal: string) => {
+    log.info({ signal }, "shutting down");
+    const force = setTimeout(() => {
+      log.error("shutdown took longer than 10 s; exiting");
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    running.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, "error during shutdown");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+}
+
+await main();

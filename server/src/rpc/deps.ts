@@ -1,0 +1,31 @@
+import type { CommandContext } from "@hivekeep/client-core/core";
+import type { Logger } from "pino";
+import type { Db } from "../db/db.ts";
+import type { FeedNotifier } from "../store/feed-notifier.ts";
+import type { ServerClock } from "../store/server-clock.ts";
+import type { Caller } from "./context.ts";
+
+/** What the RPC handlers need; built once by the composition root. */
+export interface Deps {
+  readonly db: Db;
+  readonly clock: ServerClock;
+  readonly newId: () => string;
+  readonly notifier: FeedNotifier;
+  readonly log: Logger;
+  /** Aborted when the server shuts down (ends Subscribe streams). */
+  readonly shutdown: AbortSignal;
+}
+
+export function commandContext(deps: Deps, caller: Caller): CommandContext {
+  return {
+    now: new Date(deps.clock.nowMs()),
+    authorId: caller.userId,
+    newId: deps.newId,
+    stamp: () => deps.clock.stamp(),
+  };
+}
+
+/** Lets the server clock see a row's stamps before it stamps an edit of it. */
+export function observeClock(deps: Deps, clock: Record<string, string> | undefined): void {
+  for (const hlc of Object.values(clock ?? {})) deps.clock.observe(hlc as never);
+}

@@ -1,0 +1,48 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import type { ServiceImpl } from "@connectrpc/connect";
+import { PullResponseSchema, type SyncService } from "@hivekeep/proto";
+import { feedHead, readFeed } from "../store/feed.ts";
+import { callerOf } from "./context.ts";
+import type { Deps } from "./deps.ts";
+import { invalidArgument } from "./errors.ts";
+import { feedRowToProto } from "./mapping.ts";
+
+export const defaultPullLimit = 500;
+export const maxPullLimit = 5000;
+
+export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>> {
+  const { db } = deps;
+  return {
+    async pull(req, ctx) {
+      const caller = callerOf(ctx);
+      if (req.limit < 0) throw invalidArgument("limit must not be negative");
+      const limit = req.limit === 0 ? defaultPullLimit : Math.min(req.limit, maxPullLimit);
+      if (req.cursor !== "" && !/^\d{1,15}$/.test(req.cursor)) {
+        throw invalidArgument(
+          `cursor ${JSON.stringify(req.cursor)} is malformed; pass "" or nextCursor`,
+        );
+      }
+      const after = req.cursor === "" ? 0 : Number(req.cursor);
+      const head = (await feedHead(db, caller.organizationId)) ?? 0;
+      if (after > head) {
+        throw invalidArgument(
+          `cursor ${req.cursor} is unknown to this server (the feed ends at ${head}); pull again from ""`,
+        );
+      }
+      // One row more than asked tells whether more follow.
+      const rows = await readFeed(db, caller.organizationId, caller.userId, after, limit + 1);
+      const page = rows.slice(0, limit);
+      const hasMore = rows.length > limit;
+      // Without more rows, every row up to `head` (committed before we read it)
+      // has been scanned, so the cursor may pass rows this caller cannot see.
+      const lastSeq = page.at(-1)?.seq ?? after;
+      return create(PullResponseSchema, {
+        changes: page.map(feedRowToProto),
+        nextCursor: String(hasMore ? lastSeq : Math.max(lastSeq, head)),
+        hasMore,
+        serverTime: timestampFromMs(deps.clock.nowMs()),
+      });
+    },
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * The one write path (DESIGN.md §2). Every state change, from an RPC or a
+ * Push, is a list of Changes applied here inside the caller's transaction,
+ * which already holds the tenant's feed lock (see tenant-write.ts):
+ *
+ *   load target rows → merge each change with the shared rule (client-core)
+ *   → write the merged rows → append the accepted part of each change to the
+ *   feed with the next sequence numbers.
+ *
+ * A change of which nothing was accepted (a re-push, or one that lost every
+ * column) adds no feed row.
+ */
+import {
+  type ApplyResult,
+  applyChange,
+  type Change,
+  type EntityName,
+  entities,
+  isComplete,
+  type RowState,
+} from "@hivekeep/client-core/core";
+import type { Queryable } from "../db/db.ts";
+import { entitySql } from "./entity-sql.ts";
+import { rowStateFromDb } from "./row-state.ts";
+
+export interface Conflict {
+  readonly entity: EntityName;
+  readonly entityId: string;
+  readonly columns: readonly string[];
+  readonly winningHlc: string;
+}
+
+export interface ApplyOutcome {
+  readonly conflicts: readonly Conflict[];
+  /** The feed sequence number of the last appended row (unchanged if none). */
+  readonly lastSeq: number;
+  /** How many feed rows were appended. */
+  readonly appended: number;
+  /** Per change (same order): what the merge did. */
+  readonly results: readonly ApplyResult[];
+}
+
+interface Target {
+  state: RowState | undefined;
+  scopeId: string;
+  dirty: boolean;
+}
+
+export async function applyChanges(
+  tx: Queryable,
+  organizationId: string,
+  changes: readonly Change[],
+  feedSeq: number,
+): Promise<ApplyOutcome> {
+  const targets = await loadTargets(tx, organizationId, changes);
+  const feed: Record<string, unknown>[] = [];
+  const conflicts: Conflict[] = [];
+  const results: ApplyResult[] = [];
+  let seq = feedSeq;
+
+  for (const change of changes) {
+    const spec = entities[change.entity];
+    const key = `${change.entity}/${change.entityId}`;
+    const target = targets.get(key) ?? { state: undefined, scopeId: change.scopeId, dirty: false };
+    targets.set(key, target);
+    const result = applyChange(target.state, change, spec);
+    results.push(result);
+    if (result.lost.length > 0 && result.winningHlc !== undefined) {
+      conflicts.push({
+        entity: change.entity,
+        entityId: change.entityId,
+        columns: result.lost,
+        winningHlc: result.winningHlc,
+      });
+    }
+    if (!result.changed) continue;
+    target.state = result.row;
+    target.scopeId = change.scopeId;
+    target.dirty = true;
+    seq += 1;
+    feed.push({
+      seq,
+      entity: change.entity,
+      entity_id: change.entityId,
+      scope_id: change.scopeId,
+      op: change.op === "delete" ? 2 : 1,
+      payload: JSON.stringify(change.op === "delete" ? {} : result.accepted),
+      hlc: change.hlc,
+      author_id: change.authorId,
+    });
+  }
+
+  await writeTargets(tx, organizationId, targets);
+  if (feed.length > 0) {
+    await tx.query(
+      `insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
+       select $1, r.seq, r.entity, r.entity_id, r.scope_id, r.op, r.payload, r.hlc, r.author_id
+       from jsonb_to_recordset($2::jsonb) as r(seq bigint, entity text, entity_id text,
+         scope_id text, op smallint, payload text, hlc text, author_id text)`,
+      [organizationId, JSON.stringify(feed)],
+    );
+  }
+  return { conflicts, lastSeq: seq, appended: feed.length, results };
+}
+
+async function loadTargets(
+  tx: Queryable,
+  organizationId: string,
+  changes: readonly Change[],
+): Promise<Map<string, Target>> {
+  const idsByEntity = new Map<EntityName, Set<string>>();
+  for (const c of changes) {
+    const ids = idsByEntity.get(c.entity) ?? new Set<string>();
+    ids.add(c.entityId);
+    idsByEntity.set(c.entity, ids);
+  }
+  const targets = new Map<string, Target>();
+  for (const [entity, ids] of idsByEntity) {
+    const spec = entities[entity];
+    const rows = await tx.query(entitySql(spec).load, [organizationId, JSON.stringify([...ids])]);
+    for (const row of rows) {
+      targets.set(`${entity}/${String(row.id)}`, {
+        state: rowStateFromDb(row, spec),
+        scopeId: String(row.scope_id),
+        dirty: false,
+      });
+    }
+  }
+  return targets;
+}
+
+async function writeTargets(
+  tx: Queryable,
+  organizationId: string,
+  targets: Map<string, Target>,
+): Promise<void> {
+  const byEntity = new Map<EntityName, Record<string, unknown>[]>();
+  for (const [key, t] of targets) {
+    if (!t.dirty || t.state === undefined) continue;
+    const slash = key.indexOf("/");
+    const entity = key.slice(0, slash) as EntityName;
+    const spec = entities[entity];
+    const record: Record<string, unknown> = {
+      ...t.state.values,
+      id: key.slice(slash + 1),
+      scope_id: t.scopeId,
+      clock: t.state.clock,
+      deleted: t.state.deleted,
+      complete: isComplete(t.state, spec),
+    };
+    const list = byEntity.get(entity) ?? [];
+    list.push(record);
+    byEntity.set(entity, list);
+  }
+  for (const [entity, records] of byEntity) {
+    await tx.query(entitySql(entities[entity]).upsert, [organizationId, JSON.stringify(records)]);
+  }
+}

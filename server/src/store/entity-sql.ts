@@ -1,0 +1,52 @@
+/**
+ * SQL for the replicated entity tables, derived once from the entity registry
+ * so that the store, the migrations test and the registry cannot drift.
+ */
+import type { ColumnType, EntitySpec } from "@hivekeep/client-core/core";
+
+export const sqlTypes: Readonly<Record<ColumnType, string>> = {
+  text: "text",
+  float: "double precision",
+  int: "integer",
+  bool: "boolean",
+  enum: "integer",
+  timestamp: "timestamptz",
+  id: "text",
+  orset: "jsonb",
+};
+
+export interface EntitySql {
+  /** select the stored state of the rows with the ids in $2 (a JSON array). */
+  readonly load: string;
+  /** upsert whole rows given as a JSON array of records in $2. */
+  readonly upsert: string;
+}
+
+const cache = new Map<string, EntitySql>();
+
+export function entitySql(spec: EntitySpec): EntitySql {
+  const hit = cache.get(spec.name);
+  if (hit) return hit;
+  const cols = Object.keys(spec.columns);
+  const meta = ["scope_id", "clock", "deleted", "complete"];
+  const recordDef = [
+    "id text",
+    "scope_id text",
+    "clock jsonb",
+    "deleted boolean",
+    "complete boolean",
+    ...cols.map((c) => `${c} ${sqlTypes[spec.columns[c]?.type ?? "text"]}`),
+  ].join(", ");
+  const all = [...meta, ...cols];
+  const built: EntitySql = {
+    load: `select id, ${all.join(", ")} from ${spec.table}
+      where organization_id = $1 and id in (select jsonb_array_elements_text($2::jsonb))`,
+    upsert: `insert into ${spec.table} (organization_id, id, ${all.join(", ")})
+      select $1, r.id, ${all.map((c) => `r.${c}`).join(", ")}
+      from jsonb_to_recordset($2::jsonb) as r(${recordDef})
+      on conflict (organization_id, id) do update set
+      ${all.map((c) => `${c} = excluded.${c}`).join(", ")}`,
+  };
+  cache.set(spec.name, built);
+  return built;
+}

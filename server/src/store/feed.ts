@@ -1,0 +1,65 @@
+/** Reading the change feed (SyncService.Pull). */
+import { isUserScope, userScope } from "@hivekeep/client-core/core";
+import type { Queryable } from "../db/db.ts";
+
+export interface FeedRow {
+  readonly seq: number;
+  readonly entity: string;
+  readonly entityId: string;
+  readonly scopeId: string;
+  readonly op: 1 | 2;
+  readonly payload: string;
+  readonly hlc: string;
+  readonly authorId: string;
+}
+
+export async function feedHead(q: Queryable, organizationId: string): Promise<number | undefined> {
+  const [row] = await q.query<{ feed_seq: number }>(
+    "select feed_seq from organizations where id = $1",
+    [organizationId],
+  );
+  return row === undefined ? undefined : Number(row.feed_seq);
+}
+
+/**
+ * Rows after `after`, in sequence order, that the user may read: every scope
+ * of the tenant except other users' personal scopes.
+ */
+export async function readFeed(
+  q: Queryable,
+  organizationId: string,
+  userId: string,
+  after: number,
+  limit: number,
+): Promise<FeedRow[]> {
+  const rows = await q.query<{
+    seq: number;
+    entity: string;
+    entity_id: string;
+    scope_id: string;
+    op: number;
+    payload: string;
+    hlc: string;
+    author_id: string;
+  }>(
+    `select seq, entity, entity_id, scope_id, op, payload, hlc, author_id from changes
+     where organization_id = $1 and seq > $2
+       and (scope_id not like 'user:%' or scope_id = $3)
+     order by seq limit $4`,
+    [organizationId, after, userScope(userId), limit],
+  );
+  return rows.map((r) => ({
+    seq: Number(r.seq),
+    entity: r.entity,
+    entityId: r.entity_id,
+    scopeId: r.scope_id,
+    op: r.op === 2 ? 2 : 1,
+    payload: r.payload,
+    hlc: r.hlc,
+    authorId: r.author_id,
+  }));
+}
+
+/** Whether a user may read a scope (personal scopes only their owner's). */
+export const canReadScope = (userId: string, scopeId: string): boolean =>
+  !isUserScope(scopeId) || scopeId === userScope(userId);

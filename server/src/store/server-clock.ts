@@ -1,0 +1,31 @@
+import { type Clock, createClock, type Hlc, receive, tick } from "@hivekeep/client-core/core";
+
+/**
+ * The server's hybrid logical clock. Each process is its own node. Before a
+ * command stamps a change to existing rows, the caller observes their stamps,
+ * so a server write always wins over what it has seen, even when a device
+ * stamped slightly (≤ 60 s) ahead of the server's wall clock.
+ */
+export class ServerClock {
+  private clock: Clock;
+  constructor(
+    node: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.clock = createClock(node);
+  }
+
+  stamp(): Hlc {
+    const { clock, hlc } = tick(this.clock, this.now());
+    this.clock = clock;
+    return hlc;
+  }
+
+  observe(hlc: Hlc): void {
+    this.clock = receive(this.clock, hlc, this.now());
+  }
+
+  nowMs(): number {
+    return this.now();
+  }
+}

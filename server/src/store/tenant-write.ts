@@ -1,0 +1,51 @@
+/**
+ * A write transaction of one tenant. It first locks the tenant's row in
+ * `organizations` (select … for update), so the writers of a tenant take feed
+ * sequence numbers strictly one after another and feed order equals commit
+ * order: a Pull can never pass over a change that commits later (the no-skip
+ * guarantee of DESIGN.md §4). The NOTIFY is sent inside the transaction, so
+ * Postgres delivers it only when the transaction commits.
+ */
+import type { Change } from "@hivekeep/client-core/core";
+import type { Db, Queryable } from "../db/db.ts";
+import { type ApplyOutcome, applyChanges } from "./apply-changes.ts";
+import { feedChannel } from "./feed-notifier.ts";
+
+export interface TenantWriter {
+  readonly tx: Queryable;
+  /** Applies changes through the one write path; may be called several times. */
+  apply(changes: readonly Change[]): Promise<ApplyOutcome>;
+}
+
+export class UnknownOrganizationError extends Error {
+  override name = "UnknownOrganizationError";
+}
+
+export async function writeTenant<T>(
+  db: Db,
+  organizationId: string,
+  fn: (w: TenantWriter) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const [org] = await tx.query<{ feed_seq: number }>(
+      "select feed_seq from organizations where id = $1 for update",
+      [organizationId],
+    );
+    if (!org) throw new UnknownOrganizationError(`organization ${organizationId} does not exist`);
+    const start = Number(org.feed_seq);
+    let seq = start;
+    const result = await fn({
+      tx,
+      async apply(changes) {
+        const outcome = await applyChanges(tx, organizationId, changes, seq);
+        seq = outcome.lastSeq;
+        return outcome;
+      },
+    });
+    if (seq !== start) {
+      await tx.query("update organizations set feed_seq = $2 where id = $1", [organizationId, seq]);
+      await tx.query("select pg_notify($1, $2)", [feedChannel, `${organizationId}:${seq}`]);
+    }
+    return result;
+  });
+}

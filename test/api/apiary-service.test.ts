@@ -1,0 +1,235 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { ApiaryService, ChangeOp, SyncService } from "@hivekeep/proto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseKinds } from "../support/databases.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+describe.each(databaseKinds)("ApiaryService on %s", (kind) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("creates, gets, updates and deletes an apiary over JSON", async () => {
+    const created = await t.call("ApiaryService/CreateApiary", {
+      name: "  Lindenhof ",
+      address: "Am Waldrand 3",
+      lat: 48.1,
+      lng: 11.5,
+    });
+    expect(created.status).toBe(200);
+    const a = created.body.apiary;
+    expect(a).toMatchObject({ name: "Lindenhof", address: "Am Waldrand 3", lat: 48.1, lng: 11.5 });
+    expect(a.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a.organizationId).toBeTruthy();
+    expect(a.createdAt).toMatch(/Z$/);
+    expect(a.updatedAt).toBe(a.createdAt);
+    // Default values are omitted from responses (contract §2.1.4).
+    expect(a).not.toHaveProperty("hiveCount");
+
+    const got = await t.call("ApiaryService/GetApiary", { id: a.id });
+    expect(got).toEqual({ status: 200, body: { apiary: a } });
+
+    // All fields are overwritten: the address left out becomes empty.
+    const updated = await t.call("ApiaryService/UpdateApiary", { id: a.id, name: "Linden" });
+    expect(updated.status).toBe(200);
+    expect(updated.body.apiary.name).toBe("Linden");
+    expect(updated.body.apiary).not.toHaveProperty("address");
+    expect(updated.body.apiary).not.toHaveProperty("lat");
+    expect(updated.body.apiary.createdAt).toBe(a.createdAt);
+    expect(Date.parse(updated.body.apiary.updatedAt)).toBeGreaterThanOrEqual(
+      Date.parse(a.createdAt),
+    );
+
+    const deleted = await t.call("ApiaryService/DeleteApiary", { id: a.id });
+    expect(deleted).toEqual({ status: 200, body: {} });
+    const gone = await t.call("ApiaryService/GetApiary", { id: a.id });
+    expect(gone.status).toBe(404);
+    expect(gone.body.code).toBe("not_found");
+  });
+
+  it("accepts snake_case field names and binary protobuf", async () => {
+    const client = t.client(ApiaryService);
+    const { apiary } = await client.createApiary({ name: "Binary", lat: -33.9, lng: 151.2 });
+    expect(apiary?.name).toBe("Binary");
+    const snake = await t.call("ApiaryService/UpdateApiary", {
+      id: apiary?.id,
+      name: "Snake",
+      address: "x",
+    });
+    expect(snake.body.apiary.name).toBe("Snake");
+    const viaJson = await t
+      .client(ApiaryService, { json: true })
+      .getApiary({ id: apiary?.id ?? "" });
+    expect(viaJson.apiary?.address).toBe("x");
+    // UpdateApiary overwrote lat, which the update left out.
+    expect(viaJson.apiary?.lat).toBe(0);
+  });
+
+  it("rejects an empty name with invalid_argument and writes nothing", async () => {
+    const before = await t.call("SyncService/Pull", { cursor: "" });
+    for (const name of ["", "   "]) {
+      const r = await t.call("ApiaryService/CreateApiary", { name });
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual({ code: "invalid_argument", message: "name is required" });
+    }
+    const after = await t.call("SyncService/Pull", { cursor: "" });
+    expect(after.body.changes?.length).toBe(before.body.changes?.length);
+  });
+
+  it("answers not_found for unknown ids on get, update and delete", async () => {
+    for (const method of ["GetApiary", "UpdateApiary", "DeleteApiary"]) {
+      const r = await t.call(`ApiaryService/${method}`, { id: "no-such-id", name: "x" });
+      expect(r.status, method).toBe(404);
+      expect(r.body.code, method).toBe("not_found");
+    }
+    await expect(t.client(ApiaryService).getApiary({ id: "" })).rejects.toSatisfy(
+      (e: unknown) => e instanceof ConnectError && e.code === Code.NotFound,
+    );
+  });
+
+  it("rejects coordinates that are not on Earth", async () => {
+    const r = await t.call("ApiaryService/CreateApiary", { name: "Moon", lat: 91 });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe("invalid_argument");
+    const nan = await t.call("ApiaryService/CreateApiary", { name: "NaN", lng: "NaN" });
+    expect(nan.status).toBe(400);
+  });
+});
+
+describe.each(databaseKinds)("ListApiaries paging on %s", (kind) => {
+  let t: TestServer;
+  const names = Array.from({ length: 7 }, (_, i) => `Apiary ${String(i).padStart(2, "0")}`);
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+    for (const name of [...names].reverse()) {
+      await t.call("ApiaryService/CreateApiary", { name });
+    }
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("pages by offset tokens and reports the total", async () => {
+    const p1 = await t.call("ApiaryService/ListApiaries", { page: { pageSize: 3 } });
+    expect(p1.body.apiaries.map((a: { name: string }) => a.name)).toEqual(names.slice(0, 3));
+    expect(p1.body.page).toEqual({ nextPageToken: "3", total: 7 });
+    const p2 = await t.call("ApiaryService/ListApiaries", {
+      page: { page_size: 3, page_token: "3" },
+    });
+    expect(p2.body.apiaries.map((a: { name: string }) => a.name)).toEqual(names.slice(3, 6));
+    expect(p2.body.page.nextPageToken).toBe("6");
+    const p3 = await t.call("ApiaryService/ListApiaries", {
+      page: { pageSize: 3, pageToken: "6" },
+    });
+    expect(p3.body.apiaries.map((a: { name: string }) => a.name)).toEqual(names.slice(6));
+    // The last page has no nextPageToken.
+    expect(p3.body.page).toEqual({ total: 7 });
+  });
+
+  it("has no nextPageToken when a full page ends exactly at the last row", async () => {
+    const r = await t.call("ApiaryService/ListApiaries", { page: { pageSize: 7 } });
+    expect(r.body.apiaries).toHaveLength(7);
+    expect(r.body.page).toEqual({ total: 7 });
+  });
+
+  it("defaults to 50 per page and caps the size at 500", async () => {
+    const r = await t.call("ApiaryService/ListApiaries", {});
+    expect(r.body.apiaries).toHaveLength(7);
+    const big = await t.call("ApiaryService/ListApiaries", { page: { pageSize: 100000 } });
+    expect(big.body.apiaries).toHaveLength(7);
+  });
+
+  it("rejects a malformed page token", async () => {
+    const r = await t.call("ApiaryService/ListApiaries", { page: { pageToken: "abc" } });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe("invalid_argument");
+  });
+
+  it("returns an empty page past the end", async () => {
+    const r = await t.call("ApiaryService/ListApiaries", { page: { pageToken: "100" } });
+    expect(r.body).toEqual({ page: { total: 7 } });
+  });
+});
+
+describe.each(databaseKinds)("the change feed on %s", (kind) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("shows every apiary write in Pull, with snake_case payloads and a DELETE tombstone", async () => {
+    const a = (await t.call("ApiaryService/CreateApiary", { name: "Feed", address: "A" })).body
+      .apiary;
+    await t.call("ApiaryService/UpdateApiary", { id: a.id, name: "Feed 2", lat: 1.5 });
+    await t.call("ApiaryService/DeleteApiary", { id: a.id });
+
+    const r = await t.call("SyncService/Pull", { cursor: "" });
+    expect(r.status).toBe(200);
+    const mine = r.body.changes.filter((c: { entityId: string }) => c.entityId === a.id);
+    expect(mine.map((c: { op: string }) => c.op)).toEqual([
+      "CHANGE_OP_UPSERT",
+      "CHANGE_OP_UPSERT",
+      "CHANGE_OP_DELETE",
+    ]);
+    for (const c of mine) {
+      expect(c).toMatchObject({ entity: "apiary", scopeId: a.id });
+      expect(c.hlc).toMatch(/^\d{15}:\d{5}:.+$/);
+      expect(c.authorId).toBeTruthy();
+    }
+    expect(JSON.parse(mine[0].payloadJson)).toEqual({
+      name: "Feed",
+      address: "A",
+      lat: 0,
+      lng: 0,
+      created_at: a.createdAt,
+      updated_at: a.createdAt,
+    });
+    const second = JSON.parse(mine[1].payloadJson);
+    expect(second).toMatchObject({ name: "Feed 2", address: "", lat: 1.5 });
+    expect(Object.keys(second).every((k) => /^[a-z_]+$/.test(k))).toBe(true);
+    // HLCs increase along the feed.
+    expect(mine[0].hlc < mine[1].hlc && mine[1].hlc < mine[2].hlc).toBe(true);
+    expect(r.body.hasMore).toBeUndefined();
+    expect(r.body.serverTime).toMatch(/Z$/);
+  });
+
+  it("pages the feed with cursor, limit, nextCursor and hasMore", async () => {
+    for (let i = 0; i < 5; i++) await t.call("ApiaryService/CreateApiary", { name: `P${i}` });
+    const all = (await t.call("SyncService/Pull", { cursor: "" })).body;
+    const seen: unknown[] = [];
+    let cursor = "";
+    for (let guard = 0; guard < 50; guard++) {
+      const page = (await t.call("SyncService/Pull", { cursor, limit: 2 })).body;
+      seen.push(...(page.changes ?? []));
+      expect(page.changes?.length ?? 0).toBeLessThanOrEqual(2);
+      cursor = page.nextCursor;
+      if (!page.hasMore) break;
+    }
+    expect(seen).toEqual(all.changes);
+    expect(cursor).toBe(all.nextCursor);
+    // Nothing new: same cursor, no changes.
+    const again = (await t.call("SyncService/Pull", { cursor })).body;
+    expect(again.changes).toBeUndefined();
+    expect(again.nextCursor).toBe(cursor);
+
+    const typed = await t.client(SyncService).pull({ cursor: "", limit: 1 });
+    expect(typed.changes).toHaveLength(1);
+    expect(typed.changes[0]?.op).toBe(ChangeOp.UPSERT);
+    expect(typed.hasMore).toBe(true);
+  });
+
+  it("rejects malformed and unknown cursors with invalid_argument", async () => {
+    for (const cursor of ["abc", "-1", "1.5", "999999999"]) {
+      const r = await t.call("SyncService/Pull", { cursor });
+      expect(r.status, cursor).toBe(400);
+      expect(r.body.code, cursor).toBe("invalid_argument");
+    }
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * The databases every database test runs on: PGlite always, and the Postgres
+ * server too when DATABASE_URL is set. Each test file gets a fresh database.
+ */
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+
+export type DbKind = "pglite" | "postgres";
+
+export const databaseKinds: DbKind[] = process.env.DATABASE_URL
+  ? ["pglite", "postgres"]
+  : ["pglite"];
+
+export interface ScratchDatabase {
+  readonly url: string;
+  drop(): Promise<void>;
+}
+
+/** A new empty database on the Postgres server of DATABASE_URL. */
+export async function createScratchDatabase(): Promise<ScratchDatabase> {
+  const base = process.env.DATABASE_URL;
+  if (!base) throw new Error("DATABASE_URL is not set");
+  const name = `hk_test_${randomBytes(6).toString("hex")}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const a = postgres(base, { max: 1, onnotice: () => {} });
+      try {
+        await a.unsafe(`drop database if exists ${name} with (force)`);
+      } finally {
+        await a.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The one test configuration of the workspace (`pnpm test` at the root):
+ * unit tests beside the code, integration tests in test/, browser tests in e2e/.
+ */
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+export default defineConfig({
+  test: {
+    root,
+    reporters: process.env.CI ? ["default"] : ["default"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: [
+            "client-core/src/**/*.test.ts",
+            "server/src/**/*.test.ts",
+            "pwa/src/**/*.test.{ts,tsx}",
+          ],
+          environment: "node",
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["test/**/*.test.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["e2e/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
