@@ -3,6 +3,9 @@
  * postgres.js for a server). Every store function takes a `Queryable` as its
  * first argument so the caller decides the transaction. Both adapters return
  * int8 as number, timestamptz as Date and jsonb parsed.
+ *
+ * JSON goes in as a string parameter cast `$n::text::jsonb`: with a bare
+ * `$n::jsonb` postgres.js would encode the string as JSON a second time.
  */
 export type Row = Record<string, unknown>;
 

@@ -40,10 +40,10 @@ export function entitySql(spec: EntitySpec): EntitySql {
   const all = [...meta, ...cols];
   const built: EntitySql = {
     load: `select id, ${all.join(", ")} from ${spec.table}
-      where organization_id = $1 and id in (select jsonb_array_elements_text($2::jsonb))`,
+      where organization_id = $1 and id in (select jsonb_array_elements_text($2::text::jsonb))`,
     upsert: `insert into ${spec.table} (organization_id, id, ${all.join(", ")})
       select $1, r.id, ${all.map((c) => `r.${c}`).join(", ")}
-      from jsonb_to_recordset($2::jsonb) as r(${recordDef})
+      from jsonb_to_recordset($2::text::jsonb) as r(${recordDef})
       on conflict (organization_id, id) do update set
       ${all.map((c) => `${c} = excluded.${c}`).join(", ")}`,
   };

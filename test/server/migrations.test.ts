@@ -1,0 +1,107 @@
+import { entities } from "@hivekeep/client-core/core";
+import { migrate, openPglite, openPostgres } from "@hivekeep/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createScratchDatabase,
+  databaseKinds,
+  type ScratchDatabase,
+} from "../support/databases.ts";
+
+const sqlTypes: Record<string, string> = {
+  text: "text",
+  float: "double precision",
+  int: "integer",
+  bool: "boolean",
+  enum: "integer",
+  timestamp: "timestamp with time zone",
+  id: "text",
+  orset: "jsonb",
+};
+
+describe.each(databaseKinds)("migrations on %s", (kind) => {
+  let scratch: ScratchDatabase | undefined;
+  let db: Awaited<ReturnType<typeof openPglite>>;
+  beforeAll(async () => {
+    if (kind === "postgres") {
+      scratch = await createScratchDatabase();
+      db = await openPostgres(scratch.url);
+    } else {
+      db = await openPglite(undefined);
+    }
+  });
+  afterAll(async () => {
+    await db?.close();
+    await scratch?.drop();
+  });
+
+  it("applies every migration once and records it", async () => {
+    const first = await migrate(db);
+    expect(first).toContain(1);
+    expect(await migrate(db)).toEqual([]);
+    const rows = await db.query<{ version: number }>("select version from schema_migrations");
+    expect(rows.map((r) => r.version)).toEqual(first);
+  });
+
+  it("applies migrations once when several processes start together", async () => {
+    const results = await Promise.all([migrate(db), migrate(db), migrate(db)]);
+    expect(results.flat()).toEqual([]);
+  });
+
+  it("has a table with every registry column, of the registry's type", async () => {
+    for (const spec of Object.values(entities)) {
+      const cols = await db.query<{ column_name: string; data_type: string }>(
+        `select column_name, data_type from information_schema.columns
+         where table_schema = current_schema() and table_name = $1`,
+        [spec.table],
+      );
+      const types = Object.fromEntries(cols.map((c) => [c.column_name, c.data_type]));
+      for (const [col, colSpec] of Object.entries(spec.columns)) {
+        expect(types[col], `${spec.table}.${col}`).toBe(sqlTypes[colSpec.type]);
+      }
+      for (const meta of ["organization_id", "id", "scope_id", "clock", "deleted", "complete"]) {
+        expect(types[meta], `${spec.table}.${meta}`).toBeDefined();
+      }
+      // Nothing in the table that the registry does not know.
+      const known = new Set([
+        ...Object.keys(spec.columns),
+        "organization_id",
+        "id",
+        "scope_id",
+        "clock",
+        "deleted",
+        "complete",
+      ]);
+      expect(
+        Object.keys(types).filter((c) => !known.has(c)),
+        spec.table,
+      ).toEqual([]);
+    }
+  });
+
+  it("leads every index of the replicated tables and the feed with organization_id", async () => {
+    const tables = [...Object.values(entities).map((s) => s.table), "changes"];
+    const rows = await db.query<{ indexname: string; indexdef: string }>(
+      `select indexname, indexdef from pg_indexes
+       where schemaname = current_schema() and tablename in (select jsonb_array_elements_text($1::text::jsonb))`,
+      [JSON.stringify(tables)],
+    );
+    expect(rows.length).toBeGreaterThan(tables.length);
+    for (const r of rows) expect(r.indexdef, r.indexname).toMatch(/\(organization_id[,)]/);
+  });
+
+  it("rolls back a failing migration entirely", async () => {
+    await expect(
+      migrate(db, [
+        {
+          version: 900,
+          name: "broken",
+          sql: "create table t900 (x int); select nope from nowhere;",
+        },
+      ]),
+    ).rejects.toThrow();
+    const t = await db.query("select to_regclass('t900') as t");
+    expect(t[0]?.t).toBeNull();
+    const rec = await db.query("select 1 from schema_migrations where version = 900");
+    expect(rec).toEqual([]);
+  });
+});
