@@ -1,0 +1,134 @@
+/** The one write path (applyChanges under the tenant lock) on both databases. */
+import type { Change, Hlc } from "@hivekeep/client-core/core";
+import { type Db, migrate, openPglite, openPostgres } from "@hivekeep/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFeed } from "../../server/src/store/feed.ts";
+import { writeTenant } from "../../server/src/store/tenant-write.ts";
+import {
+  ensureLocalTenant,
+  localOrganizationId as org,
+  localUserId as user,
+} from "../../server/src/store/tenants.ts";
+import {
+  createScratchDatabase,
+  databaseKinds,
+  type ScratchDatabase,
+} from "../support/databases.ts";
+
+const hlc = (ms: number, node = "dev-a"): Hlc =>
+  `${String(ms).padStart(15, "0")}:00000:${node}` as Hlc;
+
+const change = (over: Partial<Change> & Pick<Change, "entityId" | "hlc">): Change => ({
+  entity: "apiary",
+  scopeId: over.entityId,
+  op: "upsert",
+  payload: {},
+  authorId: user,
+  ...over,
+});
+
+describe.each(databaseKinds)("applyChanges on %s", (kind) => {
+  let db: Db;
+  let scratch: ScratchDatabase | undefined;
+  beforeAll(async () => {
+    scratch = kind === "postgres" ? await createScratchDatabase() : undefined;
+    db = scratch ? await openPostgres(scratch.url) : await openPglite(undefined);
+    await migrate(db);
+    await ensureLocalTenant(db);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await scratch?.drop();
+  });
+
+  const row = async (id: string) =>
+    (await db.query("select * from apiaries where organization_id = $1 and id = $2", [org, id]))[0];
+  const head = async () =>
+    Number(
+      (await db.query("select feed_seq from organizations where id = $1", [org]))[0]?.feed_seq,
+    );
+
+  it("keeps a partial change for an unknown row until its create arrives", async () => {
+    const before = await head();
+    await writeTenant(db, org, (w) =>
+      w.apply([change({ entityId: "a1", hlc: hlc(2000), payload: { address: "Late lane" } })]),
+    );
+    expect(await row("a1")).toMatchObject({ address: "Late lane", name: null, complete: false });
+    await writeTenant(db, org, (w) =>
+      w.apply([
+        change({ entityId: "a1", hlc: hlc(1000), payload: { name: "Early", address: "Old" } }),
+      ]),
+    );
+    // The create completes the row; its older address loses to the newer one.
+    expect(await row("a1")).toMatchObject({ name: "Early", address: "Late lane", complete: true });
+    const feed = await readFeed(db, org, user, before, 100);
+    expect(feed.map((f) => JSON.parse(f.payload))).toEqual([
+      { address: "Late lane" },
+      { name: "Early" },
+    ]);
+  });
+
+  it("adds nothing for a re-applied batch and reports lost columns", async () => {
+    const batch = [change({ entityId: "a2", hlc: hlc(5000), payload: { name: "Two", lat: 1 } })];
+    await writeTenant(db, org, (w) => w.apply(batch));
+    const seq = await head();
+    const again = await writeTenant(db, org, (w) => w.apply(batch));
+    expect(again.appended).toBe(0);
+    expect(again.conflicts).toEqual([]);
+    expect(await head()).toBe(seq);
+
+    const older = await writeTenant(db, org, (w) =>
+      w.apply([
+        change({ entityId: "a2", hlc: hlc(4000, "dev-b"), payload: { name: "Old", lat: 1 } }),
+      ]),
+    );
+    expect(older.appended).toBe(0);
+    expect(older.conflicts).toEqual([
+      { entity: "apiary", entityId: "a2", columns: ["name", "lat"], winningHlc: hlc(5000) },
+    ]);
+    expect((await row("a2"))?.name).toBe("Two");
+  });
+
+  it("never brings a deleted row back", async () => {
+    await writeTenant(db, org, (w) =>
+      w.apply([
+        change({ entityId: "a3", hlc: hlc(6000), payload: { name: "Three" } }),
+        change({ entityId: "a3", hlc: hlc(7000), op: "delete" }),
+        change({ entityId: "a3", hlc: hlc(8000), payload: { name: "Edited later" } }),
+      ]),
+    );
+    expect(await row("a3")).toMatchObject({ deleted: true, name: "Edited later" });
+    const feed = await readFeed(db, org, user, 0, 1000);
+    expect(feed.filter((f) => f.entityId === "a3").map((f) => f.op)).toEqual([1, 2, 1]);
+  });
+
+  it("writes nothing when the transaction fails", async () => {
+    const seq = await head();
+    await expect(
+      writeTenant(db, org, async (w) => {
+        await w.apply([change({ entityId: "a4", hlc: hlc(9000), payload: { name: "Four" } })]);
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    expect(await row("a4")).toBeUndefined();
+    expect(await head()).toBe(seq);
+  });
+
+  it("numbers the feed densely in commit order under concurrent writers", async () => {
+    const start = await head();
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        writeTenant(db, org, (w) =>
+          w.apply([
+            change({ entityId: `c${i}`, hlc: hlc(10_000 + i), payload: { name: `C${i}` } }),
+            change({ entityId: `c${i}`, hlc: hlc(20_000 + i), payload: { address: "x" } }),
+          ]),
+        ),
+      ),
+    );
+    const feed = await readFeed(db, org, user, start, 1000);
+    expect(feed.map((f) => f.seq)).toEqual(Array.from({ length: 16 }, (_, i) => start + i + 1));
+    // The two changes of one transaction are adjacent.
+    for (let i = 0; i < 16; i += 2) expect(feed[i]?.entityId).toBe(feed[i + 1]?.entityId);
+  });
+});
