@@ -84,8 +84,8 @@ describe("server/src/main.ts", () => {
         headers: { "content-type": "application/json" },
         body: "{}",
       });
-      const body = await list.json();
-      expect(body.apiaries.map((a: { name: string }) => a.name)).toEqual(["Persisted"]);
+      const body = (await list.json()) as { apiaries: { name: string }[] };
+      expect(body.apiaries.map((a) => a.name)).toEqual(["Persisted"]);
       again.child.kill("SIGTERM");
       expect(await again.exited).toBe(0);
     } finally {
