@@ -1,6 +1,12 @@
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { createApiary, deleteApiary, notFound, updateApiary } from "@hivekeep/client-core/core";
+import {
+  createApiary,
+  deleteApiary,
+  type Hlc,
+  notFound,
+  updateApiary,
+} from "@hivekeep/client-core/core";
 import {
   type ApiaryService,
   CreateApiaryResponseSchema,
@@ -19,7 +25,7 @@ import { pageResponse, pageWindow } from "./paging.ts";
 
 /** The state the apiary commands need, read inside the write transaction. */
 async function apiaryState(tx: Queryable, deps: Deps, organizationId: string, id: string) {
-  const [row] = await tx.query<{ clock: Record<string, string>; live_hives: number }>(
+  const [row] = await tx.query<{ clock: Record<string, Hlc>; live_hives: number }>(
     `select a.clock, (select count(*) from hives h where h.organization_id = a.organization_id
         and h.apiary_id = a.id and h.complete and not h.deleted) as live_hives
      from apiaries a where a.organization_id = $1 and a.id = $2 and a.complete and not a.deleted`,

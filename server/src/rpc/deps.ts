@@ -1,4 +1,4 @@
-import type { CommandContext } from "@hivekeep/client-core/core";
+import type { CommandContext, Hlc } from "@hivekeep/client-core/core";
 import type { Logger } from "pino";
 import type { Db } from "../db/db.ts";
 import type { FeedNotifier } from "../store/feed-notifier.ts";
@@ -26,6 +26,6 @@ export function commandContext(deps: Deps, caller: Caller): CommandContext {
 }
 
 /** Lets the server clock see a row's stamps before it stamps an edit of it. */
-export function observeClock(deps: Deps, clock: Record<string, string> | undefined): void {
-  for (const hlc of Object.values(clock ?? {})) deps.clock.observe(hlc as never);
+export function observeClock(deps: Deps, clock: Readonly<Record<string, Hlc>> | undefined): void {
+  for (const hlc of Object.values(clock ?? {})) deps.clock.observe(hlc);
 }

@@ -1,4 +1,4 @@
-import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import { Code, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import {
   ApiaryService,
   AuthService,
@@ -27,7 +27,7 @@ export function errorInterceptor(deps: Deps): Interceptor {
       return await next(req);
     } catch (err) {
       const ce = toConnectError(err);
-      if (ce.cause !== undefined && ce.code === 13) {
+      if (ce.cause !== undefined && ce.code === Code.Internal) {
         deps.log.error({ err: ce.cause, procedure: req.url }, "internal error");
       }
       throw ce;
