@@ -48,7 +48,7 @@ export interface ColumnSpec {
   readonly nonEmpty?: true;
   /** Number that must be above 0 when set. */
   readonly positive?: true;
-  /** For "orset" of data URLs: each element's required prefix and max size. */
+  /** Data URLs ("orset" elements, or a "text" photo): required prefix and max size in bytes. */
   readonly elementPrefix?: string;
   readonly elementMaxBytes?: number;
 }
@@ -138,7 +138,8 @@ const hive: EntitySpec = {
     colony_origin: text,
     note: text,
     qr_code: text,
-    photo: text,
+    // A data:image/ URL ("" = none), like inspection photos.
+    photo: { type: "text", elementPrefix: photoPrefix, elementMaxBytes: maxPhotoBytes },
     created_at: timestamp,
     updated_at: timestamp,
   },

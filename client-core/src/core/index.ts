@@ -5,6 +5,15 @@
 
 // Domain: changes, errors and the pure commands the server and devices share.
 export type { Change, ChangeOp } from "./change.ts";
+// Push validation: the server runs it on every pushed change.
+export {
+  isEntityId,
+  maxIdLength,
+  maxInt32,
+  maxTextLength,
+  minInt32,
+  parseColumnValue,
+} from "./column-value.ts";
 export {
   type ApiaryInput,
   type ApiaryState,
@@ -62,3 +71,13 @@ export {
   orSetValues,
   parseOrSetPatch,
 } from "./or-set.ts";
+export { maxTimestampMs, minTimestampMs, parseRfc3339 } from "./rfc3339.ts";
+export { isStorableText, utf8ByteLength } from "./utf8.ts";
+export type {
+  CheckContext,
+  Rejection,
+  RejectionCode,
+  RowFacts,
+  WireChange,
+} from "./validate-change.ts";
+export { checkChange, parseWireChange } from "./validate-change.ts";

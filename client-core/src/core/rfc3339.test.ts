@@ -1,0 +1,75 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { maxTimestampMs, minTimestampMs, parseRfc3339 } from "./rfc3339.ts";
+
+/** `ms` written in the zone `offsetMinutes` east of UTC, e.g. +02:00. */
+function withOffset(ms: number, offsetMinutes: number): string {
+  const local = new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, -1);
+  if (offsetMinutes === 0) return `${local}Z`;
+  const abs = Math.abs(offsetMinutes);
+  const hh = String(Math.floor(abs / 60)).padStart(2, "0");
+  const mm = String(abs % 60).padStart(2, "0");
+  return `${local}${offsetMinutes < 0 ? "-" : "+"}${hh}:${mm}`;
+}
+
+describe("parseRfc3339", () => {
+  it("normalises a zone offset to UTC with milliseconds", () => {
+    expect(parseRfc3339("2026-01-01T00:00:00+02:00")).toEqual({
+      value: "2025-12-31T22:00:00.000Z",
+    });
+    expect(parseRfc3339("2026-01-01T00:00:00-00:30")).toEqual({
+      value: "2026-01-01T00:30:00.000Z",
+    });
+  });
+
+  it("accepts lower-case t and z, and truncates fractions beyond milliseconds as Date does", () => {
+    expect(parseRfc3339("2026-01-01t00:00:00.1234567z")).toEqual({
+      value: "2026-01-01T00:00:00.123Z",
+    });
+    expect(new Date("2026-01-01T00:00:00.1234567Z").toISOString()).toBe("2026-01-01T00:00:00.123Z");
+  });
+
+  it("keeps the years 1-99, which Date.UTC would move to the 1900s", () => {
+    expect(parseRfc3339("0042-03-04T05:06:07Z")).toEqual({ value: "0042-03-04T05:06:07.000Z" });
+  });
+
+  it.each([
+    ["no zone", "2026-01-01T00:00:00"],
+    ["a date only", "2026-01-01"],
+    ["a space for T", "2026-01-01 00:00:00Z"],
+    ["a day that does not exist", "2026-02-29T00:00:00Z"],
+    ["month 13", "2026-13-01T00:00:00Z"],
+    ["hour 24", "2026-01-01T24:00:00Z"],
+    ["a leap second", "2016-12-31T23:59:60Z"],
+    ["an offset hour of 24", "2026-01-01T00:00:00+24:00"],
+    ["an offset without colon", "2026-01-01T00:00:00+0200"],
+    ["a year past 9999 after normalising", "9999-12-31T23:00:00-02:00"],
+    ["a year before 0001 after normalising", "0001-01-01T00:00:00+01:00"],
+    ["an extended year", "+010000-01-01T00:00:00Z"],
+    ["an empty string", ""],
+  ])("rejects %s", (_, s) => {
+    expect(parseRfc3339(s)).toHaveProperty("error");
+  });
+
+  it("accepts 29 February in a leap year only", () => {
+    expect(parseRfc3339("2024-02-29T00:00:00Z")).toHaveProperty("value");
+    expect(parseRfc3339("2100-02-29T00:00:00Z")).toHaveProperty("error");
+    expect(parseRfc3339("2000-02-29T00:00:00Z")).toHaveProperty("value");
+  });
+
+  it("any instant written in any zone normalises to that instant, as Date reads it", () => {
+    const margin = 24 * 3_600_000;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: minTimestampMs + margin, max: maxTimestampMs - margin }),
+        fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 }),
+        (ms, offset) => {
+          const s = withOffset(ms, offset);
+          const expected = new Date(ms).toISOString();
+          expect(parseRfc3339(s)).toEqual({ value: expected });
+          expect(new Date(s).toISOString()).toBe(expected);
+        },
+      ),
+    );
+  });
+});
