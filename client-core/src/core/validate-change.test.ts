@@ -591,6 +591,11 @@ describe("properties", () => {
   function valueArb(spec: ColumnSpec, required: boolean): fc.Arbitrary<Pair> {
     switch (spec.type) {
       case "text":
+        if (spec.elementPrefix !== undefined) {
+          // A data-URL column (hive.photo): "" for none, else prefixed.
+          const url = textArb.map((s) => `${spec.elementPrefix}${s}`);
+          return same(required ? url : fc.oneof(fc.constant(""), url));
+        }
         return same(spec.nonEmpty || required ? textArb.filter((s) => s.trim() !== "") : textArb);
       case "float":
         return fc
