@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { createFetchHandler, type UniversalHandler } from "@connectrpc/connect/protocol";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
@@ -111,7 +111,18 @@ run <code>pnpm build</code> (or <code>pnpm start</code>, which builds it).</p>`,
     );
     return;
   }
-  app.use("*", serveStatic({ root: dir }));
+  // Vite's hashed assets never change; everything else (index.html, sw.js,
+  // the manifest) must be revalidated so an update reaches devices.
+  const cacheHeaders = (path: string, c: Context) => {
+    c.header(
+      "Cache-Control",
+      path.includes("/assets/") ? "public, max-age=31536000, immutable" : "no-cache",
+    );
+  };
+  app.use("*", serveStatic({ root: dir, onFound: cacheHeaders }));
   // SPA fallback: client-side routes load the app shell.
-  app.get("*", serveStatic({ root: dir, rewriteRequestPath: () => "/index.html" }));
+  app.get(
+    "*",
+    serveStatic({ root: dir, rewriteRequestPath: () => "/index.html", onFound: cacheHeaders }),
+  );
 }

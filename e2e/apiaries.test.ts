@@ -1,0 +1,166 @@
+/**
+ * The built PWA in real Chromium against the real server (PGlite in memory):
+ * the app shell, the apiary list and form, the SPA fallback, the web manifest
+ * and the service worker that lets the shell open offline.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../test/support/server.ts";
+import { browserSuite, launchChromium, newPhoneContext } from "./support/chromium.ts";
+import { ensurePwaBuilt } from "./support/pwa.ts";
+
+const screenshots = join(import.meta.dirname, "screenshots");
+
+browserSuite("PWA: apiaries", () => {
+  let server: TestServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    const pwaDir = ensurePwaBuilt();
+    server = await startTestServer("pglite", { HIVEKEEP_PWA_DIR: pwaDir });
+  });
+
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** A page in a fresh phone-sized profile; uncaught page errors are collected. */
+  async function openPage(
+    opts: { serviceWorkers?: "allow" | "block" } = {},
+  ): Promise<{ page: Page; context: BrowserContext; pageErrors: Error[] }> {
+    const context = await newPhoneContext(browser, opts);
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const pageErrors: Error[] = [];
+    page.on("pageerror", (err) => pageErrors.push(err));
+    return { page, context, pageErrors };
+  }
+
+  const apiaryItem = (page: Page, name: string) =>
+    page.getByRole("listitem").filter({ hasText: name });
+
+  it("loads the app shell and lists an apiary created through the API", async () => {
+    const created = await server.call("ApiaryService/CreateApiary", {
+      name: "Home yard",
+      address: "12 Linden Lane",
+    });
+    expect(created.status).toBe(200);
+
+    const { page, pageErrors } = await openPage();
+    const res = await page.goto(server.url);
+    expect(res?.status()).toBe(200);
+    expect(await page.title()).toBe("Hivekeep");
+    await page.getByRole("heading", { level: 1, name: "Hivekeep" }).waitFor();
+    await page.getByRole("status").filter({ hasText: "Online" }).waitFor();
+
+    const item = apiaryItem(page, "Home yard");
+    await item.waitFor();
+    expect(await item.textContent()).toContain("12 Linden Lane");
+    expect(await item.textContent()).toContain("No hives");
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("adds an apiary through the form, and the server has it", async () => {
+    const { page, pageErrors } = await openPage();
+    await page.goto(server.url);
+    await apiaryItem(page, "Home yard").waitFor();
+
+    await page.getByLabel("Name", { exact: true }).fill("Orchard hill");
+    await page.getByLabel("Address").fill("Old orchard, north gate");
+    await page.getByRole("button", { name: "Add apiary" }).click();
+
+    await apiaryItem(page, "Orchard hill").waitFor();
+    await page.getByText("Added “Orchard hill”.").waitFor();
+    expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("");
+
+    const listed = await server.call("ApiaryService/ListApiaries", {});
+    expect(listed.status).toBe(200);
+    expect(listed.body.apiaries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: "Orchard hill", address: "Old orchard, north gate" }),
+      ]),
+    );
+
+    mkdirSync(screenshots, { recursive: true });
+    await page.screenshot({ path: join(screenshots, "apiaries-phone.png"), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("serves the app shell for a deep link (SPA fallback)", async () => {
+    // No service worker: the answer must come from the server itself.
+    const { page } = await openPage({ serviceWorkers: "block" });
+    const res = await page.goto(`${server.url}/apiaries/xyz`);
+    expect(res?.status()).toBe(200);
+    expect(res?.headers()["content-type"]).toMatch(/^text\/html/);
+    await page.getByRole("heading", { level: 1, name: "Hivekeep" }).waitFor();
+    await apiaryItem(page, "Home yard").waitFor();
+  });
+
+  it("serves a web manifest that names Hivekeep, with icons", async () => {
+    const { page } = await openPage({ serviceWorkers: "block" });
+    await page.goto(server.url);
+    const href = await page.locator('link[rel="manifest"]').getAttribute("href");
+    expect(href).toBeTruthy();
+    const manifestUrl = new URL(href ?? "", server.url);
+
+    const res = await fetch(manifestUrl);
+    expect(res.status).toBe(200);
+    const manifest = await res.json();
+    expect(manifest).toMatchObject({
+      name: "Hivekeep",
+      short_name: "Hivekeep",
+      display: "standalone",
+      start_url: "/",
+    });
+    expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
+    const sizes = manifest.icons.map((i: { sizes: string }) => i.sizes);
+    expect(sizes).toEqual(expect.arrayContaining(["192x192", "512x512"]));
+    for (const icon of manifest.icons as { src: string; type: string }[]) {
+      const iconRes = await fetch(new URL(icon.src, manifestUrl));
+      expect(iconRes.status, icon.src).toBe(200);
+      expect(iconRes.headers.get("content-type")).toContain(icon.type);
+    }
+  });
+
+  it("opens from the service worker cache when offline and says so", async () => {
+    const { page, context } = await openPage();
+    await page.goto(server.url);
+    await apiaryItem(page, "Home yard").waitFor();
+    await page.getByRole("status").filter({ hasText: "Available offline" }).waitFor();
+    // The shell is precached once the service worker has activated.
+    const swState = await page.evaluate(async () => {
+      const sw = (await navigator.serviceWorker.ready).active;
+      if (sw && sw.state !== "activated") {
+        await new Promise((done) => sw.addEventListener("statechange", done));
+      }
+      return sw?.state;
+    });
+    expect(swState).toBe("activated");
+
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole("heading", { level: 1, name: "Hivekeep" }).waitFor();
+    await page.getByRole("status").filter({ hasText: "Offline" }).waitFor();
+    const alert = page.getByRole("alert").filter({ hasText: "offline" });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain("Could not load the apiaries");
+    mkdirSync(screenshots, { recursive: true });
+    await page.screenshot({ path: join(screenshots, "offline-phone.png") });
+
+    // Back online, the list reloads by itself.
+    await context.setOffline(false);
+    await page.getByRole("status").filter({ hasText: "Online" }).waitFor();
+    await apiaryItem(page, "Home yard").waitFor();
+    await alert.waitFor({ state: "detached" });
+  });
+});

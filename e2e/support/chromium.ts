@@ -1,0 +1,71 @@
+/**
+ * Real Chromium for the browser tests: the Debian package (or HIVEKEEP_CHROMIUM),
+ * driven by playwright-core. Browsers are never downloaded. Without Chromium the
+ * suites are skipped with a reason, except under CI, where they fail.
+ */
+import { accessSync, constants } from "node:fs";
+import { type Browser, type BrowserContext, chromium } from "playwright-core";
+import { describe } from "vitest";
+
+export const chromiumPath = process.env.HIVEKEEP_CHROMIUM ?? "/usr/bin/chromium";
+
+const ci = !!process.env.CI && process.env.CI !== "false" && process.env.CI !== "0";
+
+function findMissing(): string | undefined {
+  try {
+    accessSync(chromiumPath, constants.X_OK);
+    return undefined;
+  } catch {
+    return `no Chromium executable at ${chromiumPath} (install the chromium package or set HIVEKEEP_CHROMIUM)`;
+  }
+}
+
+/** Why the browser tests cannot run here, or undefined when they can. */
+export const chromiumMissing = findMissing();
+
+/**
+ * describe() for a suite that needs Chromium: skipped with a printed reason when
+ * it is missing, unless CI is set; then the suite runs and launchChromium() fails.
+ */
+export function browserSuite(name: string, body: () => void): void {
+  if (chromiumMissing && !ci) {
+    console.warn(`[e2e] skipping "${name}": ${chromiumMissing}`);
+    describe.skip(`${name} (skipped: ${chromiumMissing})`, body);
+    return;
+  }
+  describe(name, body);
+}
+
+export async function launchChromium(): Promise<Browser> {
+  if (chromiumMissing) {
+    const why = ci ? " (CI is set, so they may not be skipped)" : "";
+    throw new Error(`Chromium is required for the browser tests${why}: ${chromiumMissing}`);
+  }
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** A fresh profile with the screen of a typical phone (390×844 CSS pixels). */
+export function newPhoneContext(
+  browser: Browser,
+  opts: { serviceWorkers?: "allow" | "block" } = {},
+): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    serviceWorkers: opts.serviceWorkers ?? "allow",
+  });
+}
