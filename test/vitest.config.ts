@@ -10,7 +10,6 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 export default defineConfig({
   test: {
     root,
-    reporters: process.env.CI ? ["default"] : ["default"],
     projects: [
       {
         extends: true,
