@@ -21,7 +21,15 @@ export {
   deleteApiary,
   updateApiary,
 } from "./commands/apiary.ts";
+export { tombstone, upsert } from "./commands/change-builders.ts";
 export type { CommandContext } from "./commands/context.ts";
+export { type EventInput, EventType, recordEvent } from "./commands/event.ts";
+export {
+  type CreateHiveInput,
+  checkHiveFields,
+  createHive,
+  type HiveFields,
+} from "./commands/hive.ts";
 export { DomainError, type DomainErrorCode, invalid, notFound } from "./domain-error.ts";
 export type { ColumnSpec, ColumnType, EntityName, EntitySpec, ScopeRule } from "./entities.ts";
 export {

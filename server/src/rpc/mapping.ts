@@ -1,9 +1,11 @@
 /** The proto ⇄ domain mapping, in one module. */
 import { create } from "@bufbuild/protobuf";
 import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { entities } from "@hivekeep/client-core/core";
 import { type Apiary, ApiarySchema, type Change, ChangeOp, ChangeSchema } from "@hivekeep/proto";
 import type { ApiaryRow } from "../store/apiaries.ts";
 import type { FeedRow } from "../store/feed.ts";
+import { rowToProto } from "./row-to-proto.ts";
 
 export const toTimestamp = (d: Date | null | undefined): Timestamp | undefined =>
   d ? timestampFromDate(d) : undefined;
@@ -12,19 +14,8 @@ export const toTimestamp = (d: Date | null | undefined): Timestamp | undefined =
 export const isoOr = (ts: Timestamp | undefined, fallback: Date): string =>
   (ts ? timestampDate(ts) : fallback).toISOString();
 
-export function apiaryToProto(row: ApiaryRow): Apiary {
-  return create(ApiarySchema, {
-    id: row.id,
-    organizationId: row.organization_id,
-    name: row.name,
-    address: row.address ?? "",
-    lat: row.lat ?? 0,
-    lng: row.lng ?? 0,
-    hiveCount: Number(row.hive_count),
-    createdAt: toTimestamp(row.created_at),
-    updatedAt: toTimestamp(row.updated_at),
-  });
-}
+export const apiaryToProto = (row: ApiaryRow): Apiary =>
+  rowToProto(ApiarySchema, entities.apiary, row, { hive_count: Number(row.hive_count) });
 
 export function feedRowToProto(row: FeedRow): Change {
   return create(ChangeSchema, {

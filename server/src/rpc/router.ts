@@ -15,6 +15,7 @@ import {
 import { apiaryService } from "./apiary-service.ts";
 import type { Deps } from "./deps.ts";
 import { toConnectError } from "./errors.ts";
+import { hiveService } from "./hive-service.ts";
 import { syncService } from "./sync-service.ts";
 
 /**
@@ -40,8 +41,8 @@ export function routes(deps: Deps) {
   return (router: ConnectRouter) => {
     router.service(ApiaryService, apiaryService(deps));
     router.service(SyncService, syncService(deps));
+    router.service(HiveService, hiveService(deps));
     for (const service of [
-      HiveService,
       InspectionService,
       QueenService,
       TaskService,

@@ -1,17 +1,8 @@
 /** Reads of apiaries (the writes go through the one write path). */
-import type { Queryable } from "../db/db.ts";
+import type { Queryable, Row } from "../db/db.ts";
 
-export interface ApiaryRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  address: string | null;
-  lat: number | null;
-  lng: number | null;
-  created_at: Date | null;
-  updated_at: Date | null;
-  hive_count: number;
-}
+/** An apiary row with the number of live hives standing there. */
+export type ApiaryRow = Row & { hive_count: number };
 
 const select = `select a.id, a.organization_id, a.name, a.address, a.lat, a.lng,
     a.created_at, a.updated_at,
@@ -25,7 +16,7 @@ export async function getApiary(
   organizationId: string,
   id: string,
 ): Promise<ApiaryRow | undefined> {
-  const [row] = await q.query<ApiaryRow & Record<string, unknown>>(
+  const [row] = await q.query<ApiaryRow>(
     `${select} where a.organization_id = $1 and a.id = $2 and a.complete and not a.deleted`,
     [organizationId, id],
   );
@@ -38,7 +29,7 @@ export async function listApiaries(
   offset: number,
   limit: number,
 ): Promise<{ rows: ApiaryRow[]; total: number }> {
-  const rows = await q.query<ApiaryRow & Record<string, unknown>>(
+  const rows = await q.query<ApiaryRow>(
     `${select} where a.organization_id = $1 and a.complete and not a.deleted
      order by lower(a.name), a.id offset $2 limit $3`,
     [organizationId, offset, limit],

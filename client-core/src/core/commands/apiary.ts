@@ -4,6 +4,7 @@
  */
 import type { Change } from "../change.ts";
 import { DomainError, invalid, notFound } from "../domain-error.ts";
+import { tombstone, upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
 
 export interface ApiaryInput {
@@ -41,17 +42,7 @@ export function createApiary(
   const now = ctx.now.toISOString();
   return {
     id,
-    changes: [
-      {
-        entity: "apiary",
-        entityId: id,
-        scopeId: id,
-        op: "upsert",
-        payload: { ...fields, created_at: now, updated_at: now },
-        hlc: ctx.stamp(),
-        authorId: ctx.authorId,
-      },
-    ],
+    changes: [upsert(ctx, "apiary", id, id, { ...fields, created_at: now, updated_at: now })],
   };
 }
 
@@ -64,17 +55,7 @@ export function updateApiary(
 ): Change[] {
   if (current === undefined) throw notFound("apiary", id);
   const fields = checked(input);
-  return [
-    {
-      entity: "apiary",
-      entityId: id,
-      scopeId: id,
-      op: "upsert",
-      payload: { ...fields, updated_at: ctx.now.toISOString() },
-      hlc: ctx.stamp(),
-      authorId: ctx.authorId,
-    },
-  ];
+  return [upsert(ctx, "apiary", id, id, { ...fields, updated_at: ctx.now.toISOString() })];
 }
 
 /** Tombstones the apiary; refused while live hives stand there. */
@@ -91,15 +72,5 @@ export function deleteApiary(
       `apiary still has ${n} live hive${n === 1 ? "" : "s"}; move or delete ${n === 1 ? "it" : "them"} first`,
     );
   }
-  return [
-    {
-      entity: "apiary",
-      entityId: id,
-      scopeId: id,
-      op: "delete",
-      payload: {},
-      hlc: ctx.stamp(),
-      authorId: ctx.authorId,
-    },
-  ];
+  return [tombstone(ctx, "apiary", id, id)];
 }

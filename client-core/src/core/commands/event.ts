@@ -1,0 +1,45 @@
+/**
+ * Domain events (contract §6): append-only rows that carry the apiary, hive
+ * and queen of the moment they happened, a title, and a pointer to the detail
+ * row. Commands record them next to the change that causes them.
+ */
+import { EventType } from "@hivekeep/proto";
+import type { Change } from "../change.ts";
+import { upsert } from "./change-builders.ts";
+import type { CommandContext } from "./context.ts";
+
+export { EventType };
+
+export interface EventInput {
+  readonly type: EventType;
+  /** When it happened (RFC 3339). */
+  readonly date: string;
+  readonly apiaryId: string;
+  readonly hiveId: string;
+  readonly queenId?: string;
+  /** The detail row: entity name and id. */
+  readonly refEntity: string;
+  readonly refId: string;
+  readonly title: string;
+  readonly amountKg?: number;
+  /** Extra facts (serialised as detail_json), e.g. {from, to} of a move. */
+  readonly detail?: Record<string, unknown>;
+}
+
+/** The change that records one event; its scope is the event's apiary. */
+export function recordEvent(ctx: CommandContext, input: EventInput): Change {
+  return upsert(ctx, "event", ctx.newId(), input.apiaryId, {
+    type: input.type,
+    date: input.date,
+    apiary_id: input.apiaryId,
+    hive_id: input.hiveId,
+    queen_id: input.queenId ?? "",
+    ref_entity: input.refEntity,
+    ref_id: input.refId,
+    amount_kg: input.amountKg ?? 0,
+    detail_json: input.detail ? JSON.stringify(input.detail) : "",
+    author_id: ctx.authorId,
+    title: input.title,
+    created_at: ctx.now.toISOString(),
+  });
+}
