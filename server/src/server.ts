@@ -2,7 +2,6 @@
  * Starting and stopping one server process. main.ts (the composition root for
  * production) and the integration tests both use startServer.
  */
-import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import pino, { type Logger } from "pino";
@@ -14,8 +13,8 @@ import { createApp } from "./http/app.ts";
 import { localCallerInterceptor } from "./rpc/auth-interceptor.ts";
 import type { Deps } from "./rpc/deps.ts";
 import { startFeedNotifier } from "./store/feed-notifier.ts";
-import { ServerClock } from "./store/server-clock.ts";
-import { ensureLocalTenant, localOrganizationId, localUserId } from "./store/tenants.ts";
+import { newServerClock } from "./store/server-clock.ts";
+import { ensureLocalTenant, localCaller } from "./store/tenants.ts";
 
 export interface RunningServer {
   readonly url: string;
@@ -48,7 +47,7 @@ export async function startServer(
   const shutdown = new AbortController();
   const deps: Deps = {
     db,
-    clock: new ServerClock(`srv-${randomBytes(6).toString("hex")}`),
+    clock: newServerClock(),
     newId: () => uuidv7(),
     notifier,
     log,
@@ -58,12 +57,7 @@ export async function startServer(
     deps,
     db,
     log,
-    authInterceptor: localCallerInterceptor({
-      organizationId: localOrganizationId,
-      userId: localUserId,
-      role: "owner",
-      demo: false,
-    }),
+    authInterceptor: localCallerInterceptor(localCaller),
     maxBodyBytes: config.maxBodyBytes,
     corsOrigins: config.corsOrigins,
     pwaDir: config.pwaDir,

@@ -25,11 +25,62 @@ export { tombstone, upsert } from "./commands/change-builders.ts";
 export type { CommandContext } from "./commands/context.ts";
 export { type EventInput, EventType, recordEvent } from "./commands/event.ts";
 export {
+  type CreateHarvestInput,
+  createHarvest,
+  deleteHarvest,
+  type HarvestHive,
+  type HarvestState,
+  harvestTitle,
+} from "./commands/harvest.ts";
+export {
   type CreateHiveInput,
   checkHiveFields,
   createHive,
+  deleteHive,
   type HiveFields,
+  type HiveState,
+  type PlacementState,
+  type RelocateHiveInput,
+  type RelocationTarget,
+  relocateHive,
+  type UpdateHiveInput,
+  updateHive,
 } from "./commands/hive.ts";
+export {
+  addInspectionPhoto,
+  type CreateInspectionInput,
+  createInspection,
+  type InspectionFields,
+  type InspectionHive,
+  type InspectionState,
+  removeInspectionPhoto,
+} from "./commands/inspection.ts";
+export { checkedPayload } from "./commands/payload-check.ts";
+export { checkPhoto } from "./commands/photo-check.ts";
+export {
+  type CreateQueenInput,
+  createQueen,
+  defaultMarking,
+  type QueenFields,
+  type QueenHive,
+  type QueenState,
+  type UpdateQueenInput,
+  updateQueen,
+} from "./commands/queen.ts";
+export {
+  type CreateTaskInput,
+  createTask,
+  setTaskDone,
+  type TaskRefs,
+  type TaskState,
+  taskVisibleTo,
+} from "./commands/task.ts";
+export {
+  type CreateTreatmentInput,
+  createTreatment,
+  defaultTreatmentReason,
+  type TreatmentHive,
+} from "./commands/treatment.ts";
 export { DomainError, type DomainErrorCode, invalid, notFound } from "./domain-error.ts";
 export type { ColumnSpec, ColumnType, EntityName, EntitySpec, ScopeRule } from "./entities.ts";
 export {

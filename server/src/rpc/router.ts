@@ -15,8 +15,15 @@ import {
 import { apiaryService } from "./apiary-service.ts";
 import type { Deps } from "./deps.ts";
 import { toConnectError } from "./errors.ts";
+import { eventService } from "./event-service.ts";
+import { harvestService } from "./harvest-service.ts";
 import { hiveService } from "./hive-service.ts";
+import { inspectionService } from "./inspection-service.ts";
+import { queenService } from "./queen-service.ts";
+import { statsService } from "./stats-service.ts";
 import { syncService } from "./sync-service.ts";
+import { taskService } from "./task-service.ts";
+import { treatmentService } from "./treatment-service.ts";
 
 /**
  * Normalises every error at the edge: domain errors to their codes, anything
@@ -42,16 +49,14 @@ export function routes(deps: Deps) {
     router.service(ApiaryService, apiaryService(deps));
     router.service(SyncService, syncService(deps));
     router.service(HiveService, hiveService(deps));
-    for (const service of [
-      InspectionService,
-      QueenService,
-      TaskService,
-      TreatmentService,
-      HarvestService,
-      EventService,
-      StatsService,
-      AuthService,
-    ]) {
+    router.service(HarvestService, harvestService(deps));
+    router.service(EventService, eventService(deps));
+    router.service(StatsService, statsService(deps));
+    router.service(InspectionService, inspectionService(deps));
+    router.service(TreatmentService, treatmentService(deps));
+    router.service(QueenService, queenService(deps));
+    router.service(TaskService, taskService(deps));
+    for (const service of [AuthService]) {
       router.service(service, {});
     }
   };

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { type Clock, createClock, type Hlc, receive, tick } from "@hivekeep/client-core/core";
 
 /**
@@ -29,3 +30,7 @@ export class ServerClock {
     return this.now();
   }
 }
+
+/** A clock for one server process: its node id is random per process. */
+export const newServerClock = (): ServerClock =>
+  new ServerClock(`srv-${randomBytes(6).toString("hex")}`);

@@ -8,6 +8,14 @@ import type { Queryable } from "../db/db.ts";
 export const localOrganizationId = "00000000-0000-7000-8000-000000000001";
 export const localUserId = "00000000-0000-7000-8000-000000000002";
 
+/** The caller of every request in single-user mode. */
+export const localCaller = {
+  organizationId: localOrganizationId,
+  userId: localUserId,
+  role: "owner",
+  demo: false,
+} as const;
+
 export async function ensureLocalTenant(q: Queryable): Promise<void> {
   await q.query(
     `insert into organizations (id, name) values ($1, 'My apiaries') on conflict (id) do nothing`,

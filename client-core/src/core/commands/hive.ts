@@ -1,13 +1,42 @@
 /**
  * Hive commands. A hive stands at one apiary at a time; each stay is a
  * placement (started_at … ended_at, open while ended_at is null), which only
- * travels in the change feed. CreateHive opens the first placement and
- * records a CREATED event.
+ * travels in the change feed. A hive's changes are scoped to the apiary it
+ * stands at, so after a relocation they go to devices of the new apiary.
+ *
+ * - createHive: status ACTIVE, opens the first placement, records CREATED.
+ * - updateHive: overwrites name, type, status, boxes, colony_origin, note and
+ *   qr_code; never apiary_id (RelocateHive) or photo. A status change records
+ *   STATUS, or DISSOLVED when the new status is DISSOLVED.
+ * - relocateHive: closes the open placement at `date`, opens one at the
+ *   target, moves the hive (and its scope), records MOVED {from, to}.
+ * - deleteHive: tombstone, and the open placement is closed. Inspections,
+ *   treatments and harvests of the hive stay (they are legal records).
+ *
+ * Decisions where the contract is silent:
+ * - UpdateHive with status HIVE_STATUS_UNSPECIFIED (0, or left out) keeps the
+ *   current status: a hive never has "no status", and a client that does not
+ *   know the field must not wipe it.
+ * - RelocateHive to the apiary the hive already stands at is invalid_argument
+ *   ("hive already stands at that apiary"): nothing would move, and a MOVED
+ *   event from A to A would be wrong.
+ * - RelocateHive with a date before the open placement started is
+ *   invalid_argument (an interval cannot end before it starts); a later date,
+ *   even a future one, is accepted.
+ * - The MOVED event belongs to the target apiary (where the hive now stands);
+ *   its detail_json is {"from": <apiary id>, "to": <apiary id>}. STATUS and
+ *   DISSOLVED events carry {"from": <status number>, "to": <status number>}.
+ * - Every field is checked with the Push validator's column rules, so an RPC
+ *   stores nothing a device could not push (unknown enum numbers, text over
+ *   10 000 characters, a photo that is not a data:image/ URL of ≤ 512 KiB).
  */
 import { HiveStatus, type HiveType } from "@hivekeep/proto";
 import type { Change } from "../change.ts";
+import { parseColumnValue } from "../column-value.ts";
 import { invalid, notFound } from "../domain-error.ts";
-import { upsert } from "./change-builders.ts";
+import { entities } from "../entities.ts";
+import { parseRfc3339 } from "../rfc3339.ts";
+import { tombstone, upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
 import { EventType, recordEvent } from "./event.ts";
 
@@ -25,12 +54,68 @@ export interface CreateHiveInput extends HiveFields {
   readonly photo: string;
 }
 
-export function checkHiveFields(input: HiveFields): HiveFields {
+/** The whole hive message of UpdateHive; apiaryId and photo in it are ignored. */
+export interface UpdateHiveInput extends HiveFields {
+  readonly id: string;
+  /** HIVE_STATUS_UNSPECIFIED (0) keeps the current status. */
+  readonly status: HiveStatus;
+}
+
+export interface RelocateHiveInput {
+  readonly id: string;
+  readonly targetApiaryId: string;
+  /** When the hive was moved (RFC 3339); the server defaults it to now. */
+  readonly date: string;
+}
+
+/** An open placement of a hive, as stored. */
+export interface PlacementState {
+  readonly id: string;
+  readonly apiaryId: string;
+  /** RFC 3339. */
+  readonly startedAt: string;
+}
+
+/** What the commands need to know of an existing hive. */
+export interface HiveState {
+  readonly id: string;
+  readonly name: string;
+  readonly apiaryId: string;
+  readonly status: HiveStatus;
+  /** The queen reigning at the time of the operation ("" = none), for events. */
+  readonly queenId: string;
+  /** Normally one; devices writing concurrently may leave more. */
+  readonly openPlacements: readonly PlacementState[];
+}
+
+export interface RelocationTarget {
+  readonly id: string;
+  readonly name: string;
+}
+
+/**
+ * The value rules of the Push validator for one hive column, so an RPC cannot
+ * store what a device could not push (unknown enum numbers, over-long text).
+ */
+function checkColumn(column: string, field: string, value: unknown): void {
+  const spec = entities.hive.columns[column];
+  if (spec === undefined) throw new Error(`unknown hive column ${column}`);
+  const parsed = parseColumnValue(spec, value, false);
+  if ("error" in parsed) throw invalid(field, `${field} ${parsed.error}`);
+}
+
+/** Validates the editable fields; `prefix` names the request message ("hive."). */
+export function checkHiveFields(input: HiveFields, prefix = ""): HiveFields {
   const name = input.name.trim();
-  if (name === "") throw invalid("name", "name is required");
+  if (name === "") throw invalid(`${prefix}name`, "name is required");
   if (!Number.isInteger(input.boxes) || input.boxes < 0) {
-    throw invalid("boxes", "boxes must not be negative");
+    throw invalid(`${prefix}boxes`, "boxes must not be negative");
   }
+  checkColumn("name", `${prefix}name`, name);
+  checkColumn("type", `${prefix}type`, input.type);
+  checkColumn("colony_origin", `${prefix}colonyOrigin`, input.colonyOrigin);
+  checkColumn("note", `${prefix}note`, input.note);
+  checkColumn("qr_code", `${prefix}qrCode`, input.qrCode);
   return { ...input, name };
 }
 
@@ -45,6 +130,7 @@ export function createHive(
 ): { id: string; changes: Change[] } {
   if (input.apiaryId.trim() === "") throw invalid("apiaryId", "apiaryId is required");
   const fields = checkHiveFields(input);
+  checkColumn("photo", "photo", input.photo);
   if (apiary === undefined) throw notFound("apiary", input.apiaryId);
   const id = ctx.newId();
   const now = ctx.now.toISOString();
@@ -64,12 +150,7 @@ export function createHive(
         created_at: now,
         updated_at: now,
       }),
-      upsert(ctx, "placement", ctx.newId(), apiary.id, {
-        hive_id: id,
-        apiary_id: apiary.id,
-        started_at: now,
-        ended_at: null,
-      }),
+      openPlacement(ctx, id, apiary.id, now),
       recordEvent(ctx, {
         type: EventType.CREATED,
         date: now,
@@ -82,3 +163,137 @@ export function createHive(
     ],
   };
 }
+
+/**
+ * @param input the request's hive message; undefined (left out) → invalid_argument.
+ * @param current the stored hive, or undefined when unknown (→ not_found).
+ */
+export function updateHive(
+  ctx: CommandContext,
+  current: HiveState | undefined,
+  input: UpdateHiveInput | undefined,
+): Change[] {
+  if (input === undefined) throw invalid("hive", "hive is required");
+  if (current === undefined) throw notFound("hive", input.id);
+  const fields = checkHiveFields(input, "hive.");
+  checkColumn("status", "hive.status", input.status);
+  const status = input.status === HiveStatus.UNSPECIFIED ? current.status : input.status;
+  const now = ctx.now.toISOString();
+  const changes = [
+    upsert(ctx, "hive", current.id, current.apiaryId, {
+      name: fields.name,
+      type: fields.type,
+      status,
+      boxes: fields.boxes,
+      colony_origin: fields.colonyOrigin,
+      note: fields.note,
+      qr_code: fields.qrCode,
+      updated_at: now,
+    }),
+  ];
+  if (status !== current.status) {
+    const dissolved = status === HiveStatus.DISSOLVED;
+    changes.push(
+      recordEvent(ctx, {
+        type: dissolved ? EventType.DISSOLVED : EventType.STATUS,
+        date: now,
+        apiaryId: current.apiaryId,
+        hiveId: current.id,
+        queenId: current.queenId,
+        refEntity: "hive",
+        refId: current.id,
+        title: dissolved
+          ? `Hive ${fields.name} dissolved`
+          : `Hive ${fields.name}: ${statusLabel(current.status)} → ${statusLabel(status)}`,
+        // Enum numbers, as stored in hives.status.
+        detail: { from: current.status, to: status },
+      }),
+    );
+  }
+  return changes;
+}
+
+/**
+ * @param target the target apiary as stored, or undefined when it does not
+ *   exist in the tenant (→ not_found).
+ */
+export function relocateHive(
+  ctx: CommandContext,
+  current: HiveState | undefined,
+  target: RelocationTarget | undefined,
+  input: RelocateHiveInput,
+): Change[] {
+  if (input.targetApiaryId.trim() === "") {
+    throw invalid("targetApiaryId", "targetApiaryId is required");
+  }
+  if (current === undefined) throw notFound("hive", input.id);
+  if (target === undefined) throw notFound("apiary", input.targetApiaryId);
+  if (target.id === current.apiaryId) {
+    throw invalid("targetApiaryId", "hive already stands at that apiary");
+  }
+  const parsedDate = parseRfc3339(input.date);
+  if ("error" in parsedDate) throw invalid("date", `date ${parsedDate.error}`);
+  const date = parsedDate.value;
+  for (const p of current.openPlacements) {
+    // An interval cannot end before it started.
+    if (Date.parse(date) < Date.parse(p.startedAt)) {
+      throw invalid(
+        "date",
+        `date must not be before the hive arrived at its apiary (${p.startedAt})`,
+      );
+    }
+  }
+  const from = current.apiaryId;
+  return [
+    upsert(ctx, "hive", current.id, target.id, {
+      apiary_id: target.id,
+      updated_at: ctx.now.toISOString(),
+    }),
+    ...closePlacements(ctx, current, date),
+    openPlacement(ctx, current.id, target.id, date),
+    recordEvent(ctx, {
+      type: EventType.MOVED,
+      date,
+      // The event belongs where the hive now stands; detail keeps both ends.
+      apiaryId: target.id,
+      hiveId: current.id,
+      queenId: current.queenId,
+      refEntity: "hive",
+      refId: current.id,
+      title: `Hive ${current.name} moved to ${target.name}`,
+      detail: { from, to: target.id },
+    }),
+  ];
+}
+
+/** Tombstones the hive and closes its open placement; its records stay. */
+export function deleteHive(
+  ctx: CommandContext,
+  current: HiveState | undefined,
+  id: string,
+): Change[] {
+  if (current === undefined) throw notFound("hive", id);
+  return [
+    tombstone(ctx, "hive", current.id, current.apiaryId),
+    ...closePlacements(ctx, current, ctx.now.toISOString()),
+  ];
+}
+
+function openPlacement(ctx: CommandContext, hiveId: string, apiaryId: string, at: string): Change {
+  return upsert(ctx, "placement", ctx.newId(), apiaryId, {
+    hive_id: hiveId,
+    apiary_id: apiaryId,
+    started_at: at,
+    ended_at: null,
+  });
+}
+
+function closePlacements(ctx: CommandContext, hive: HiveState, at: string): Change[] {
+  return hive.openPlacements.map((p) =>
+    upsert(ctx, "placement", p.id, p.apiaryId, { ended_at: at }),
+  );
+}
+
+/** "queenless" for HIVE_STATUS_QUEENLESS; "unspecified" for 0. */
+const statusLabel = (s: HiveStatus): string =>
+  (HiveStatus[s] ?? String(s)).toLowerCase().replace(/_/g, " ");

@@ -1,6 +1,13 @@
+/**
+ * ApiaryService against contract §2, §3 (Apiary row), §4.2, §7 and §8, on
+ * every database, and the change feed of apiary writes. hiveCount and the
+ * DeleteApiary refusal are proven with real hives (HiveService).
+ */
 import { Code, ConnectError } from "@connectrpc/connect";
+import { createApiary } from "@hivekeep/client-core/core";
 import { ApiaryService, ChangeOp, SyncService } from "@hivekeep/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedChanges, seedContext } from "../support/command-seed.ts";
 import { databaseKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
@@ -80,6 +87,18 @@ describe.each(databaseKinds)("ApiaryService on %s", (kind) => {
     expect(after.body.changes?.length).toBe(before.body.changes?.length);
   });
 
+  it("rejects an empty name on UpdateApiary with invalid_argument and writes nothing", async () => {
+    const id = (await t.call("ApiaryService/CreateApiary", { name: "Keep" })).body.apiary.id;
+    const before = (await t.call("SyncService/Pull", { cursor: "" })).body.nextCursor;
+    const r = await t.call("ApiaryService/UpdateApiary", { id, name: " " });
+    expect(r).toEqual({
+      status: 400,
+      body: { code: "invalid_argument", message: "name is required" },
+    });
+    expect((await t.call("SyncService/Pull", { cursor: before })).body.changes).toBeUndefined();
+    expect((await t.call("ApiaryService/GetApiary", { id })).body.apiary.name).toBe("Keep");
+  });
+
   it("answers not_found for unknown ids on get, update and delete", async () => {
     for (const method of ["GetApiary", "UpdateApiary", "DeleteApiary"]) {
       const r = await t.call(`ApiaryService/${method}`, { id: "no-such-id", name: "x" });
@@ -97,6 +116,87 @@ describe.each(databaseKinds)("ApiaryService on %s", (kind) => {
     expect(r.body.code).toBe("invalid_argument");
     const nan = await t.call("ApiaryService/CreateApiary", { name: "NaN", lng: "NaN" });
     expect(nan.status).toBe(400);
+  });
+});
+
+describe.each(databaseKinds)("apiaries with hives on %s", (kind) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  const newApiary = async (name: string): Promise<string> =>
+    (await t.call("ApiaryService/CreateApiary", { name })).body.apiary.id;
+  const newHive = async (apiaryId: string, name: string): Promise<string> =>
+    (await t.call("HiveService/CreateHive", { apiaryId, name })).body.hive.id;
+  const hiveCount = async (id: string): Promise<number | undefined> =>
+    (await t.call("ApiaryService/GetApiary", { id })).body.apiary.hiveCount;
+  const head = async (): Promise<string> =>
+    (await t.call("SyncService/Pull", { cursor: "", limit: 5000 })).body.nextCursor;
+
+  it("hiveCount counts live hives: CreateHive raises it, RelocateHive moves it, DeleteHive lowers it", async () => {
+    const a = await newApiary("Count A");
+    const b = await newApiary("Count B");
+    expect(await hiveCount(a)).toBeUndefined(); // 0 is omitted (§2.1.4)
+    const h1 = await newHive(a, "1");
+    const h2 = await newHive(a, "2");
+    expect(await hiveCount(a)).toBe(2);
+    await t.call("HiveService/RelocateHive", { id: h1, targetApiaryId: b });
+    expect([await hiveCount(a), await hiveCount(b)]).toEqual([1, 1]);
+    await t.call("HiveService/DeleteHive", { id: h2 });
+    expect(await hiveCount(a)).toBeUndefined();
+    const listed = (await t.call("ApiaryService/ListApiaries", {})).body.apiaries;
+    expect(listed.find((x: { id: string }) => x.id === b).hiveCount).toBe(1);
+    const typed = await t.client(ApiaryService).getApiary({ id: b });
+    expect(typed.apiary?.hiveCount).toBe(1);
+  });
+
+  it("DeleteApiary refuses while live hives remain: failed_precondition, HTTP 400, the count in the message, nothing written", async () => {
+    const a = await newApiary("Busy");
+    await newHive(a, "1");
+    const before = await head();
+    const one = await t.call("ApiaryService/DeleteApiary", { id: a });
+    expect(one).toEqual({
+      status: 400,
+      body: {
+        code: "failed_precondition",
+        message: "apiary still has 1 live hive; move or delete it first",
+      },
+    });
+    await newHive(a, "2");
+    const two = await t.call("ApiaryService/DeleteApiary", { id: a });
+    expect(two.status).toBe(400);
+    expect(two.body.message).toBe("apiary still has 2 live hives; move or delete them first");
+    await expect(t.client(ApiaryService).deleteApiary({ id: a })).rejects.toSatisfy(
+      (e: unknown) => e instanceof ConnectError && e.code === Code.FailedPrecondition,
+    );
+    // Only the second hive's creation reached the feed; the apiary is still there.
+    const feed = (await t.call("SyncService/Pull", { cursor: before, limit: 5000 })).body.changes;
+    expect(feed.some((c: { op: string }) => c.op === "CHANGE_OP_DELETE")).toBe(false);
+    expect((await t.call("ApiaryService/GetApiary", { id: a })).status).toBe(200);
+  });
+
+  it("DeleteApiary works once its hives are moved away or deleted", async () => {
+    const a = await newApiary("Emptied");
+    const b = await newApiary("Elsewhere");
+    const moved = await newHive(a, "moved");
+    const deleted = await newHive(a, "deleted");
+    await t.call("HiveService/RelocateHive", { id: moved, targetApiaryId: b });
+    expect((await t.call("ApiaryService/DeleteApiary", { id: a })).status).toBe(400);
+    await t.call("HiveService/DeleteHive", { id: deleted });
+    const before = await head();
+    expect(await t.call("ApiaryService/DeleteApiary", { id: a })).toEqual({
+      status: 200,
+      body: {},
+    });
+    const feed = (await t.call("SyncService/Pull", { cursor: before })).body.changes;
+    expect(feed).toMatchObject([{ entity: "apiary", entityId: a, op: "CHANGE_OP_DELETE" }]);
+    expect((await t.call("ApiaryService/GetApiary", { id: a })).body.code).toBe("not_found");
+    // The moved hive is untouched at its new apiary.
+    expect((await t.call("HiveService/GetHive", { id: moved })).body.hive.apiaryId).toBe(b);
   });
 });
 
@@ -136,13 +236,6 @@ describe.each(databaseKinds)("ListApiaries paging on %s", (kind) => {
     expect(r.body.page).toEqual({ total: 7 });
   });
 
-  it("defaults to 50 per page and caps the size at 500", async () => {
-    const r = await t.call("ApiaryService/ListApiaries", {});
-    expect(r.body.apiaries).toHaveLength(7);
-    const big = await t.call("ApiaryService/ListApiaries", { page: { pageSize: 100000 } });
-    expect(big.body.apiaries).toHaveLength(7);
-  });
-
   it("rejects a malformed page token", async () => {
     const r = await t.call("ApiaryService/ListApiaries", { page: { pageToken: "abc" } });
     expect(r.status).toBe(400);
@@ -152,6 +245,38 @@ describe.each(databaseKinds)("ListApiaries paging on %s", (kind) => {
   it("returns an empty page past the end", async () => {
     const r = await t.call("ApiaryService/ListApiaries", { page: { pageToken: "100" } });
     expect(r.body).toEqual({ page: { total: 7 } });
+  });
+});
+
+describe.each(databaseKinds)("ListApiaries limits on %s", (kind) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+    const ctx = seedContext();
+    const names = Array.from({ length: 501 }, (_, i) => `A${String(i).padStart(3, "0")}`);
+    await seedChanges(
+      t,
+      names.flatMap((name) => createApiary(ctx, { name, address: "", lat: 0, lng: 0 }).changes),
+    );
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("defaults to 50 per page", async () => {
+    const r = await t.call("ApiaryService/ListApiaries", {});
+    expect(r.body.apiaries).toHaveLength(50);
+    expect(r.body.apiaries[49].name).toBe("A049");
+    expect(r.body.page).toEqual({ nextPageToken: "50", total: 501 });
+  });
+
+  it("caps the page size at 500", async () => {
+    const r = await t.call("ApiaryService/ListApiaries", { page: { pageSize: 100000 } });
+    expect(r.body.apiaries).toHaveLength(500);
+    expect(r.body.page).toEqual({ nextPageToken: "500", total: 501 });
+    const last = await t.call("ApiaryService/ListApiaries", { page: { pageToken: "500" } });
+    expect(last.body.apiaries.map((a: { name: string }) => a.name)).toEqual(["A500"]);
+    expect(last.body.page).toEqual({ total: 501 });
   });
 });
 

@@ -1,0 +1,114 @@
+/**
+ * Harvest commands (contract §4.8, §6). A harvest freezes the hive's apiary
+ * and reigning queen as of its date and records a HARVEST event carrying the
+ * amount, which is what every honey figure sums. There is no update: a wrong
+ * harvest is deleted (its event with it, so the figures drop) and recorded
+ * again.
+ */
+import type { Change } from "../change.ts";
+import { invalid, notFound } from "../domain-error.ts";
+import { tombstone, upsert } from "./change-builders.ts";
+import type { CommandContext } from "./context.ts";
+import { EventType, recordEvent } from "./event.ts";
+
+export interface CreateHarvestInput {
+  readonly hiveId: string;
+  readonly amountKg: number;
+  /** RFC 3339; the caller defaults it to now. */
+  readonly date: string;
+  readonly variety: string;
+  readonly waterContent: number;
+  readonly batchNumber: string;
+  /** RFC 3339, or null when unset. */
+  readonly bestBefore: string | null;
+  readonly note: string;
+}
+
+/** The hive as of the harvest's date (see the server's hiveAt). */
+export interface HarvestHive {
+  readonly id: string;
+  readonly apiaryId: string;
+  /** "" when no queen reigned then. */
+  readonly queenId: string;
+}
+
+/** A live row the delete tombstones: its id and the scope it lives in. */
+export interface ScopedRow {
+  readonly id: string;
+  readonly scopeId: string;
+}
+
+/** What DeleteHarvest needs to know of an existing harvest. */
+export interface HarvestState extends ScopedRow {
+  /** The live HARVEST events that point at it (normally one). */
+  readonly events: readonly ScopedRow[];
+}
+
+/** The title of a HARVEST event (contract §6.1): "12.5 kg Acacia", or "Honey". */
+export function harvestTitle(amountKg: number, variety: string): string {
+  const v = variety.trim();
+  return v === "" ? "Honey" : `${String(amountKg)} kg ${v}`;
+}
+
+/**
+ * @param hive the hive as of input.date, or undefined when it does not exist
+ *   (live) in the tenant (→ not_found).
+ */
+export function createHarvest(
+  ctx: CommandContext,
+  hive: HarvestHive | undefined,
+  input: CreateHarvestInput,
+): { id: string; changes: Change[] } {
+  if (input.hiveId.trim() === "") throw invalid("hiveId", "hiveId is required");
+  if (!Number.isFinite(input.amountKg) || input.amountKg <= 0) {
+    throw invalid("amountKg", "amountKg must be above 0");
+  }
+  if (!Number.isFinite(input.waterContent) || input.waterContent < 0 || input.waterContent > 100) {
+    throw invalid("waterContent", "waterContent must be a percentage between 0 and 100");
+  }
+  if (hive === undefined) throw notFound("hive", input.hiveId);
+  const id = ctx.newId();
+  const variety = input.variety.trim();
+  return {
+    id,
+    changes: [
+      upsert(ctx, "harvest", id, hive.apiaryId, {
+        hive_id: hive.id,
+        apiary_id: hive.apiaryId,
+        queen_id: hive.queenId,
+        date: input.date,
+        variety,
+        amount_kg: input.amountKg,
+        water_content: input.waterContent,
+        batch_number: input.batchNumber,
+        best_before: input.bestBefore,
+        note: input.note,
+        created_at: ctx.now.toISOString(),
+      }),
+      recordEvent(ctx, {
+        type: EventType.HARVEST,
+        date: input.date,
+        apiaryId: hive.apiaryId,
+        hiveId: hive.id,
+        queenId: hive.queenId,
+        refEntity: "harvest",
+        refId: id,
+        amountKg: input.amountKg,
+        title: harvestTitle(input.amountKg, variety),
+      }),
+    ],
+  };
+}
+
+/** Tombstones the harvest and its HARVEST events, so honey figures drop. */
+export function deleteHarvest(
+  ctx: CommandContext,
+  current: HarvestState | undefined,
+  id: string,
+): Change[] {
+  if (current === undefined) throw notFound("harvest", id);
+  return [
+    tombstone(ctx, "harvest", current.id, current.scopeId),
+    ...current.events.map((e) => tombstone(ctx, "event", e.id, e.scopeId)),
+  ];
+}

@@ -1,0 +1,217 @@
+import { EventType, HiveStatus, HiveType } from "@hivekeep/proto";
+import { describe, expect, it } from "vitest";
+import type { Change } from "../change.ts";
+import { DomainError } from "../domain-error.ts";
+import { formatHlc } from "../hlc.ts";
+import type { CommandContext } from "./context.ts";
+import {
+  createHive,
+  deleteHive,
+  type HiveFields,
+  type HiveState,
+  relocateHive,
+  updateHive,
+} from "./hive.ts";
+
+const now = new Date("2026-05-01T10:00:00.000Z");
+
+function fakeContext(): CommandContext {
+  let id = 0;
+  let counter = 0;
+  return {
+    now,
+    authorId: "u1",
+    newId: () => `id-${++id}`,
+    stamp: () => formatHlc({ ms: now.getTime(), counter: ++counter, node: "test" }),
+  };
+}
+
+const fields: HiveFields = {
+  name: "Nord",
+  type: HiveType.DADANT,
+  boxes: 2,
+  colonyOrigin: "swarm",
+  note: "",
+  qrCode: "",
+};
+
+const hive: HiveState = {
+  id: "h1",
+  name: "Nord",
+  apiaryId: "a1",
+  status: HiveStatus.ACTIVE,
+  queenId: "q1",
+  openPlacements: [{ id: "p1", apiaryId: "a1", startedAt: "2026-04-01T00:00:00.000Z" }],
+};
+
+const fails = (fn: () => unknown, code: DomainError["code"], message?: string | RegExp) => {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(DomainError);
+    expect((e as DomainError).code).toBe(code);
+    if (message !== undefined) expect((e as DomainError).message).toMatch(message);
+    return;
+  }
+  throw new Error("expected a DomainError");
+};
+
+const byEntity = (changes: Change[], entity: string) => changes.filter((c) => c.entity === entity);
+
+describe("createHive", () => {
+  const input = { ...fields, apiaryId: "a1", photo: "" };
+
+  it("creates an ACTIVE hive, an open placement and a CREATED event, all scoped to the apiary", () => {
+    const { id, changes } = createHive(fakeContext(), { id: "a1" }, input);
+    expect(changes.map((c) => c.entity)).toEqual(["hive", "placement", "event"]);
+    expect(changes.every((c) => c.scopeId === "a1")).toBe(true);
+    expect(changes[0]?.payload).toMatchObject({ status: HiveStatus.ACTIVE, apiary_id: "a1" });
+    expect(changes[1]?.payload).toEqual({
+      hive_id: id,
+      apiary_id: "a1",
+      started_at: now.toISOString(),
+      ended_at: null,
+    });
+    expect(changes[2]?.payload).toMatchObject({ type: EventType.CREATED, hive_id: id });
+  });
+
+  it("checks apiaryId, name, enum numbers and the photo before the apiary", () => {
+    fails(() => createHive(fakeContext(), undefined, { ...input, apiaryId: " " }), "invalid");
+    fails(() => createHive(fakeContext(), undefined, { ...input, name: "" }), "invalid");
+    fails(
+      () => createHive(fakeContext(), { id: "a1" }, { ...input, type: 42 as HiveType }),
+      "invalid",
+    );
+    fails(
+      () => createHive(fakeContext(), { id: "a1" }, { ...input, photo: "http://x" }),
+      "invalid",
+      /photo must start with "data:image\/"/,
+    );
+    fails(() => createHive(fakeContext(), undefined, input), "not_found");
+  });
+});
+
+describe("updateHive", () => {
+  const input = { ...fields, id: "h1", status: HiveStatus.ACTIVE, name: " Süd " };
+
+  it("overwrites the editable fields and never apiary_id or photo", () => {
+    const changes = updateHive(fakeContext(), hive, input);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ entity: "hive", entityId: "h1", scopeId: "a1" });
+    expect(changes[0]?.payload).toEqual({
+      name: "Süd",
+      type: HiveType.DADANT,
+      status: HiveStatus.ACTIVE,
+      boxes: 2,
+      colony_origin: "swarm",
+      note: "",
+      qr_code: "",
+      updated_at: now.toISOString(),
+    });
+  });
+
+  it("keeps the current status when the message leaves it unspecified", () => {
+    const changes = updateHive(fakeContext(), hive, { ...input, status: HiveStatus.UNSPECIFIED });
+    expect(changes[0]?.payload.status).toBe(HiveStatus.ACTIVE);
+    expect(byEntity(changes, "event")).toEqual([]);
+  });
+
+  it("records STATUS for a status change and DISSOLVED for dissolving", () => {
+    const queenless = updateHive(fakeContext(), hive, {
+      ...input,
+      status: HiveStatus.QUEENLESS,
+    });
+    const [status] = byEntity(queenless, "event");
+    expect(status?.payload).toMatchObject({
+      type: EventType.STATUS,
+      apiary_id: "a1",
+      hive_id: "h1",
+      queen_id: "q1",
+      title: "Hive Süd: active → queenless",
+      detail_json: JSON.stringify({ from: HiveStatus.ACTIVE, to: HiveStatus.QUEENLESS }),
+    });
+    const dissolved = updateHive(fakeContext(), hive, { ...input, status: HiveStatus.DISSOLVED });
+    expect(byEntity(dissolved, "event")[0]?.payload).toMatchObject({
+      type: EventType.DISSOLVED,
+      title: "Hive Süd dissolved",
+    });
+  });
+
+  it("needs the hive message, a known hive, a name and known enum numbers", () => {
+    fails(() => updateHive(fakeContext(), hive, undefined), "invalid", "hive is required");
+    fails(() => updateHive(fakeContext(), undefined, input), "not_found");
+    fails(() => updateHive(fakeContext(), hive, { ...input, name: "  " }), "invalid");
+    fails(() => updateHive(fakeContext(), hive, { ...input, status: 7 as HiveStatus }), "invalid");
+    fails(() => updateHive(fakeContext(), hive, { ...input, boxes: -1 }), "invalid");
+  });
+});
+
+describe("relocateHive", () => {
+  const target = { id: "a2", name: "Süd" };
+  const input = { id: "h1", targetApiaryId: "a2", date: "2026-04-20T08:00:00Z" };
+
+  it("moves the hive and its scope, closes and opens placements, records MOVED", () => {
+    const changes = relocateHive(fakeContext(), hive, target, input);
+    const [moved] = byEntity(changes, "hive");
+    expect(moved).toMatchObject({ scopeId: "a2", payload: { apiary_id: "a2" } });
+    const placements = byEntity(changes, "placement");
+    expect(placements[0]).toMatchObject({
+      entityId: "p1",
+      scopeId: "a1",
+      payload: { ended_at: "2026-04-20T08:00:00.000Z" },
+    });
+    expect(placements[1]).toMatchObject({
+      scopeId: "a2",
+      payload: {
+        hive_id: "h1",
+        apiary_id: "a2",
+        started_at: "2026-04-20T08:00:00.000Z",
+        ended_at: null,
+      },
+    });
+    const [event] = byEntity(changes, "event");
+    expect(event).toMatchObject({ scopeId: "a2" });
+    expect(event?.payload).toMatchObject({
+      type: EventType.MOVED,
+      date: "2026-04-20T08:00:00.000Z",
+      apiary_id: "a2",
+      hive_id: "h1",
+      queen_id: "q1",
+      detail_json: JSON.stringify({ from: "a1", to: "a2" }),
+    });
+  });
+
+  it("refuses a missing target, unknown ids, the same apiary and a date before arrival", () => {
+    const ctx = fakeContext();
+    fails(() => relocateHive(ctx, hive, target, { ...input, targetApiaryId: "" }), "invalid");
+    fails(() => relocateHive(ctx, undefined, target, input), "not_found", /hive/);
+    fails(() => relocateHive(ctx, hive, undefined, input), "not_found", /apiary/);
+    fails(
+      () => relocateHive(ctx, hive, { id: "a1", name: "Nord" }, { ...input, targetApiaryId: "a1" }),
+      "invalid",
+      "hive already stands at that apiary",
+    );
+    fails(
+      () => relocateHive(ctx, hive, target, { ...input, date: "2026-03-01T00:00:00Z" }),
+      "invalid",
+      /date must not be before/,
+    );
+  });
+});
+
+describe("deleteHive", () => {
+  it("tombstones the hive and closes its open placements", () => {
+    const changes = deleteHive(fakeContext(), hive, "h1");
+    expect(changes[0]).toMatchObject({ entity: "hive", op: "delete", scopeId: "a1" });
+    expect(changes[1]).toMatchObject({
+      entity: "placement",
+      entityId: "p1",
+      payload: { ended_at: now.toISOString() },
+    });
+    expect(changes).toHaveLength(2);
+  });
+
+  it("answers not_found for an unknown hive", () => {
+    fails(() => deleteHive(fakeContext(), undefined, "nope"), "not_found");
+  });
+});

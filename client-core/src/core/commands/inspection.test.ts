@@ -1,0 +1,197 @@
+import { Stores, Temperament } from "@hivekeep/proto";
+import { describe, expect, it } from "vitest";
+import { DomainError } from "../domain-error.ts";
+import { maxPhotoBytes } from "../entities.ts";
+import { formatHlc, type Hlc } from "../hlc.ts";
+import { emptyOrSet, joinOrSets, type OrSetPatch, orSetFromPatch, orSetValues } from "../or-set.ts";
+import type { CommandContext } from "./context.ts";
+import { EventType } from "./event.ts";
+import {
+  addInspectionPhoto,
+  type CreateInspectionInput,
+  createInspection,
+  type InspectionState,
+  removeInspectionPhoto,
+} from "./inspection.ts";
+
+function fakeContext(): CommandContext {
+  let id = 0;
+  let counter = 0;
+  return {
+    now: new Date("2026-05-20T10:00:00.000Z"),
+    authorId: "user-1",
+    newId: () => `id-${++id}`,
+    stamp: () => formatHlc({ ms: 1_779_271_200_000, counter: counter++, node: "test" }),
+  };
+}
+
+const blank: CreateInspectionInput = {
+  hiveId: "hive-1",
+  date: "2026-05-19T08:00:00.000Z",
+  note: "",
+  weightKg: 0,
+  tempHive: 0,
+  tempOutside: 0,
+  humidityHive: 0,
+  humidityOutside: 0,
+  weather: "",
+  queenSeen: false,
+  eggsSeen: false,
+  coveredLarva: false,
+  frames: 0,
+  broodFrames: 0,
+  stores: Stores.UNSPECIFIED,
+  temperament: Temperament.UNSPECIFIED,
+  calmness: 0,
+  queenCells: 0,
+  varroa: "",
+  superAdded: false,
+};
+const hive = { id: "hive-1", apiaryId: "apiary-1", queenId: "queen-1" };
+
+const errorOf = (fn: () => unknown): DomainError => {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof DomainError) return e;
+    throw e;
+  }
+  throw new Error("expected a DomainError");
+};
+
+const photo = (body = "AAAA"): string => `data:image/png;base64,${body}`;
+
+/** An inspection whose photo_keys went through the given patches (tag = HLC). */
+function stateWith(...patches: [OrSetPatch, Hlc][]): InspectionState {
+  let photoKeys = emptyOrSet();
+  for (const [patch, tag] of patches) photoKeys = joinOrSets(photoKeys, orSetFromPatch(patch, tag));
+  return { id: "insp-1", scopeId: "apiary-1", photoKeys };
+}
+const tag = (counter: number): Hlc => formatHlc({ ms: 1_700_000_000_000, counter, node: "dev" });
+
+describe("createInspection", () => {
+  it("freezes the hive's apiary and queen and records an INSPECTION event", () => {
+    const { id, changes } = createInspection(fakeContext(), hive, { ...blank, weightKg: 41.2 });
+    expect(id).toBe("id-1");
+    const [row, event] = changes;
+    expect(row).toMatchObject({ entity: "inspection", entityId: "id-1", scopeId: "apiary-1" });
+    expect(row?.payload).toMatchObject({
+      hive_id: "hive-1",
+      apiary_id: "apiary-1",
+      queen_id: "queen-1",
+      date: "2026-05-19T08:00:00.000Z",
+      weight_kg: 41.2,
+      created_at: "2026-05-20T10:00:00.000Z",
+    });
+    expect(event).toMatchObject({ entity: "event", scopeId: "apiary-1" });
+    expect(event?.payload).toMatchObject({
+      type: EventType.INSPECTION,
+      date: "2026-05-19T08:00:00.000Z",
+      apiary_id: "apiary-1",
+      hive_id: "hive-1",
+      queen_id: "queen-1",
+      ref_entity: "inspection",
+      ref_id: "id-1",
+      title: "Inspection",
+    });
+  });
+
+  it("requires hiveId before it looks at the hive", () => {
+    const e = errorOf(() => createInspection(fakeContext(), undefined, { ...blank, hiveId: " " }));
+    expect([e.code, e.field, e.message]).toEqual(["invalid", "hiveId", "hiveId is required"]);
+  });
+
+  it("answers not_found for a hive that does not exist", () => {
+    expect(errorOf(() => createInspection(fakeContext(), undefined, blank)).code).toBe("not_found");
+  });
+
+  it("refuses what a device's Push would refuse, naming the request field", () => {
+    const cases: [Partial<CreateInspectionInput>, string][] = [
+      [{ weightKg: Number.NaN }, "weightKg"],
+      [{ tempOutside: Number.POSITIVE_INFINITY }, "tempOutside"],
+      [{ stores: 42 as Stores }, "stores"],
+      [{ note: "x".repeat(10_001) }, "note"],
+      [{ date: "0000-12-31T00:00:00.000Z" }, "date"],
+      [{ frames: -1 }, "frames"],
+      [{ queenCells: -2 }, "queenCells"],
+    ];
+    for (const [patch, field] of cases) {
+      const e = errorOf(() => createInspection(fakeContext(), hive, { ...blank, ...patch }));
+      expect([e.code, e.field], field).toEqual(["invalid", field]);
+    }
+  });
+});
+
+describe("addInspectionPhoto", () => {
+  it("adds the photo as an OR-set add in the inspection's scope", () => {
+    const changes = addInspectionPhoto(fakeContext(), stateWith(), "insp-1", photo());
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({
+      entity: "inspection",
+      entityId: "insp-1",
+      scopeId: "apiary-1",
+      payload: { photo_keys: { add: [photo()] } },
+    });
+  });
+
+  it("accepts exactly 512 KiB including the prefix and refuses one byte more", () => {
+    const prefix = "data:image/png;base64,";
+    const atLimit = prefix + "A".repeat(maxPhotoBytes - prefix.length);
+    expect(addInspectionPhoto(fakeContext(), stateWith(), "insp-1", atLimit)).toHaveLength(1);
+    const e = errorOf(() =>
+      addInspectionPhoto(fakeContext(), stateWith(), "insp-1", `${atLimit}A`),
+    );
+    expect([e.code, e.field]).toEqual(["invalid", "photo"]);
+    // Bytes are UTF-8 bytes: "é" is 2 bytes.
+    const twoByte = prefix + "é".repeat((maxPhotoBytes - prefix.length) / 2 + 1);
+    expect(errorOf(() => addInspectionPhoto(fakeContext(), stateWith(), "i", twoByte)).code).toBe(
+      "invalid",
+    );
+  });
+
+  it("refuses a photo that is not a data:image/ URL, before looking for the inspection", () => {
+    for (const bad of ["", "https://x/y.png", "data:text/plain,hi", "DATA:IMAGE/png,x"]) {
+      const e = errorOf(() => addInspectionPhoto(fakeContext(), undefined, "insp-1", bad));
+      expect([e.code, e.field], bad).toEqual(["invalid", "photo"]);
+    }
+  });
+
+  it("answers not_found for an inspection that does not exist", () => {
+    const e = errorOf(() => addInspectionPhoto(fakeContext(), undefined, "nope", photo()));
+    expect(e.code).toBe("not_found");
+  });
+
+  it("changes nothing when the photo is already stored", () => {
+    const state = stateWith([{ add: [photo()] }, tag(1)]);
+    expect(addInspectionPhoto(fakeContext(), state, "insp-1", photo())).toEqual([]);
+  });
+});
+
+describe("removeInspectionPhoto", () => {
+  it("removes every live tag of the value and leaves other photos", () => {
+    // The same photo added twice concurrently (two tags), plus another photo.
+    const state = stateWith(
+      [{ add: [photo("A")] }, tag(1)],
+      [{ add: [photo("B")] }, tag(2)],
+      [{ add: [photo("A")] }, tag(3)],
+    );
+    const changes = removeInspectionPhoto(fakeContext(), state, "insp-1", photo("A"));
+    expect(changes).toHaveLength(1);
+    const patch = changes[0]?.payload.photo_keys as OrSetPatch;
+    expect(patch).toEqual({ remove: [tag(1), tag(3)] });
+    const after = joinOrSets(state.photoKeys, orSetFromPatch(patch, tag(9)));
+    expect(orSetValues(after)).toEqual([photo("B")]);
+  });
+
+  it("is a no-op for a photo that is not stored", () => {
+    const state = stateWith([{ add: [photo("A")] }, tag(1)]);
+    expect(removeInspectionPhoto(fakeContext(), state, "insp-1", photo("Z"))).toEqual([]);
+  });
+
+  it("requires the photo and an existing inspection", () => {
+    const empty = errorOf(() => removeInspectionPhoto(fakeContext(), stateWith(), "insp-1", ""));
+    expect([empty.code, empty.field]).toEqual(["invalid", "photo"]);
+    const missing = errorOf(() => removeInspectionPhoto(fakeContext(), undefined, "x", photo()));
+    expect(missing.code).toBe("not_found");
+  });
+});

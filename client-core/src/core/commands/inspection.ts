@@ -1,0 +1,158 @@
+/**
+ * Inspection commands (contract §4.4). An inspection freezes the hive's
+ * apiary and reigning queen as of its date and records an INSPECTION event.
+ * Only hiveId is required: hive scales and climate trackers send measurement
+ * fields alone. Photos live in the OR-set column `photo_keys`: an add is
+ * tagged with its change's HLC, a removal names the tags it observed
+ * (or-set.ts), so concurrent edits from devices merge without loss.
+ */
+import type { Stores, Temperament } from "@hivekeep/proto";
+import type { Change } from "../change.ts";
+import { invalid, notFound } from "../domain-error.ts";
+import { entities } from "../entities.ts";
+import { type OrSetState, orSetTags, orSetValues } from "../or-set.ts";
+import { upsert } from "./change-builders.ts";
+import type { CommandContext } from "./context.ts";
+import { EventType, recordEvent } from "./event.ts";
+import { checkedPayload } from "./payload-check.ts";
+import { checkPhoto } from "./photo-check.ts";
+
+/** The stock-card and measurement fields; all optional (0, false or ""). */
+export interface InspectionFields {
+  readonly note: string;
+  readonly weightKg: number;
+  readonly tempHive: number;
+  readonly tempOutside: number;
+  readonly humidityHive: number;
+  readonly humidityOutside: number;
+  readonly weather: string;
+  readonly queenSeen: boolean;
+  readonly eggsSeen: boolean;
+  readonly coveredLarva: boolean;
+  readonly frames: number;
+  readonly broodFrames: number;
+  readonly stores: Stores;
+  readonly temperament: Temperament;
+  readonly calmness: number;
+  readonly queenCells: number;
+  readonly varroa: string;
+  readonly superAdded: boolean;
+}
+
+export interface CreateInspectionInput extends InspectionFields {
+  readonly hiveId: string;
+  /** RFC 3339; the caller defaults it to now (it also reads the hive as of it). */
+  readonly date: string;
+}
+
+/** The hive as of the inspection's date (see the server's hiveAt). */
+export interface InspectionHive {
+  readonly id: string;
+  readonly apiaryId: string;
+  /** "" when no queen reigned then. */
+  readonly queenId: string;
+}
+
+/** What the photo commands need to know of a stored inspection. */
+export interface InspectionState {
+  readonly id: string;
+  readonly scopeId: string;
+  readonly photoKeys: OrSetState;
+}
+
+/** Counts on the stock card cannot be negative. */
+const counts = ["frames", "broodFrames", "calmness", "queenCells"] as const;
+
+/**
+ * @param hive the hive as of input.date, or undefined when it does not exist
+ *   (live) in the tenant (→ not_found).
+ */
+export function createInspection(
+  ctx: CommandContext,
+  hive: InspectionHive | undefined,
+  input: CreateInspectionInput,
+): { id: string; changes: Change[] } {
+  if (input.hiveId.trim() === "") throw invalid("hiveId", "hiveId is required");
+  for (const field of counts) {
+    if (input[field] < 0) throw invalid(field, `${field} must not be negative`);
+  }
+  const fields = checkedPayload(entities.inspection, {
+    date: input.date,
+    note: input.note,
+    weight_kg: input.weightKg,
+    temp_hive: input.tempHive,
+    temp_outside: input.tempOutside,
+    humidity_hive: input.humidityHive,
+    humidity_outside: input.humidityOutside,
+    weather: input.weather,
+    queen_seen: input.queenSeen,
+    eggs_seen: input.eggsSeen,
+    covered_larva: input.coveredLarva,
+    frames: input.frames,
+    brood_frames: input.broodFrames,
+    stores: input.stores,
+    temperament: input.temperament,
+    calmness: input.calmness,
+    queen_cells: input.queenCells,
+    varroa: input.varroa,
+    super_added: input.superAdded,
+  });
+  if (hive === undefined) throw notFound("hive", input.hiveId);
+  const id = ctx.newId();
+  const date = fields.date as string;
+  return {
+    id,
+    changes: [
+      upsert(ctx, "inspection", id, hive.apiaryId, {
+        hive_id: hive.id,
+        apiary_id: hive.apiaryId,
+        queen_id: hive.queenId,
+        ...fields,
+        created_at: ctx.now.toISOString(),
+      }),
+      recordEvent(ctx, {
+        type: EventType.INSPECTION,
+        date,
+        apiaryId: hive.apiaryId,
+        hiveId: hive.id,
+        queenId: hive.queenId,
+        refEntity: "inspection",
+        refId: id,
+        title: "Inspection",
+      }),
+    ],
+  };
+}
+
+/**
+ * Adds a photo. Adding a photo that is already stored changes nothing (no
+ * change, so no second 512 KiB copy in the row and the feed).
+ */
+export function addInspectionPhoto(
+  ctx: CommandContext,
+  current: InspectionState | undefined,
+  inspectionId: string,
+  photo: string,
+): Change[] {
+  const value = checkPhoto("photo", photo);
+  if (current === undefined) throw notFound("inspection", inspectionId);
+  if (orSetValues(current.photoKeys).includes(value)) return [];
+  return [upsert(ctx, "inspection", current.id, current.scopeId, { photo_keys: { add: [value] } })];
+}
+
+/**
+ * Removes every stored copy of a photo (all its live tags). Removing a photo
+ * that is not stored is a successful no-op, so a retried removal succeeds.
+ */
+export function removeInspectionPhoto(
+  ctx: CommandContext,
+  current: InspectionState | undefined,
+  inspectionId: string,
+  photo: string,
+): Change[] {
+  if (photo === "") throw invalid("photo", "photo is required");
+  if (current === undefined) throw notFound("inspection", inspectionId);
+  const tags = orSetTags(current.photoKeys, photo);
+  if (tags.length === 0) return [];
+  return [upsert(ctx, "inspection", current.id, current.scopeId, { photo_keys: { remove: tags } })];
+}

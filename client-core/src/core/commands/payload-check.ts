@@ -1,0 +1,26 @@
+/**
+ * The column rules of the registry applied to a payload a command is about to
+ * write, so an RPC can store nothing a device's Push would be refused for
+ * (unknown enum numbers, over-long text, timestamps outside 0001–9999, …).
+ * A violation is an `invalid` error naming the request field.
+ */
+import { parseColumnValue } from "../column-value.ts";
+import { invalid } from "../domain-error.ts";
+import { camelCase, type EntitySpec } from "../entities.ts";
+import type { Values } from "../merge.ts";
+
+/** The payload with normalised values; throws `invalid` at the first bad column. */
+export function checkedPayload(spec: EntitySpec, payload: Values): Values {
+  const out: Values = {};
+  for (const [column, value] of Object.entries(payload)) {
+    const columnSpec = spec.columns[column];
+    if (columnSpec === undefined) throw new Error(`${spec.name} has no column ${column}`);
+    const parsed = parseColumnValue(columnSpec, value, spec.required.includes(column));
+    if ("error" in parsed) {
+      const field = camelCase(column);
+      throw invalid(field, `${field} ${parsed.error}`);
+    }
+    out[column] = parsed.value;
+  }
+  return out;
+}

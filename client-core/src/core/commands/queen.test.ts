@@ -1,0 +1,200 @@
+import { describe, expect, it } from "vitest";
+import type { Change } from "../change.ts";
+import { DomainError } from "../domain-error.ts";
+import { formatHlc } from "../hlc.ts";
+import type { CommandContext } from "./context.ts";
+import { EventType } from "./event.ts";
+import {
+  type CreateQueenInput,
+  createQueen,
+  defaultMarking,
+  MarkingColor,
+  type QueenHive,
+  updateQueen,
+} from "./queen.ts";
+
+const now = new Date("2026-05-01T10:00:00.000Z");
+
+function fakeContext(): CommandContext {
+  let ids = 0;
+  let counter = 0;
+  return {
+    now,
+    authorId: "user-1",
+    newId: () => `id-${++ids}`,
+    stamp: () => formatHlc({ ms: now.getTime(), counter: counter++, node: "test" }),
+  };
+}
+
+const input: CreateQueenInput = {
+  hiveId: "hive-1",
+  year: 2026,
+  marking: MarkingColor.UNSPECIFIED,
+  origin: "",
+  breederNumber: "",
+  note: "",
+};
+const hive: QueenHive = {
+  id: "hive-1",
+  apiaryId: "apiary-now",
+  apiaryAtIntroduction: "apiary-then",
+  activeQueens: [],
+};
+
+const codeOf = (fn: () => unknown): string | undefined => {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof DomainError) return `${e.code}:${e.field ?? ""}`;
+    throw e;
+  }
+  return undefined;
+};
+
+const byEntity = (changes: Change[], entity: string) => changes.filter((c) => c.entity === entity);
+
+describe("defaultMarking", () => {
+  it.each([
+    [2021, MarkingColor.WHITE],
+    [2026, MarkingColor.WHITE],
+    [2022, MarkingColor.YELLOW],
+    [2027, MarkingColor.YELLOW],
+    [2023, MarkingColor.RED],
+    [2028, MarkingColor.RED],
+    [2024, MarkingColor.GREEN],
+    [2029, MarkingColor.GREEN],
+    [2025, MarkingColor.BLUE],
+    [2030, MarkingColor.BLUE],
+  ])("year %i is marked %s", (year, colour) => {
+    expect(defaultMarking(year)).toBe(colour);
+    const { changes } = createQueen(fakeContext(), hive, { ...input, year });
+    expect(byEntity(changes, "queen")[0]?.payload.marking).toBe(colour);
+  });
+});
+
+describe("createQueen", () => {
+  it("writes an active queen in the hive's current apiary, introduced now by default", () => {
+    const { id, changes } = createQueen(fakeContext(), hive, { ...input, origin: "own" });
+    expect(changes.map((c) => c.entity)).toEqual(["queen", "event"]);
+    const [queen, event] = changes;
+    expect(queen).toMatchObject({ entityId: id, scopeId: "apiary-now", op: "upsert" });
+    expect(queen?.payload).toEqual({
+      hive_id: "hive-1",
+      year: 2026,
+      marking: MarkingColor.WHITE,
+      origin: "own",
+      breeder_number: "",
+      introduced_at: now.toISOString(),
+      replaced_at: null,
+      active: true,
+      note: "",
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    });
+    // No queen reigned: only QUEEN_INTRODUCED, frozen at the apiary of introduced_at.
+    expect(event?.scopeId).toBe("apiary-then");
+    expect(event?.payload).toMatchObject({
+      type: EventType.QUEEN_INTRODUCED,
+      apiary_id: "apiary-then",
+      hive_id: "hive-1",
+      queen_id: id,
+      ref_entity: "queen",
+      ref_id: id,
+      date: now.toISOString(),
+    });
+  });
+
+  it("keeps a marking that is sent", () => {
+    const { changes } = createQueen(fakeContext(), hive, { ...input, marking: MarkingColor.RED });
+    expect(changes[0]?.payload.marking).toBe(MarkingColor.RED);
+  });
+
+  it("replaces the active queen at the new introduced_at and records REPLACED before INTRODUCED", () => {
+    const introducedAt = "2026-04-20T08:00:00.000Z";
+    const { id, changes } = createQueen(
+      fakeContext(),
+      { ...hive, activeQueens: [{ id: "old", year: 2024 }] },
+      { ...input, introducedAt },
+    );
+    expect(changes.map((c) => `${c.entity}/${c.entityId}`)).toEqual([
+      "queen/old",
+      `event/${changes[1]?.entityId}`,
+      `queen/${id}`,
+      `event/${changes[3]?.entityId}`,
+    ]);
+    expect(changes[0]?.payload).toEqual({
+      active: false,
+      replaced_at: introducedAt,
+      updated_at: now.toISOString(),
+    });
+    expect(changes[1]?.payload).toMatchObject({
+      type: EventType.QUEEN_REPLACED,
+      queen_id: "old",
+      ref_id: "old",
+      date: introducedAt,
+    });
+    expect(changes[3]?.payload).toMatchObject({ type: EventType.QUEEN_INTRODUCED, queen_id: id });
+    expect(changes[2]?.payload.introduced_at).toBe(introducedAt);
+    // Later changes carry greater stamps, so the feed and the event log keep the order.
+    const hlcs = changes.map((c) => c.hlc);
+    expect([...hlcs].sort()).toEqual(hlcs);
+  });
+
+  it("requires hiveId and year, checks values, then the hive", () => {
+    expect(codeOf(() => createQueen(fakeContext(), hive, { ...input, hiveId: "" }))).toBe(
+      "invalid:hiveId",
+    );
+    expect(codeOf(() => createQueen(fakeContext(), hive, { ...input, year: 0 }))).toBe(
+      "invalid:year",
+    );
+    expect(codeOf(() => createQueen(fakeContext(), hive, { ...input, year: -3 }))).toBe(
+      "invalid:year",
+    );
+    expect(
+      codeOf(() => createQueen(fakeContext(), hive, { ...input, marking: 42 as MarkingColor })),
+    ).toBe("invalid:marking");
+    expect(codeOf(() => createQueen(fakeContext(), undefined, input))).toBe("not_found:");
+  });
+});
+
+describe("updateQueen", () => {
+  const state = { id: "q1", scopeId: "apiary-now" };
+  const update = {
+    id: "q1",
+    hiveId: "hive-1",
+    year: 2025,
+    marking: MarkingColor.UNSPECIFIED,
+    origin: "",
+    breederNumber: "",
+    note: "",
+    active: false,
+  };
+
+  it("overwrites every field; left out means default, hive_id is never written", () => {
+    const [change, ...rest] = updateQueen(fakeContext(), state, update);
+    expect(rest).toEqual([]);
+    expect(change).toMatchObject({ entity: "queen", entityId: "q1", scopeId: "apiary-now" });
+    expect(change?.payload).toEqual({
+      year: 2025,
+      marking: MarkingColor.BLUE,
+      origin: "",
+      breeder_number: "",
+      introduced_at: now.toISOString(),
+      replaced_at: null,
+      active: false,
+      note: "",
+      updated_at: now.toISOString(),
+    });
+  });
+
+  it("fails with invalid when the queen message, its hiveId or its year is missing, not_found for unknown ids", () => {
+    expect(codeOf(() => updateQueen(fakeContext(), state, undefined))).toBe("invalid:queen");
+    expect(codeOf(() => updateQueen(fakeContext(), state, { ...update, hiveId: "" }))).toBe(
+      "invalid:queen.hiveId",
+    );
+    expect(codeOf(() => updateQueen(fakeContext(), state, { ...update, year: 0 }))).toBe(
+      "invalid:year",
+    );
+    expect(codeOf(() => updateQueen(fakeContext(), undefined, update))).toBe("not_found:");
+  });
+});

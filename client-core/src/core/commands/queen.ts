@@ -1,0 +1,182 @@
+/**
+ * Queen commands (contract §3, §4.5, §6). A hive has one reigning queen: the
+ * queen whose interval introduced_at … replaced_at covers a date is the one
+ * inspections, treatments and harvests freeze (store/hive-context.ts). So
+ * CreateQueen ends the reign of the hive's active queen exactly at the new
+ * queen's introduced_at: no gap and no overlap between the two intervals.
+ */
+import { MarkingColor } from "@hivekeep/proto";
+import type { Change } from "../change.ts";
+import { invalid, notFound } from "../domain-error.ts";
+import { entities } from "../entities.ts";
+import { upsert } from "./change-builders.ts";
+import type { CommandContext } from "./context.ts";
+import { EventType, recordEvent } from "./event.ts";
+import { checkedPayload } from "./payload-check.ts";
+
+export { MarkingColor };
+
+/** The fields CreateQueen and UpdateQueen share. */
+export interface QueenFields {
+  readonly year: number;
+  /** UNSPECIFIED (0) = the colour of the year (defaultMarking). */
+  readonly marking: MarkingColor;
+  readonly origin: string;
+  readonly breederNumber: string;
+  readonly note: string;
+  /** RFC 3339; undefined = now (contract §2.1.3). */
+  readonly introducedAt?: string | undefined;
+}
+
+export interface CreateQueenInput extends QueenFields {
+  readonly hiveId: string;
+}
+
+/** What CreateQueen needs to know of the hive, read by the caller. */
+export interface QueenHive {
+  readonly id: string;
+  /** Where the hive stands now: the scope of its queens. */
+  readonly apiaryId: string;
+  /** Where it stood at the new queen's introduced_at: frozen on the events. */
+  readonly apiaryAtIntroduction: string;
+  /** The hive's queens with active = true (normally at most one). */
+  readonly activeQueens: readonly { readonly id: string; readonly year: number }[];
+}
+
+/** The international marking colours, by the last digit of the year (contract §4.5). */
+const colourByDigit = [
+  MarkingColor.BLUE, // 0, 5
+  MarkingColor.WHITE, // 1, 6
+  MarkingColor.YELLOW, // 2, 7
+  MarkingColor.RED, // 3, 8
+  MarkingColor.GREEN, // 4, 9
+] as const;
+
+export function defaultMarking(year: number): MarkingColor {
+  const digit = ((year % 10) + 10) % 10;
+  return colourByDigit[digit % 5] ?? MarkingColor.UNSPECIFIED;
+}
+
+/** The shared columns, checked; year is required on create and update. */
+function queenColumns(ctx: CommandContext, input: QueenFields) {
+  if (input.year === 0) throw invalid("year", "year is required");
+  return {
+    year: input.year,
+    marking:
+      input.marking === MarkingColor.UNSPECIFIED ? defaultMarking(input.year) : input.marking,
+    origin: input.origin,
+    breeder_number: input.breederNumber,
+    introduced_at: input.introducedAt ?? ctx.now.toISOString(),
+    note: input.note,
+  };
+}
+
+/**
+ * Introduces a queen: the new row (active), every active queen of the hive
+ * replaced (active false, replaced_at = the new introduced_at), and the events
+ * QUEEN_REPLACED (per replaced queen) then QUEEN_INTRODUCED, in that order, so
+ * the later event carries the greater HLC and id.
+ *
+ * @param hive the hive as stored, or undefined when it does not exist (→ not_found).
+ */
+export function createQueen(
+  ctx: CommandContext,
+  hive: QueenHive | undefined,
+  input: CreateQueenInput,
+): { id: string; changes: Change[] } {
+  if (input.hiveId.trim() === "") throw invalid("hiveId", "hiveId is required");
+  const now = ctx.now.toISOString();
+  const payload = checkedPayload(entities.queen, {
+    hive_id: input.hiveId,
+    ...queenColumns(ctx, input),
+    replaced_at: null,
+    active: true,
+    created_at: now,
+    updated_at: now,
+  });
+  if (hive === undefined) throw notFound("hive", input.hiveId);
+  const id = ctx.newId();
+  const introducedAt = String(payload.introduced_at);
+  const year = Number(payload.year);
+  const frozen = { date: introducedAt, apiaryId: hive.apiaryAtIntroduction, hiveId: hive.id };
+  const changes: Change[] = [];
+  for (const old of hive.activeQueens) {
+    changes.push(
+      upsert(ctx, "queen", old.id, hive.apiaryId, {
+        active: false,
+        replaced_at: introducedAt,
+        updated_at: now,
+      }),
+      recordEvent(ctx, {
+        ...frozen,
+        type: EventType.QUEEN_REPLACED,
+        queenId: old.id,
+        refEntity: "queen",
+        refId: old.id,
+        title: `Queen ${old.year} replaced`,
+        detail: { replacedBy: id },
+      }),
+    );
+  }
+  changes.push(
+    upsert(ctx, "queen", id, hive.apiaryId, payload),
+    recordEvent(ctx, {
+      ...frozen,
+      type: EventType.QUEEN_INTRODUCED,
+      queenId: id,
+      refEntity: "queen",
+      refId: id,
+      title: `Queen ${year} introduced`,
+      ...(hive.activeQueens.length > 0
+        ? { detail: { replaces: hive.activeQueens.map((q) => q.id) } }
+        : {}),
+    }),
+  );
+  return { id, changes };
+}
+
+export interface UpdateQueenInput extends QueenFields {
+  readonly id: string;
+  /** Required like every field of the whole message, but never written. */
+  readonly hiveId: string;
+  /** RFC 3339; undefined = unset (still reigning). */
+  readonly replacedAt?: string | undefined;
+  readonly active: boolean;
+}
+
+/** What UpdateQueen needs to know of the stored queen. */
+export interface QueenState {
+  readonly id: string;
+  /** The scope to write to: the apiary of the queen's hive now. */
+  readonly scopeId: string;
+}
+
+/**
+ * Overwrites year, marking, origin, breeder_number, introduced_at, replaced_at,
+ * active and note: a field left out takes its default, as on create (marking
+ * the colour of the year, introduced_at now, replaced_at unset, active false).
+ * hive_id is never written (contract §4.5 rule 3): a different one is
+ * ignored. No event is recorded.
+ *
+ * Contract §4.5 rule 4: "fails with invalid_argument when the hive or queen
+ * is missing": the queen message, or its hiveId (required in §2.2).
+ *
+ * @param input the request's queen message; undefined when missing (→ invalid).
+ * @param current the stored queen, or undefined when it does not exist (→ not_found).
+ */
+export function updateQueen(
+  ctx: CommandContext,
+  current: QueenState | undefined,
+  input: UpdateQueenInput | undefined,
+): Change[] {
+  if (input === undefined) throw invalid("queen", "queen is required");
+  if (input.hiveId.trim() === "") throw invalid("queen.hiveId", "queen.hiveId is required");
+  const payload = checkedPayload(entities.queen, {
+    ...queenColumns(ctx, input),
+    replaced_at: input.replacedAt ?? null,
+    active: input.active,
+    updated_at: ctx.now.toISOString(),
+  });
+  if (current === undefined) throw notFound("queen", input.id);
+  return [upsert(ctx, "queen", current.id, current.scopeId, payload)];
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { DomainError } from "../domain-error.ts";
+import { formatHlc } from "../hlc.ts";
+import type { CommandContext } from "./context.ts";
+import { type CreateTaskInput, createTask, setTaskDone, TaskPriority } from "./task.ts";
+
+const now = new Date("2026-05-01T10:00:00.000Z");
+
+function fakeContext(authorId = "user-1"): CommandContext {
+  let ids = 0;
+  let counter = 0;
+  return {
+    now,
+    authorId,
+    newId: () => `id-${++ids}`,
+    stamp: () => formatHlc({ ms: now.getTime(), counter: counter++, node: "test" }),
+  };
+}
+
+const input: CreateTaskInput = {
+  title: "Varroa count",
+  hiveId: "",
+  apiaryId: "",
+  priority: TaskPriority.UNSPECIFIED,
+};
+const noRefs = { hive: undefined, apiaryExists: false };
+
+const codeOf = (fn: () => unknown): string | undefined => {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof DomainError) return `${e.code}:${e.field ?? ""}`;
+    throw e;
+  }
+  return undefined;
+};
+
+describe("createTask", () => {
+  it("makes a task with neither hive nor apiary personal: scope user:<author>", () => {
+    const { id, changes } = createTask(fakeContext(), noRefs, { ...input, title: "  Buy jars " });
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ entity: "task", entityId: id, scopeId: "user:user-1" });
+    expect(changes[0]?.payload).toEqual({
+      title: "Buy jars",
+      hive_id: "",
+      apiary_id: "",
+      due_at: null,
+      priority: 0,
+      done: false,
+      created_at: now.toISOString(),
+    });
+  });
+
+  it("inherits the hive's apiary when only hiveId is given", () => {
+    const { changes } = createTask(
+      fakeContext(),
+      { hive: { id: "h1", apiaryId: "a1" }, apiaryExists: false },
+      { ...input, hiveId: "h1", priority: TaskPriority.HIGH, dueAt: "2026-06-01T00:00:00.000Z" },
+    );
+    expect(changes[0]?.scopeId).toBe("a1");
+    expect(changes[0]?.payload).toMatchObject({
+      hive_id: "h1",
+      apiary_id: "a1",
+      priority: TaskPriority.HIGH,
+      due_at: "2026-06-01T00:00:00.000Z",
+    });
+  });
+
+  it("keeps a given apiaryId", () => {
+    const { changes } = createTask(
+      fakeContext(),
+      { hive: undefined, apiaryExists: true },
+      { ...input, apiaryId: "a2" },
+    );
+    expect(changes[0]?.scopeId).toBe("a2");
+    expect(changes[0]?.payload.apiary_id).toBe("a2");
+  });
+
+  it("requires a title; unknown hive is not_found, unknown apiary invalid", () => {
+    expect(codeOf(() => createTask(fakeContext(), noRefs, { ...input, title: " " }))).toBe(
+      "invalid:title",
+    );
+    expect(codeOf(() => createTask(fakeContext(), noRefs, { ...input, hiveId: "h9" }))).toBe(
+      "not_found:",
+    );
+    expect(codeOf(() => createTask(fakeContext(), noRefs, { ...input, apiaryId: "a9" }))).toBe(
+      "invalid:apiaryId",
+    );
+    expect(
+      codeOf(() => createTask(fakeContext(), noRefs, { ...input, priority: 77 as TaskPriority })),
+    ).toBe("invalid:priority");
+  });
+});
+
+describe("setTaskDone", () => {
+  it("closes and reopens a task in its stored scope", () => {
+    const state = { id: "t1", scopeId: "a1" };
+    for (const done of [true, false]) {
+      const [change] = setTaskDone(fakeContext(), state, "t1", done);
+      expect(change).toMatchObject({ entity: "task", entityId: "t1", scopeId: "a1" });
+      expect(change?.payload).toEqual({ done });
+    }
+  });
+
+  it("treats unknown tasks and other users' personal tasks as not found", () => {
+    expect(codeOf(() => setTaskDone(fakeContext(), undefined, "t1", true))).toBe("not_found:");
+    const personal = { id: "t2", scopeId: "user:user-2" };
+    expect(codeOf(() => setTaskDone(fakeContext(), personal, "t2", true))).toBe("not_found:");
+    expect(setTaskDone(fakeContext("user-2"), personal, "t2", true)).toHaveLength(1);
+  });
+});

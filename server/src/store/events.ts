@@ -1,0 +1,50 @@
+/** Reads of the event log (contract §6). Events are written only by commands. */
+import { EventType } from "@hivekeep/client-core/core";
+import type { Queryable, Row } from "../db/db.ts";
+
+export interface EventFilter {
+  /** "" = no filter. */
+  readonly apiaryId: string;
+  readonly hiveId: string;
+  readonly queenId: string;
+}
+
+/**
+ * Live events, newest first. Events of the same instant come in reverse
+ * recording order: the HLC of the event's creation (the stamp of its `type`
+ * column, written once since events are append-only) breaks the tie, so a
+ * QUEEN_INTRODUCED is listed before the QUEEN_REPLACED recorded just before
+ * it. HLCs compare as plain strings, hence `collate "C"`.
+ */
+export async function listEvents(
+  q: Queryable,
+  organizationId: string,
+  filter: EventFilter,
+  limit: number,
+): Promise<Row[]> {
+  return q.query(
+    `select * from events
+     where organization_id = $1 and complete and not deleted
+       and ($2 = '' or apiary_id = $2)
+       and ($3 = '' or hive_id = $3)
+       and ($4 = '' or queen_id = $4)
+     order by date desc, (clock->>'type') collate "C" desc, id desc
+     limit $5`,
+    [organizationId, filter.apiaryId, filter.hiveId, filter.queenId, limit],
+  );
+}
+
+/** The live HARVEST events that point at a harvest, with their stamps and scopes. */
+export async function harvestEvents(
+  q: Queryable,
+  organizationId: string,
+  harvestId: string,
+): Promise<{ id: string; scope_id: string; clock: Record<string, string> }[]> {
+  return q.query(
+    `select id, scope_id, clock from events
+     where organization_id = $1 and ref_entity = 'harvest' and ref_id = $2 and type = $3
+       and complete and not deleted
+     order by id`,
+    [organizationId, harvestId, EventType.HARVEST],
+  );
+}

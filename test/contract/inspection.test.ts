@@ -1,0 +1,416 @@
+/** InspectionService against contract §1, §2, §4.4, §6, §7 and §8, on every database. */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { InspectionService, Stores } from "@hivekeep/proto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseKinds } from "../support/databases.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+const prefix = "data:image/png;base64,";
+const maxPhoto = 512 * 1024;
+const photo = (tag: string): string => `${prefix}${Buffer.from(tag).toString("base64")}`;
+
+describe.each(databaseKinds)("InspectionService on %s", (kind) => {
+  let t: TestServer;
+  let apiaryId: string;
+  let hiveId: string;
+  /** The feed position after everything seen so far. */
+  let cursor = "";
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+    apiaryId = (await t.call("ApiaryService/CreateApiary", { name: "Lindenhof" })).body.apiary.id;
+    hiveId = (await t.call("HiveService/CreateHive", { apiaryId, name: "Hive 1" })).body.hive.id;
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  /** Changes written since the last call (the whole feed is read in order). */
+  async function newChanges(): Promise<{ entity: string; payloadJson: string }[]> {
+    const out = [];
+    for (;;) {
+      const r = await t.call("SyncService/Pull", { cursor, limit: 5000 });
+      out.push(...(r.body.changes ?? []));
+      cursor = r.body.nextCursor;
+      if (!r.body.hasMore) return out;
+    }
+  }
+  const inspect = async (body: object) => {
+    const r = await t.call("InspectionService/CreateInspection", { hiveId, ...body });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body.inspection;
+  };
+  const expectError = (r: { status: number; body: { code: string } }, status: number) => {
+    expect(r.status, JSON.stringify(r.body)).toBe(status);
+    expect(Object.keys(r.body).sort()).toEqual(["code", "message"]);
+    return r.body;
+  };
+
+  it("creates an inspection with every stock-card field over JSON; enums answer by name; GetInspection returns it", async () => {
+    const i = await inspect({
+      date: "2026-05-19T08:00:00Z",
+      note: "calm colony",
+      weather: "sunny",
+      queen_seen: true,
+      eggsSeen: true,
+      coveredLarva: true,
+      frames: 10,
+      broodFrames: 6,
+      stores: "STORES_GOOD",
+      temperament: 2,
+      calmness: 4,
+      queenCells: 1,
+      varroa: "3/day",
+      superAdded: true,
+    });
+    expect(i).toMatchObject({
+      hiveId,
+      apiaryId,
+      date: "2026-05-19T08:00:00Z",
+      note: "calm colony",
+      weather: "sunny",
+      queenSeen: true,
+      eggsSeen: true,
+      coveredLarva: true,
+      frames: 10,
+      broodFrames: 6,
+      stores: "STORES_GOOD",
+      temperament: "TEMPERAMENT_GENTLE",
+      calmness: 4,
+      queenCells: 1,
+      varroa: "3/day",
+      superAdded: true,
+    });
+    expect(i.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(i.organizationId).toBeTruthy();
+    expect(i.createdAt).toMatch(/Z$/);
+    // No queen reigned and no photos: default values are omitted (§2.1.4).
+    expect(i).not.toHaveProperty("queenId");
+    expect(i).not.toHaveProperty("photoKeys");
+    expect(await t.call("InspectionService/GetInspection", { id: i.id })).toEqual({
+      status: 200,
+      body: { inspection: i },
+    });
+  });
+
+  it("accepts a measurement-only inspection from a scale: hiveId and measurement fields alone", async () => {
+    const before = Date.now();
+    const body = {
+      hiveId,
+      weightKg: 42.5,
+      tempHive: 34.8,
+      tempOutside: -3.5,
+      humidityHive: 61,
+      humidityOutside: 78.5,
+    };
+    const r = await t.call("InspectionService/CreateInspection", body);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const i = r.body.inspection;
+    expect(i).toMatchObject({ ...body, apiaryId });
+    // date defaults to now (§2.1.3); everything left out is stored as its default (§2.1.5).
+    expect(Date.parse(i.date)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(i.date)).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(Object.keys(i).sort()).toEqual(
+      [...Object.keys(body), "id", "organizationId", "apiaryId", "date", "createdAt"].sort(),
+    );
+  });
+
+  it("records an INSPECTION event with the frozen ids, refEntity inspection and refId the inspection", async () => {
+    await newChanges();
+    const i = await inspect({ date: "2026-05-01T07:00:00Z", note: "for the event" });
+    const events = (await t.call("EventService/ListEvents", { hiveId, limit: 1000 })).body.events;
+    const e = events.find((x: { refId: string }) => x.refId === i.id);
+    expect(e).toMatchObject({
+      type: "EVENT_TYPE_INSPECTION",
+      apiaryId,
+      hiveId,
+      refEntity: "inspection",
+      refId: i.id,
+      title: "Inspection",
+      date: "2026-05-01T07:00:00Z",
+    });
+    expect(e.authorId).toBeTruthy();
+    // Both rows reach devices through the change feed (§4.11.1).
+    expect((await newChanges()).map((c) => c.entity)).toEqual(["inspection", "event"]);
+  });
+
+  it("rejects a missing hiveId with invalid_argument and writes nothing", async () => {
+    await newChanges();
+    for (const body of [{}, { hiveId: "", weightKg: 40 }]) {
+      const r = await t.call("InspectionService/CreateInspection", body);
+      expect(expectError(r, 400)).toEqual({
+        code: "invalid_argument",
+        message: "hiveId is required",
+      });
+    }
+    expect(await newChanges()).toEqual([]);
+  });
+
+  it("answers not_found for a deleted hive", async () => {
+    const gone = (await t.call("HiveService/CreateHive", { apiaryId, name: "Gone" })).body.hive.id;
+    expect((await t.call("HiveService/DeleteHive", { id: gone })).status).toBe(200);
+    const r = await t.call("InspectionService/CreateInspection", { ...{}, hiveId: gone });
+    expect(expectError(r, 404).code).toBe("not_found");
+  });
+
+  it("answers not_found for an unknown hiveId and writes nothing", async () => {
+    await newChanges();
+    const r = await t.call("InspectionService/CreateInspection", { hiveId: "no-such-hive" });
+    expect(expectError(r, 404).code).toBe("not_found");
+    expect(await newChanges()).toEqual([]);
+  });
+
+  it("rejects values a device could not push either (negative counts, unknown enum numbers, NaN)", async () => {
+    await newChanges();
+    for (const bad of [
+      { frames: -1 },
+      { stores: 42 },
+      { weightKg: "NaN" },
+      { tempHive: "Infinity" },
+    ]) {
+      const r = await t.call("InspectionService/CreateInspection", { hiveId, ...bad });
+      expect(expectError(r, 400).code, JSON.stringify(bad)).toBe("invalid_argument");
+    }
+    expect(await newChanges()).toEqual([]);
+  });
+
+  it("answers not_found for GetInspection of an unknown id", async () => {
+    const r = await t.call("InspectionService/GetInspection", { id: "no-such-inspection" });
+    expect(expectError(r, 404).code).toBe("not_found");
+  });
+
+  describe("photos", () => {
+    let inspectionId: string;
+    beforeAll(async () => {
+      inspectionId = (await inspect({ note: "with photos" })).id;
+    });
+    const add = (p: string, id = inspectionId) =>
+      t.call("InspectionService/AddInspectionPhoto", { inspectionId: id, photo: p });
+    const remove = (p: string, id = inspectionId) =>
+      t.call("InspectionService/RemoveInspectionPhoto", { inspectionId: id, photo: p });
+
+    it("AddInspectionPhoto stores a data:image/ URL and returns the inspection with photoKeys, oldest first", async () => {
+      const r1 = await add(photo("one"));
+      expect(r1.status).toBe(200);
+      expect(r1.body.inspection).toMatchObject({ id: inspectionId, photoKeys: [photo("one")] });
+      const r2 = await add(photo("two"));
+      expect(r2.body.inspection.photoKeys).toEqual([photo("one"), photo("two")]);
+      const got = await t.call("InspectionService/GetInspection", { id: inspectionId });
+      expect(got.body.inspection.photoKeys).toEqual([photo("one"), photo("two")]);
+    });
+
+    it("accepts a photo of exactly 512 KiB including the prefix", async () => {
+      const atLimit = prefix + "A".repeat(maxPhoto - prefix.length);
+      const r = await add(atLimit);
+      expect(r.status).toBe(200);
+      expect(r.body.inspection.photoKeys).toContain(atLimit);
+      expect((await remove(atLimit)).status).toBe(200);
+    });
+
+    it("rejects a photo over 512 KiB (UTF-8 bytes, prefix included) with invalid_argument and writes nothing", async () => {
+      await newChanges();
+      const oneOver = prefix + "A".repeat(maxPhoto - prefix.length + 1);
+      expect(expectError(await add(oneOver), 400)).toEqual({
+        code: "invalid_argument",
+        message: `photo must be at most ${maxPhoto} bytes including the prefix (has ${maxPhoto + 1})`,
+      });
+      // Fewer than 512 Ki characters, but more than 512 KiB in UTF-8.
+      const multiByte = prefix + "é".repeat(maxPhoto / 2);
+      expect(expectError(await add(multiByte), 400).code).toBe("invalid_argument");
+      expect(await newChanges()).toEqual([]);
+    });
+
+    it("rejects a photo that is not a data:image/ URL with invalid_argument and writes nothing", async () => {
+      await newChanges();
+      for (const bad of [
+        "",
+        "https://example.com/a.png",
+        "data:text/plain;base64,aGk=",
+        " data:image/png,x",
+      ]) {
+        expect(expectError(await add(bad), 400).code, bad).toBe("invalid_argument");
+      }
+      expect(await newChanges()).toEqual([]);
+    });
+
+    it("adding a photo that is already stored keeps one copy and writes nothing", async () => {
+      await newChanges();
+      const r = await add(photo("one"));
+      expect(r.status).toBe(200);
+      expect(r.body.inspection.photoKeys.filter((p: string) => p === photo("one"))).toHaveLength(1);
+      expect(await newChanges()).toEqual([]);
+    });
+
+    it("RemoveInspectionPhoto removes the exact stored value and travels as an OR-set removal", async () => {
+      await newChanges();
+      const r = await remove(photo("one"));
+      expect(r.status).toBe(200);
+      expect(r.body.inspection.photoKeys).toEqual([photo("two")]);
+      const [change, ...rest] = await newChanges();
+      expect(rest).toEqual([]);
+      expect(change?.entity).toBe("inspection");
+      const patch = JSON.parse(change?.payloadJson ?? "{}").photo_keys;
+      expect(Object.keys(patch)).toEqual(["remove"]);
+      expect(patch.remove).toHaveLength(1);
+    });
+
+    it("removing a photo that is not stored succeeds without a change", async () => {
+      await newChanges();
+      const r = await remove(photo("never added"));
+      expect(r.status).toBe(200);
+      expect(r.body.inspection.photoKeys).toEqual([photo("two")]);
+      expect(await newChanges()).toEqual([]);
+      // The last photo removed: photoKeys (an empty list) is omitted.
+      expect((await remove(photo("two"))).body.inspection).not.toHaveProperty("photoKeys");
+    });
+
+    it("answers not_found for an unknown inspectionId on both photo operations", async () => {
+      expect(expectError(await add(photo("x"), "no-such-inspection"), 404).code).toBe("not_found");
+      expect(expectError(await remove(photo("x"), "no-such-inspection"), 404).code).toBe(
+        "not_found",
+      );
+      expect(expectError(await add(photo("x"), ""), 404).code).toBe("not_found");
+    });
+  });
+
+  it("works over binary protobuf with the typed client", async () => {
+    const client = t.client(InspectionService);
+    const { inspection } = await client.createInspection({
+      hiveId,
+      weightKg: 39.9,
+      stores: Stores.LOW,
+    });
+    expect(inspection?.stores).toBe(Stores.LOW);
+    const withPhoto = await client.addInspectionPhoto({
+      inspectionId: inspection?.id ?? "",
+      photo: photo("binary"),
+    });
+    expect(withPhoto.inspection?.photoKeys).toEqual([photo("binary")]);
+    await expect(client.getInspection({ id: "nope" })).rejects.toSatisfy(
+      (e: unknown) => e instanceof ConnectError && e.code === Code.NotFound,
+    );
+  });
+});
+
+describe.each(databaseKinds)("CreateInspection as of its date on %s", (kind) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("stores the apiary and reigning queen as of date: a back-dated inspection gets the old ones", async () => {
+    const a = (await t.call("ApiaryService/CreateApiary", { name: "A" })).body.apiary.id;
+    const b = (await t.call("ApiaryService/CreateApiary", { name: "B" })).body.apiary.id;
+    const hive = (await t.call("HiveService/CreateHive", { apiaryId: a, name: "Mover" })).body.hive;
+    const queen = async (year: number, introducedAt: string) => {
+      const r = await t.call("QueenService/CreateQueen", { hiveId: hive.id, year, introducedAt });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.queen.id as string;
+    };
+    const oldQueen = await queen(2024, "2024-05-01T00:00:00Z");
+    const newQueen = await queen(2025, "2025-06-01T00:00:00Z");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const moved = await t.call("HiveService/RelocateHive", { id: hive.id, targetApiaryId: b });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+
+    const at = async (date?: string) => {
+      const r = await t.call("InspectionService/CreateInspection", { hiveId: hive.id, date });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.inspection;
+    };
+    // Now: apiary B, the new queen.
+    expect(await at()).toMatchObject({ apiaryId: b, queenId: newQueen });
+    // While it still stood at A (the moment it was created), after the second queen came.
+    expect(await at(hive.createdAt)).toMatchObject({ apiaryId: a, queenId: newQueen });
+    // Back-dated into the old queen's reign: apiary A (its first placement) and the old queen.
+    const old = await at("2024-08-01T00:00:00Z");
+    expect(old).toMatchObject({ apiaryId: a, queenId: oldQueen });
+    // Before any queen: none.
+    expect(await at("2024-01-01T00:00:00Z")).not.toHaveProperty("queenId");
+    // The event carries the same frozen ids.
+    const events = (await t.call("EventService/ListEvents", { hiveId: hive.id })).body.events;
+    expect(events.find((e: { refId: string }) => e.refId === old.id)).toMatchObject({
+      type: "EVENT_TYPE_INSPECTION",
+      apiaryId: a,
+      queenId: oldQueen,
+    });
+  });
+});
+
+describe.each(databaseKinds)("ListInspections on %s", (kind) => {
+  let t: TestServer;
+  let hiveA: string;
+  let hiveB: string;
+  const dates = [3, 1, 4, 1, 5, 9, 2].map((d) => `2026-03-0${d}T12:00:00.000Z`);
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+    const apiaryId = (await t.call("ApiaryService/CreateApiary", { name: "L" })).body.apiary.id;
+    hiveA = (await t.call("HiveService/CreateHive", { apiaryId, name: "A" })).body.hive.id;
+    hiveB = (await t.call("HiveService/CreateHive", { apiaryId, name: "B" })).body.hive.id;
+    for (const date of dates) {
+      await t.call("InspectionService/CreateInspection", { hiveId: hiveA, date });
+    }
+    await t.call("InspectionService/CreateInspection", { hiveId: hiveB, date: dates[0] });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  type Row = { id: string; date: string; hiveId: string };
+  const list = async (body: object) => {
+    const r = await t.call("InspectionService/ListInspections", body);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body as { inspections?: Row[]; page: { total: number; nextPageToken?: string } };
+  };
+
+  it("returns the newest first by date, then by id, filtered by hiveId", async () => {
+    const r = await list({ hiveId: hiveA });
+    const rows = r.inspections ?? [];
+    expect(rows.map((i) => i.date)).toEqual(
+      [...dates]
+        .sort()
+        .reverse()
+        .map((d) => d.replace(".000Z", "Z")),
+    );
+    expect(rows.every((i) => i.hiveId === hiveA)).toBe(true);
+    const sameDay = rows.filter((i) => i.date === "2026-03-01T12:00:00Z").map((i) => i.id);
+    expect(sameDay).toEqual([...sameDay].sort().reverse());
+    expect(r.page).toEqual({ total: 7 });
+  });
+
+  it("lists every inspection of the tenant when hiveId is left out, and none for an unknown hive", async () => {
+    expect((await list({})).page.total).toBe(8);
+    expect(await list({ hiveId: "no-such-hive" })).toEqual({ page: {} });
+  });
+
+  it("pages by offset tokens with total; no nextPageToken on the last page", async () => {
+    const p1 = await list({ hiveId: hiveA, page: { pageSize: 3 } });
+    expect(p1.page).toEqual({ nextPageToken: "3", total: 7 });
+    const p2 = await list({ hive_id: hiveA, page: { page_size: 3, page_token: "3" } });
+    expect(p2.page).toEqual({ nextPageToken: "6", total: 7 });
+    const p3 = await list({ hiveId: hiveA, page: { pageSize: 3, pageToken: "6" } });
+    expect(p3.inspections).toHaveLength(1);
+    expect(p3.page).toEqual({ total: 7 });
+    const all = (await list({ hiveId: hiveA })).inspections ?? [];
+    const paged = [...(p1.inspections ?? []), ...(p2.inspections ?? []), ...(p3.inspections ?? [])];
+    expect(paged.map((i) => i.id)).toEqual(all.map((i) => i.id));
+    expect((await list({ page: { pageSize: 100_000 } })).inspections).toHaveLength(8);
+  });
+
+  it("defaults to 50 rows per page", async () => {
+    for (let i = 0; i < 43; i++) {
+      await t.call("InspectionService/CreateInspection", { hiveId: hiveB, weightKg: 40 + i / 10 });
+    }
+    const r = await list({});
+    expect(r.inspections).toHaveLength(50);
+    expect(r.page).toEqual({ nextPageToken: "50", total: 51 });
+  });
+
+  it("rejects a malformed page token with invalid_argument", async () => {
+    const r = await t.call("InspectionService/ListInspections", { page: { pageToken: "x" } });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe("invalid_argument");
+  });
+});

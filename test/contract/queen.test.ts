@@ -1,0 +1,396 @@
+/** QueenService against contract §2.2, §3, §4.5, §6, §7 and §8, on every database. */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { MarkingColor, QueenService } from "@hivekeep/proto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseKinds } from "../support/databases.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+interface WireChange {
+  entity: string;
+  entityId: string;
+  scopeId: string;
+  payloadJson: string;
+  hlc: string;
+}
+
+describe.each(databaseKinds)("QueenService on %s", (kind) => {
+  let t: TestServer;
+  let apiaryId: string;
+  const newHive = async (name: string): Promise<string> =>
+    (await t.call("HiveService/CreateHive", { apiaryId, name })).body.hive.id;
+  const createQueen = async (body: Record<string, unknown>) => {
+    const r = await t.call("QueenService/CreateQueen", body);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body.queen;
+  };
+  const feed = async (cursor = ""): Promise<{ changes: WireChange[]; nextCursor: string }> => {
+    const body = (await t.call("SyncService/Pull", { cursor, limit: 5000 })).body;
+    return { changes: body.changes ?? [], nextCursor: body.nextCursor };
+  };
+
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+    apiaryId = (await t.call("ApiaryService/CreateApiary", { name: "Lindenhof" })).body.apiary.id;
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("creates a queen with every field; active, and GetQueen returns the same record", async () => {
+    const hiveId = await newHive("Every field");
+    const q = await createQueen({
+      hiveId,
+      year: 2025,
+      marking: "MARKING_COLOR_RED",
+      origin: "own rearing",
+      breederNumber: "B-17",
+      introducedAt: "2025-06-01T08:00:00Z",
+      note: "calm line",
+    });
+    expect(q).toMatchObject({
+      hiveId,
+      year: 2025,
+      marking: "MARKING_COLOR_RED",
+      origin: "own rearing",
+      breederNumber: "B-17",
+      introducedAt: "2025-06-01T08:00:00Z",
+      active: true,
+      note: "calm line",
+    });
+    expect(q.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(q.organizationId).toBeTruthy();
+    expect(q.createdAt).toMatch(/Z$/);
+    expect(q.updatedAt).toBe(q.createdAt);
+    // Never replaced: replacedAt is unset and omitted (§2.1.4).
+    expect(q).not.toHaveProperty("replacedAt");
+    expect(await t.call("QueenService/GetQueen", { id: q.id })).toEqual({
+      status: 200,
+      body: { queen: q },
+    });
+  });
+
+  it("defaults the marking by the last digit of the year: 1/6 white, 2/7 yellow, 3/8 red, 4/9 green, 5/0 blue", async () => {
+    const hiveId = await newHive("Markings");
+    const expected: Record<number, string> = {
+      1: "WHITE",
+      6: "WHITE",
+      2: "YELLOW",
+      7: "YELLOW",
+      3: "RED",
+      8: "RED",
+      4: "GREEN",
+      9: "GREEN",
+      5: "BLUE",
+      0: "BLUE",
+    };
+    for (let year = 2020; year < 2030; year++) {
+      const q = await createQueen({ hiveId, year });
+      expect(q.marking, String(year)).toBe(`MARKING_COLOR_${expected[year % 10]}`);
+    }
+  });
+
+  it("defaults introducedAt to now and stores left-out fields as defaults", async () => {
+    const hiveId = await newHive("Defaults");
+    const before = Date.now();
+    const q = await createQueen({ hive_id: hiveId, year: 2026 });
+    expect(Date.parse(q.introducedAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(q.introducedAt)).toBeLessThanOrEqual(Date.now() + 1000);
+    for (const f of ["origin", "breederNumber", "note", "replacedAt"]) {
+      expect(q, f).not.toHaveProperty(f);
+    }
+  });
+
+  it("accepts the marking as an enum number and answers with its name", async () => {
+    const q = await createQueen({ hiveId: await newHive("Number"), year: 2021, marking: 4 });
+    expect(q.marking).toBe("MARKING_COLOR_GREEN");
+  });
+
+  it("replaces the reigning queen: A becomes inactive with replacedAt = B's introducedAt, B is active", async () => {
+    const hiveId = await newHive("Chain");
+    const a = await createQueen({ hiveId, year: 2024, introducedAt: "2024-05-01T00:00:00Z" });
+    const b = await createQueen({ hiveId, year: 2026, introducedAt: "2026-04-15T09:30:00Z" });
+    expect(b.active).toBe(true);
+    const aNow = (await t.call("QueenService/GetQueen", { id: a.id })).body.queen;
+    expect(aNow).not.toHaveProperty("active");
+    expect(aNow.replacedAt).toBe("2026-04-15T09:30:00Z");
+    expect(Date.parse(aNow.updatedAt)).toBeGreaterThanOrEqual(Date.parse(a.updatedAt));
+    const active = await t.call("QueenService/ListQueens", { hiveId, onlyActive: true });
+    expect(active.body.queens.map((q: { id: string }) => q.id)).toEqual([b.id]);
+
+    // The reigning queen as of a date follows the chain (frozen on harvests and inspections).
+    const frozenQueen = async (date: string) =>
+      (await t.call("HarvestService/CreateHarvest", { hiveId, amountKg: 1, date })).body.harvest
+        ?.queenId;
+    expect(await frozenQueen("2025-07-01T00:00:00Z")).toBe(a.id);
+    expect(await frozenQueen("2026-04-15T09:30:00Z")).toBe(b.id);
+    expect(await frozenQueen("2026-05-01T00:00:00Z")).toBe(b.id);
+  });
+
+  it("records QUEEN_REPLACED (old queen) then QUEEN_INTRODUCED (new queen) in the event log and the feed", async () => {
+    const hiveId = await newHive("Events");
+    const a = await createQueen({ hiveId, year: 2024 });
+    const { nextCursor } = await feed();
+    const b = await createQueen({ hiveId, year: 2026 });
+
+    const events = (await t.call("EventService/ListEvents", { hiveId })).body.events;
+    const queenEvents = events.filter((e: { type: string }) =>
+      e.type.startsWith("EVENT_TYPE_QUEEN"),
+    );
+    // Newest first: B's introduction, A's replacement, A's introduction.
+    expect(queenEvents.map((e: { type: string; queenId: string }) => [e.type, e.queenId])).toEqual([
+      ["EVENT_TYPE_QUEEN_INTRODUCED", b.id],
+      ["EVENT_TYPE_QUEEN_REPLACED", a.id],
+      ["EVENT_TYPE_QUEEN_INTRODUCED", a.id],
+    ]);
+    expect(queenEvents[0]).toMatchObject({ apiaryId, hiveId, refEntity: "queen", refId: b.id });
+    expect(queenEvents[1]).toMatchObject({ apiaryId, hiveId, refEntity: "queen", refId: a.id });
+    expect(queenEvents[1].authorId).toBeTruthy();
+
+    // The feed of CreateQueen B: A replaced, its event, B, its event, with growing HLCs.
+    const { changes } = await feed(nextCursor);
+    expect(changes.map((c) => [c.entity, c.entity === "queen" ? c.entityId : ""])).toEqual([
+      ["queen", a.id],
+      ["event", ""],
+      ["queen", b.id],
+      ["event", ""],
+    ]);
+    expect(changes.every((c) => c.scopeId === apiaryId)).toBe(true);
+    const hlcs = changes.map((c) => c.hlc);
+    expect([...hlcs].sort()).toEqual(hlcs);
+    expect(JSON.parse(changes[0]?.payloadJson ?? "{}")).toMatchObject({
+      active: false,
+      replaced_at: b.introducedAt,
+    });
+    expect(JSON.parse(changes[1]?.payloadJson ?? "{}").type).toBe(3); // QUEEN_REPLACED
+    expect(JSON.parse(changes[3]?.payloadJson ?? "{}").type).toBe(2); // QUEEN_INTRODUCED
+  });
+
+  it("records only QUEEN_INTRODUCED when no queen reigned", async () => {
+    const hiveId = await newHive("First queen");
+    const { nextCursor } = await feed();
+    const q = await createQueen({ hiveId, year: 2026 });
+    const { changes } = await feed(nextCursor);
+    expect(changes.map((c) => c.entity)).toEqual(["queen", "event"]);
+    const events = (await t.call("EventService/ListEvents", { queenId: q.id })).body.events;
+    expect(events.map((e: { type: string }) => e.type)).toEqual(["EVENT_TYPE_QUEEN_INTRODUCED"]);
+  });
+
+  it("rejects a missing hiveId or year with invalid_argument and writes nothing", async () => {
+    const hiveId = await newHive("Invalid");
+    const { nextCursor } = await feed();
+    for (const [body, message] of [
+      [{ year: 2026 }, "hiveId is required"],
+      [{ hiveId }, "year is required"],
+      [{ hiveId, year: 0 }, "year is required"],
+    ] as const) {
+      const r = await t.call("QueenService/CreateQueen", body);
+      expect(r.status, message).toBe(400);
+      expect(r.body).toEqual({ code: "invalid_argument", message });
+    }
+    const negative = await t.call("QueenService/CreateQueen", { hiveId, year: -1 });
+    expect(negative.body.code).toBe("invalid_argument");
+    expect((await feed(nextCursor)).changes).toEqual([]);
+  });
+
+  it("answers not_found for an unknown hive on CreateQueen and writes nothing", async () => {
+    const { nextCursor } = await feed();
+    const r = await t.call("QueenService/CreateQueen", { hiveId: "no-such-hive", year: 2026 });
+    expect(r.status).toBe(404);
+    expect(r.body.code).toBe("not_found");
+    expect((await feed(nextCursor)).changes).toEqual([]);
+  });
+
+  it("UpdateQueen overwrites every field; fields left out become defaults", async () => {
+    const hiveId = await newHive("Update");
+    const q = await createQueen({
+      hiveId,
+      year: 2025,
+      marking: "MARKING_COLOR_RED",
+      origin: "bought",
+      breederNumber: "X-1",
+      introducedAt: "2025-05-01T00:00:00Z",
+      note: "n",
+    });
+    const full = await t.call("QueenService/UpdateQueen", {
+      queen: {
+        id: q.id,
+        hiveId,
+        year: 2024,
+        marking: "MARKING_COLOR_YELLOW",
+        origin: "swarm",
+        breederNumber: "Y-2",
+        introducedAt: "2024-06-01T00:00:00Z",
+        replacedAt: "2026-01-01T00:00:00Z",
+        active: false,
+        note: "superseded",
+      },
+    });
+    expect(full.status).toBe(200);
+    expect(full.body.queen).toMatchObject({
+      id: q.id,
+      hiveId,
+      year: 2024,
+      marking: "MARKING_COLOR_YELLOW",
+      origin: "swarm",
+      breederNumber: "Y-2",
+      introducedAt: "2024-06-01T00:00:00Z",
+      replacedAt: "2026-01-01T00:00:00Z",
+      note: "superseded",
+      createdAt: q.createdAt,
+    });
+    expect(full.body.queen).not.toHaveProperty("active");
+
+    // Only id, hiveId and year: marking takes the colour of the year,
+    // introducedAt now, replacedAt unset, active false, texts empty.
+    const before = Date.now();
+    const bare = await t.call("QueenService/UpdateQueen", {
+      queen: { id: q.id, hiveId, year: 2029 },
+    });
+    expect(bare.status).toBe(200);
+    const b = bare.body.queen;
+    expect(b).toMatchObject({ id: q.id, hiveId, year: 2029, marking: "MARKING_COLOR_GREEN" });
+    for (const f of ["origin", "breederNumber", "note", "replacedAt", "active"]) {
+      expect(b, f).not.toHaveProperty(f);
+    }
+    expect(Date.parse(b.introducedAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(await t.call("QueenService/GetQueen", { id: q.id })).toEqual({
+      status: 200,
+      body: { queen: b },
+    });
+  });
+
+  it("UpdateQueen never changes hiveId: a different hiveId in the message is ignored", async () => {
+    const hiveId = await newHive("Immutable");
+    const other = await newHive("Other");
+    const q = await createQueen({ hiveId, year: 2026 });
+    const { nextCursor } = await feed();
+    const r = await t.call("QueenService/UpdateQueen", {
+      queen: { id: q.id, hiveId: other, year: 2026, active: true },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.queen.hiveId).toBe(hiveId);
+    const { changes } = await feed(nextCursor);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ entity: "queen", entityId: q.id, scopeId: apiaryId });
+    expect(JSON.parse(changes[0]?.payloadJson ?? "{}")).not.toHaveProperty("hive_id");
+  });
+
+  it("UpdateQueen fails with invalid_argument when the queen, its hiveId or its year is missing, not_found for an unknown id", async () => {
+    const hiveId = await newHive("Update errors");
+    const q = await createQueen({ hiveId, year: 2026 });
+    const { nextCursor } = await feed();
+    const missing = await t.call("QueenService/UpdateQueen", {});
+    expect(missing).toEqual({
+      status: 400,
+      body: { code: "invalid_argument", message: "queen is required" },
+    });
+    const noHive = await t.call("QueenService/UpdateQueen", { queen: { id: q.id, year: 2026 } });
+    expect(noHive).toEqual({
+      status: 400,
+      body: { code: "invalid_argument", message: "queen.hiveId is required" },
+    });
+    const noYear = await t.call("QueenService/UpdateQueen", { queen: { id: q.id, hiveId } });
+    expect(noYear.status).toBe(400);
+    expect(noYear.body).toEqual({ code: "invalid_argument", message: "year is required" });
+    const unknown = await t.call("QueenService/UpdateQueen", {
+      queen: { id: "no-such-queen", hiveId, year: 2026 },
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe("not_found");
+    expect((await feed(nextCursor)).changes).toEqual([]);
+  });
+
+  it("GetQueen answers not_found for an unknown id (JSON and binary)", async () => {
+    const r = await t.call("QueenService/GetQueen", { id: "no-such-queen" });
+    expect(r.status).toBe(404);
+    expect(r.body.code).toBe("not_found");
+    await expect(t.client(QueenService).getQueen({ id: "" })).rejects.toSatisfy(
+      (e: unknown) => e instanceof ConnectError && e.code === Code.NotFound,
+    );
+  });
+
+  it("works over binary protobuf with the typed client", async () => {
+    const client = t.client(QueenService);
+    const hiveId = await newHive("Binary");
+    const { queen } = await client.createQueen({ hiveId, year: 2023 });
+    if (!queen) throw new Error("no queen");
+    expect(queen.marking).toBe(MarkingColor.RED);
+    expect(queen.active).toBe(true);
+    const { queen: updated } = await client.updateQueen({ queen: { ...queen, note: "typed" } });
+    expect(updated?.note).toBe("typed");
+    expect(updated?.introducedAt).toEqual(queen.introducedAt);
+    const { queens } = await client.listQueens({ hiveId });
+    expect(queens.map((q) => q.id)).toEqual([queen.id]);
+  });
+});
+
+describe.each(databaseKinds)("ListQueens on %s", (kind) => {
+  let t: TestServer;
+  let hiveId: string;
+  let otherHiveId: string;
+  const ids: Record<string, string> = {};
+  const list = async (body: Record<string, unknown>) => {
+    const r = await t.call("QueenService/ListQueens", body);
+    expect(r.status).toBe(200);
+    return r.body;
+  };
+  const idsOf = (body: { queens?: { id: string }[] }) => (body.queens ?? []).map((q) => q.id);
+
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+    const apiaryId = (await t.call("ApiaryService/CreateApiary", { name: "A" })).body.apiary.id;
+    hiveId = (await t.call("HiveService/CreateHive", { apiaryId, name: "H" })).body.hive.id;
+    otherHiveId = (await t.call("HiveService/CreateHive", { apiaryId, name: "O" })).body.hive.id;
+    for (const year of [2022, 2024, 2026]) {
+      const r = await t.call("QueenService/CreateQueen", {
+        hiveId,
+        year,
+        introducedAt: `${year}-05-01T00:00:00Z`,
+      });
+      ids[year] = r.body.queen.id;
+    }
+    const other = await t.call("QueenService/CreateQueen", { hiveId: otherHiveId, year: 2025 });
+    ids.other = other.body.queen.id;
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("lists a hive's queens newest introducedAt first, with the total", async () => {
+    const body = await list({ hiveId });
+    expect(idsOf(body)).toEqual([ids[2026], ids[2024], ids[2022]]);
+    expect(body.page).toEqual({ total: 3 });
+  });
+
+  it("orders by introducedAt, not by creation", async () => {
+    const old = (await t.call("QueenService/GetQueen", { id: ids[2022] })).body.queen;
+    await t.call("QueenService/UpdateQueen", {
+      queen: { ...old, introducedAt: "2027-01-01T00:00:00Z" },
+    });
+    expect(idsOf(await list({ hiveId }))).toEqual([ids[2022], ids[2026], ids[2024]]);
+    await t.call("QueenService/UpdateQueen", { queen: old });
+    expect(idsOf(await list({ hiveId }))).toEqual([ids[2026], ids[2024], ids[2022]]);
+  });
+
+  it("onlyActive lists only active queens", async () => {
+    expect(idsOf(await list({ hiveId, onlyActive: true }))).toEqual([ids[2026]]);
+    expect(idsOf(await list({ only_active: true })).sort()).toEqual([ids[2026], ids.other].sort());
+  });
+
+  it("lists every queen of the tenant without hiveId, and none for an unknown hive", async () => {
+    expect((await list({})).page.total).toBe(4);
+    expect(await list({ hiveId: "no-such-hive" })).toEqual({ page: {} });
+  });
+
+  it("pages by offset tokens (contract §8)", async () => {
+    const p1 = await list({ hiveId, page: { pageSize: 2 } });
+    expect(idsOf(p1)).toEqual([ids[2026], ids[2024]]);
+    expect(p1.page).toEqual({ nextPageToken: "2", total: 3 });
+    const p2 = await list({ hiveId, page: { pageSize: 2, pageToken: "2" } });
+    expect(idsOf(p2)).toEqual([ids[2022]]);
+    expect(p2.page).toEqual({ total: 3 });
+    const bad = await t.call("QueenService/ListQueens", { page: { pageToken: "x" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe("invalid_argument");
+  });
+});

@@ -1,0 +1,253 @@
+/** TreatmentService against contract §2.2, §4.7, §6, §7 and §8, on every database. */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { TreatmentService } from "@hivekeep/proto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseKinds } from "../support/databases.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+describe.each(databaseKinds)("TreatmentService on %s", (kind) => {
+  let t: TestServer;
+  let apiaryId: string;
+  let hiveId: string;
+  /** The feed position after everything seen so far. */
+  let cursor = "";
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+    apiaryId = (await t.call("ApiaryService/CreateApiary", { name: "Lindenhof" })).body.apiary.id;
+    hiveId = (await t.call("HiveService/CreateHive", { apiaryId, name: "Hive 1" })).body.hive.id;
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  /** Changes written since the last call. */
+  async function newChanges(): Promise<{ entity: string }[]> {
+    const out = [];
+    for (;;) {
+      const r = await t.call("SyncService/Pull", { cursor, limit: 5000 });
+      out.push(...(r.body.changes ?? []));
+      cursor = r.body.nextCursor;
+      if (!r.body.hasMore) return out;
+    }
+  }
+  const treat = async (body: object) => {
+    const r = await t.call("TreatmentService/CreateTreatment", { hiveId, ...body });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body.treatment;
+  };
+  const expectError = (r: { status: number; body: { code: string } }, status: number) => {
+    expect(r.status, JSON.stringify(r.body)).toBe(status);
+    expect(Object.keys(r.body).sort()).toEqual(["code", "message"]);
+    return r.body;
+  };
+
+  it("creates a treatment with every field over JSON and GetTreatment returns it", async () => {
+    const tr = await treat({
+      product: "Oxuvar 5.7%",
+      activeIngredient: "oxalic acid",
+      dose: "50 ml",
+      method: "trickling",
+      batch_number: "L-22",
+      withdrawalUntil: "2026-01-20T00:00:00Z",
+      reason: "varroa winter treatment",
+      date: "2025-12-20T09:00:00Z",
+    });
+    expect(tr).toMatchObject({
+      hiveId,
+      product: "Oxuvar 5.7%",
+      activeIngredient: "oxalic acid",
+      dose: "50 ml",
+      method: "trickling",
+      batchNumber: "L-22",
+      withdrawalUntil: "2026-01-20T00:00:00Z",
+      reason: "varroa winter treatment",
+      date: "2025-12-20T09:00:00Z",
+      apiaryId,
+    });
+    expect(tr.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(tr).not.toHaveProperty("queenId");
+    expect(await t.call("TreatmentService/GetTreatment", { id: tr.id })).toEqual({
+      status: 200,
+      body: { treatment: tr },
+    });
+  });
+
+  it("defaults reason to varroa and date to now; withdrawalUntil stays unset", async () => {
+    const before = Date.now();
+    const tr = await treat({ product: "Apiguard" });
+    expect(tr.reason).toBe("varroa");
+    expect(Date.parse(tr.date)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(tr.date)).toBeLessThanOrEqual(Date.now() + 1000);
+    for (const f of ["activeIngredient", "dose", "method", "batchNumber", "withdrawalUntil"]) {
+      expect(tr, f).not.toHaveProperty(f);
+    }
+  });
+
+  it("records a TREATMENT event titled with the product, pointing at the treatment", async () => {
+    await newChanges();
+    const tr = await treat({ product: "Formic acid 60%", date: "2025-08-10T06:00:00Z" });
+    const events = (await t.call("EventService/ListEvents", { hiveId, limit: 1000 })).body.events;
+    expect(events.find((e: { refId: string }) => e.refId === tr.id)).toMatchObject({
+      type: "EVENT_TYPE_TREATMENT",
+      title: "Formic acid 60%",
+      apiaryId,
+      hiveId,
+      refEntity: "treatment",
+      date: "2025-08-10T06:00:00Z",
+    });
+    expect((await newChanges()).map((c) => c.entity)).toEqual(["treatment", "event"]);
+  });
+
+  it("rejects a missing hiveId or product with invalid_argument and writes nothing", async () => {
+    await newChanges();
+    const noHive = await t.call("TreatmentService/CreateTreatment", { product: "Apiguard" });
+    expect(expectError(noHive, 400)).toEqual({
+      code: "invalid_argument",
+      message: "hiveId is required",
+    });
+    for (const product of [undefined, "", "   "]) {
+      const r = await t.call("TreatmentService/CreateTreatment", { hiveId, product });
+      expect(expectError(r, 400)).toEqual({
+        code: "invalid_argument",
+        message: "product is required",
+      });
+    }
+    expect(await newChanges()).toEqual([]);
+  });
+
+  it("answers not_found for a deleted hive", async () => {
+    const gone = (await t.call("HiveService/CreateHive", { apiaryId, name: "Gone" })).body.hive.id;
+    expect((await t.call("HiveService/DeleteHive", { id: gone })).status).toBe(200);
+    const r = await t.call("TreatmentService/CreateTreatment", {
+      ...{ product: "Apiguard" },
+      hiveId: gone,
+    });
+    expect(expectError(r, 404).code).toBe("not_found");
+  });
+
+  it("answers not_found for an unknown hiveId and writes nothing", async () => {
+    await newChanges();
+    const r = await t.call("TreatmentService/CreateTreatment", {
+      hiveId: "no-such-hive",
+      product: "Apiguard",
+    });
+    expect(expectError(r, 404).code).toBe("not_found");
+    expect(await newChanges()).toEqual([]);
+  });
+
+  it("answers not_found for GetTreatment of an unknown id, also over binary protobuf", async () => {
+    const r = await t.call("TreatmentService/GetTreatment", { id: "no-such-treatment" });
+    expect(expectError(r, 404).code).toBe("not_found");
+    await expect(t.client(TreatmentService).getTreatment({ id: "" })).rejects.toSatisfy(
+      (e: unknown) => e instanceof ConnectError && e.code === Code.NotFound,
+    );
+  });
+
+  it("works over binary protobuf with the typed client", async () => {
+    const client = t.client(TreatmentService);
+    const { treatment } = await client.createTreatment({ hiveId, product: "Thymovar" });
+    expect(treatment).toMatchObject({ hiveId, product: "Thymovar", reason: "varroa", apiaryId });
+    const { treatments } = await client.listTreatments({ hiveId });
+    expect(treatments.map((x) => x.id)).toContain(treatment?.id);
+  });
+});
+
+describe.each(databaseKinds)("CreateTreatment as of its date on %s", (kind) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("freezes apiaryId and queenId as of date: a back-dated treatment gets the old ones", async () => {
+    const a = (await t.call("ApiaryService/CreateApiary", { name: "A" })).body.apiary.id;
+    const b = (await t.call("ApiaryService/CreateApiary", { name: "B" })).body.apiary.id;
+    const hive = (await t.call("HiveService/CreateHive", { apiaryId: a, name: "Mover" })).body.hive;
+    const queen = async (year: number, introducedAt: string) => {
+      const r = await t.call("QueenService/CreateQueen", { hiveId: hive.id, year, introducedAt });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.queen.id as string;
+    };
+    const oldQueen = await queen(2024, "2024-05-01T00:00:00Z");
+    const newQueen = await queen(2025, "2025-06-01T00:00:00Z");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const moved = await t.call("HiveService/RelocateHive", { id: hive.id, targetApiaryId: b });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+
+    const at = async (date?: string) => {
+      const r = await t.call("TreatmentService/CreateTreatment", {
+        hiveId: hive.id,
+        product: "Oxalic acid",
+        date,
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.treatment;
+    };
+    expect(await at()).toMatchObject({ apiaryId: b, queenId: newQueen });
+    expect(await at(hive.createdAt)).toMatchObject({ apiaryId: a, queenId: newQueen });
+    const old = await at("2024-08-01T00:00:00Z");
+    expect(old).toMatchObject({ apiaryId: a, queenId: oldQueen });
+    const events = (await t.call("EventService/ListEvents", { hiveId: hive.id })).body.events;
+    expect(events.find((e: { refId: string }) => e.refId === old.id)).toMatchObject({
+      type: "EVENT_TYPE_TREATMENT",
+      apiaryId: a,
+      queenId: oldQueen,
+    });
+  });
+});
+
+describe.each(databaseKinds)("ListTreatments on %s", (kind) => {
+  let t: TestServer;
+  let hiveA: string;
+  const dates = [3, 1, 4, 1, 5, 9, 2].map((d) => `2025-09-0${d}T12:00:00Z`);
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+    const apiaryId = (await t.call("ApiaryService/CreateApiary", { name: "L" })).body.apiary.id;
+    hiveA = (await t.call("HiveService/CreateHive", { apiaryId, name: "A" })).body.hive.id;
+    const hiveB = (await t.call("HiveService/CreateHive", { apiaryId, name: "B" })).body.hive.id;
+    for (const date of dates) {
+      await t.call("TreatmentService/CreateTreatment", { hiveId: hiveA, product: "P", date });
+    }
+    await t.call("TreatmentService/CreateTreatment", { hiveId: hiveB, product: "P" });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  type Row = { id: string; date: string; hiveId: string };
+  const list = async (body: object) => {
+    const r = await t.call("TreatmentService/ListTreatments", body);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body as { treatments?: Row[]; page: { total: number; nextPageToken?: string } };
+  };
+
+  it("returns the newest first by date, then by id, filtered by hiveId", async () => {
+    const r = await list({ hiveId: hiveA });
+    const rows = r.treatments ?? [];
+    expect(rows.map((x) => x.date)).toEqual([...dates].sort().reverse());
+    expect(rows.every((x) => x.hiveId === hiveA)).toBe(true);
+    const sameDay = rows.filter((x) => x.date === "2025-09-01T12:00:00Z").map((x) => x.id);
+    expect(sameDay).toEqual([...sameDay].sort().reverse());
+    expect(r.page).toEqual({ total: 7 });
+  });
+
+  it("lists every treatment of the tenant without hiveId, and none for an unknown hive", async () => {
+    expect((await list({})).page.total).toBe(8);
+    expect(await list({ hiveId: "no-such-hive" })).toEqual({ page: {} });
+  });
+
+  it("pages by offset tokens with total; no nextPageToken on the last page", async () => {
+    const p1 = await list({ hiveId: hiveA, page: { pageSize: 4 } });
+    expect(p1.page).toEqual({ nextPageToken: "4", total: 7 });
+    const p2 = await list({ hive_id: hiveA, page: { page_size: 4, page_token: "4" } });
+    expect(p2.treatments).toHaveLength(3);
+    expect(p2.page).toEqual({ total: 7 });
+    const all = (await list({ hiveId: hiveA })).treatments ?? [];
+    expect([...(p1.treatments ?? []), ...(p2.treatments ?? [])]).toEqual(all);
+    expect((await list({ page: { pageSize: 100_000 } })).treatments).toHaveLength(8);
+    const bad = await t.call("TreatmentService/ListTreatments", { page: { pageToken: "-1" } });
+    expect([bad.status, bad.body.code]).toEqual([400, "invalid_argument"]);
+  });
+});
