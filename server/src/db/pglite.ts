@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { PGlite, types } from "@electric-sql/pglite";
 import type { Db, Queryable, Row } from "./db.ts";
+import { parseTimestamptz } from "./timestamptz.ts";
 
 /**
  * Embedded Postgres (PGlite, WASM) in dataDir, or in memory when dataDir is
@@ -10,7 +11,7 @@ import type { Db, Queryable, Row } from "./db.ts";
 export async function openPglite(dataDir: string | undefined): Promise<Db> {
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const pg = await PGlite.create(dataDir ?? "memory://", {
-    parsers: { [types.INT8]: (v: string) => Number(v) },
+    parsers: { [types.INT8]: (v: string) => Number(v), [types.TIMESTAMPTZ]: parseTimestamptz },
   });
   const wrap = (q: Pick<PGlite, "query" | "exec">): Queryable => ({
     async query<R extends Row>(text: string, params?: readonly unknown[]) {

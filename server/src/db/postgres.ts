@@ -1,21 +1,30 @@
 import postgres from "postgres";
 import type { Db, Queryable, Row } from "./db.ts";
+import { parseTimestamptz } from "./timestamptz.ts";
 
-type Sql = postgres.Sql<{ bigint: number }>;
-type TxSql = postgres.TransactionSql<{ bigint: number }>;
+type Types = { bigint: number; date: Date };
+type Sql = postgres.Sql<Types>;
+type TxSql = postgres.TransactionSql<Types>;
 
 /** A Postgres server through postgres.js (a small pool per process). */
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Db> {
   const sql: Sql = postgres(url, {
     max: options.max ?? 10,
     onnotice: () => {},
-    // int8 (counts, feed sequence numbers) as number, as PGlite returns them.
+    // int8 (counts, feed sequence numbers) as number, as PGlite returns them;
+    // timestamptz parsed correctly for years below 100 too.
     types: {
       bigint: {
         to: 20,
         from: [20],
         serialize: (v: number) => String(v),
         parse: (v: string) => Number(v),
+      },
+      date: {
+        to: 1184,
+        from: [1184],
+        serialize: (v: Date | string) => (v instanceof Date ? v.toISOString() : v),
+        parse: parseTimestamptz,
       },
     },
   });

@@ -4,7 +4,6 @@
  * (DESIGN.md §3), so every honey figure drops. There is no update.
  */
 import { create } from "@bufbuild/protobuf";
-import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import {
   createHarvest,
@@ -30,7 +29,7 @@ import { getLive, listLive } from "../store/rows.ts";
 import { writeTenant } from "../store/tenant-write.ts";
 import { callerOf } from "./context.ts";
 import { commandContext, type Deps, observeClock, rowForEdit } from "./deps.ts";
-import { isoOr } from "./mapping.ts";
+import { isoOr, isoOrNull } from "./mapping.ts";
 import { pageResponse, pageWindow } from "./paging.ts";
 import { rowToProto } from "./row-to-proto.ts";
 
@@ -89,7 +88,7 @@ export function harvestService(deps: Deps): ServiceImpl<typeof HarvestService> {
       const caller = callerOf(ctx);
       const harvest = await writeTenant(db, caller.organizationId, async (w) => {
         const cctx = commandContext(deps, caller);
-        const date = isoOr(req.date, cctx.now);
+        const date = isoOr(req.date, cctx.now, "date");
         const at =
           req.hiveId === ""
             ? undefined
@@ -100,7 +99,7 @@ export function harvestService(deps: Deps): ServiceImpl<typeof HarvestService> {
           {
             ...req,
             date,
-            bestBefore: req.bestBefore ? timestampDate(req.bestBefore).toISOString() : null,
+            bestBefore: isoOrNull(req.bestBefore, "bestBefore"),
           },
         );
         await w.apply(changes);

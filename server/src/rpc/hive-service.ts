@@ -124,7 +124,7 @@ export function hiveService(deps: Deps): ServiceImpl<typeof HiveService> {
       const caller = callerOf(ctx);
       const hive = await writeTenant(db, caller.organizationId, async (w) => {
         const cc = commandContext(deps, caller);
-        const date = isoOr(req.date, cc.now);
+        const date = isoOr(req.date, cc.now, "date");
         const state = await hiveState(deps, w.tx, caller.organizationId, req.id, date);
         const target =
           req.targetApiaryId === ""

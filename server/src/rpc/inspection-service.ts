@@ -97,7 +97,7 @@ export function inspectionService(deps: Deps): ServiceImpl<typeof InspectionServ
     async createInspection(req, ctx) {
       const caller = callerOf(ctx);
       const cctx = commandContext(deps, caller);
-      const date = isoOr(req.date, cctx.now);
+      const date = isoOr(req.date, cctx.now, "date");
       const inspection = await writeTenant(db, caller.organizationId, async (w) => {
         // An unreadable date is left to the command, which rejects it as invalid_argument.
         const at =

@@ -4,7 +4,6 @@
  * never changes), get, and list newest introduction first.
  */
 import { create } from "@bufbuild/protobuf";
-import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import {
   createQueen,
@@ -30,7 +29,7 @@ import { getLive, listLive } from "../store/rows.ts";
 import { writeTenant } from "../store/tenant-write.ts";
 import { callerOf } from "./context.ts";
 import { commandContext, type Deps, observeClock, rowForEdit } from "./deps.ts";
-import { isoOr } from "./mapping.ts";
+import { isoOf, isoOr } from "./mapping.ts";
 import { pageResponse, pageWindow } from "./paging.ts";
 import { rowToProto } from "./row-to-proto.ts";
 
@@ -41,10 +40,6 @@ async function mustGetQueen(q: Queryable, organizationId: string, id: string): P
   if (!row) throw notFound("queen", id);
   return queenToProto(row);
 }
-
-/** An optional request timestamp as RFC 3339, undefined when left out. */
-const isoOrUnset = (ts: Timestamp | undefined, now: Date): string | undefined =>
-  ts ? isoOr(ts, now) : undefined;
 
 /** The hive as CreateQueen needs it, read inside the write transaction. */
 async function queenHive(
@@ -98,7 +93,7 @@ export function queenService(deps: Deps): ServiceImpl<typeof QueenService> {
     async createQueen(req, ctx) {
       const caller = callerOf(ctx);
       const cctx = commandContext(deps, caller);
-      const introducedAt = isoOr(req.introducedAt, cctx.now);
+      const introducedAt = isoOr(req.introducedAt, cctx.now, "introducedAt");
       const queen = await writeTenant(db, caller.organizationId, async (w) => {
         const hive = await queenHive(deps, w.tx, caller.organizationId, req.hiveId, introducedAt);
         const { id, changes } = createQueen(cctx, hive, { ...req, introducedAt });
@@ -124,8 +119,8 @@ export function queenService(deps: Deps): ServiceImpl<typeof QueenService> {
         };
         const input = sent && {
           ...sent,
-          introducedAt: isoOrUnset(sent.introducedAt, cctx.now),
-          replacedAt: isoOrUnset(sent.replacedAt, cctx.now),
+          introducedAt: sent.introducedAt && isoOf(sent.introducedAt, "queen.introducedAt"),
+          replacedAt: sent.replacedAt && isoOf(sent.replacedAt, "queen.replacedAt"),
         };
         await w.apply(updateQueen(cctx, state, input));
         return mustGetQueen(w.tx, org, sent?.id ?? "");

@@ -28,7 +28,7 @@ import { getLive, listLive } from "../store/rows.ts";
 import { writeTenant } from "../store/tenant-write.ts";
 import { callerOf } from "./context.ts";
 import { commandContext, type Deps, rowForEdit } from "./deps.ts";
-import { isoOr } from "./mapping.ts";
+import { isoOf } from "./mapping.ts";
 import { pageResponse, pageWindow } from "./paging.ts";
 import { rowToProto } from "./row-to-proto.ts";
 
@@ -83,7 +83,7 @@ export function taskService(deps: Deps): ServiceImpl<typeof TaskService> {
           hive: hive && { id: req.hiveId, apiaryId: String(hive.apiary_id ?? "") },
           apiaryExists: apiary !== undefined,
         };
-        const dueAt = req.dueAt ? isoOr(req.dueAt, cctx.now) : undefined;
+        const dueAt = req.dueAt ? isoOf(req.dueAt, "dueAt") : undefined;
         const { id, changes } = createTask(cctx, refs, { ...req, dueAt });
         await w.apply(changes);
         return mustGetTask(w.tx, org, caller.userId, id);

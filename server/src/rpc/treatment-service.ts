@@ -19,7 +19,7 @@ import { getLive, listLive } from "../store/rows.ts";
 import { writeTenant } from "../store/tenant-write.ts";
 import { callerOf } from "./context.ts";
 import { commandContext, type Deps } from "./deps.ts";
-import { isoOr } from "./mapping.ts";
+import { isoOr, isoOrNull } from "./mapping.ts";
 import { pageResponse, pageWindow } from "./paging.ts";
 import { rowToProto } from "./row-to-proto.ts";
 
@@ -59,8 +59,8 @@ export function treatmentService(deps: Deps): ServiceImpl<typeof TreatmentServic
     async createTreatment(req, ctx) {
       const caller = callerOf(ctx);
       const cctx = commandContext(deps, caller);
-      const date = isoOr(req.date, cctx.now);
-      const withdrawalUntil = req.withdrawalUntil ? isoOr(req.withdrawalUntil, cctx.now) : null;
+      const date = isoOr(req.date, cctx.now, "date");
+      const withdrawalUntil = isoOrNull(req.withdrawalUntil, "withdrawalUntil");
       const treatment = await writeTenant(db, caller.organizationId, async (w) => {
         // An unreadable date is left to the command, which rejects it as invalid_argument.
         const at =
