@@ -29,7 +29,7 @@ describe.each(databaseKinds)("HTTP edges on %s", (kind) => {
     expect(lat.body.message).toMatch(/lat/);
   });
 
-  it("accepts enum names and numbers (checked on Pull's limit type)", async () => {
+  it("accepts a 32-bit integer given as a JSON string", async () => {
     const r = await t.call("SyncService/Pull", { cursor: "", limit: "2" });
     expect(r.status).toBe(200);
   });

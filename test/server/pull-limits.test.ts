@@ -1,0 +1,48 @@
+/** SyncService.Pull's page limits (DESIGN.md §4): default 500, capped at 5000. */
+import { createApiary } from "@hivekeep/client-core/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedChanges, seedContext } from "../support/command-seed.ts";
+import { databaseKinds } from "../support/databases.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+const rows = 5_010;
+
+describe.each(databaseKinds)("Pull limits on %s", (kind) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(kind);
+    const ctx = seedContext();
+    const changes = Array.from(
+      { length: rows },
+      (_, i) => createApiary(ctx, { name: `A${i}`, address: "", lat: 0, lng: 0 }).changes,
+    ).flat();
+    await seedChanges(t, changes);
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("returns 500 changes by default, with hasMore", async () => {
+    const r = (await t.call("SyncService/Pull", { cursor: "" })).body;
+    expect(r.changes).toHaveLength(500);
+    expect(r.hasMore).toBe(true);
+    expect(r.nextCursor).toBe("500");
+  });
+
+  it("caps a larger limit at 5000 instead of refusing it, and the rest follows", async () => {
+    const first = (await t.call("SyncService/Pull", { cursor: "", limit: 100_000 })).body;
+    expect(first.changes).toHaveLength(5_000);
+    expect(first.hasMore).toBe(true);
+    const rest = (await t.call("SyncService/Pull", { cursor: first.nextCursor, limit: 100_000 }))
+      .body;
+    expect(rest.changes).toHaveLength(rows - 5_000);
+    expect(rest.hasMore).toBeUndefined();
+    expect(rest.nextCursor).toBe(String(rows));
+  });
+
+  it("rejects a negative limit with invalid_argument", async () => {
+    const r = await t.call("SyncService/Pull", { cursor: "", limit: -1 });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe("invalid_argument");
+  });
+});
