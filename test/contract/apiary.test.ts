@@ -6,19 +6,13 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createApiary } from "@hivekeep/client-core/core";
 import { ApiaryService, ChangeOp, SyncService } from "@hivekeep/proto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { seedChanges, seedContext } from "../support/command-seed.ts";
 import { databaseKinds } from "../support/databases.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { feedHead, newApiary, newHive, pullAll, useTestServer } from "../support/fixtures.ts";
 
 describe.each(databaseKinds)("ApiaryService on %s", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-  });
-  afterAll(async () => {
-    await t?.stop();
-  });
+  const t = useTestServer(kind);
 
   it("creates, gets, updates and deletes an apiary over JSON", async () => {
     const created = await t.call("ApiaryService/CreateApiary", {
@@ -88,8 +82,8 @@ describe.each(databaseKinds)("ApiaryService on %s", (kind) => {
   });
 
   it("rejects an empty name on UpdateApiary with invalid_argument and writes nothing", async () => {
-    const id = (await t.call("ApiaryService/CreateApiary", { name: "Keep" })).body.apiary.id;
-    const before = (await t.call("SyncService/Pull", { cursor: "" })).body.nextCursor;
+    const id = await newApiary(t, "Keep");
+    const before = await feedHead(t);
     const r = await t.call("ApiaryService/UpdateApiary", { id, name: " " });
     expect(r).toEqual({
       status: 400,
@@ -120,29 +114,17 @@ describe.each(databaseKinds)("ApiaryService on %s", (kind) => {
 });
 
 describe.each(databaseKinds)("apiaries with hives on %s", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-  });
-  afterAll(async () => {
-    await t?.stop();
-  });
+  const t = useTestServer(kind);
 
-  const newApiary = async (name: string): Promise<string> =>
-    (await t.call("ApiaryService/CreateApiary", { name })).body.apiary.id;
-  const newHive = async (apiaryId: string, name: string): Promise<string> =>
-    (await t.call("HiveService/CreateHive", { apiaryId, name })).body.hive.id;
   const hiveCount = async (id: string): Promise<number | undefined> =>
     (await t.call("ApiaryService/GetApiary", { id })).body.apiary.hiveCount;
-  const head = async (): Promise<string> =>
-    (await t.call("SyncService/Pull", { cursor: "", limit: 5000 })).body.nextCursor;
 
   it("hiveCount counts live hives: CreateHive raises it, RelocateHive moves it, DeleteHive lowers it", async () => {
-    const a = await newApiary("Count A");
-    const b = await newApiary("Count B");
+    const a = await newApiary(t, "Count A");
+    const b = await newApiary(t, "Count B");
     expect(await hiveCount(a)).toBeUndefined(); // 0 is omitted (§2.1.4)
-    const h1 = await newHive(a, "1");
-    const h2 = await newHive(a, "2");
+    const h1 = await newHive(t, a, "1");
+    const h2 = await newHive(t, a, "2");
     expect(await hiveCount(a)).toBe(2);
     await t.call("HiveService/RelocateHive", { id: h1, targetApiaryId: b });
     expect([await hiveCount(a), await hiveCount(b)]).toEqual([1, 1]);
@@ -155,9 +137,9 @@ describe.each(databaseKinds)("apiaries with hives on %s", (kind) => {
   });
 
   it("DeleteApiary refuses while live hives remain: failed_precondition, HTTP 400, the count in the message, nothing written", async () => {
-    const a = await newApiary("Busy");
-    await newHive(a, "1");
-    const before = await head();
+    const a = await newApiary(t, "Busy");
+    await newHive(t, a, "1");
+    const before = await feedHead(t);
     const one = await t.call("ApiaryService/DeleteApiary", { id: a });
     expect(one).toEqual({
       status: 400,
@@ -166,7 +148,7 @@ describe.each(databaseKinds)("apiaries with hives on %s", (kind) => {
         message: "apiary still has 1 live hive; move or delete it first",
       },
     });
-    await newHive(a, "2");
+    await newHive(t, a, "2");
     const two = await t.call("ApiaryService/DeleteApiary", { id: a });
     expect(two.status).toBe(400);
     expect(two.body.message).toBe("apiary still has 2 live hives; move or delete them first");
@@ -174,25 +156,25 @@ describe.each(databaseKinds)("apiaries with hives on %s", (kind) => {
       (e: unknown) => e instanceof ConnectError && e.code === Code.FailedPrecondition,
     );
     // Only the second hive's creation reached the feed; the apiary is still there.
-    const feed = (await t.call("SyncService/Pull", { cursor: before, limit: 5000 })).body.changes;
+    const feed = (await pullAll(t, before)).changes;
     expect(feed.some((c: { op: string }) => c.op === "CHANGE_OP_DELETE")).toBe(false);
     expect((await t.call("ApiaryService/GetApiary", { id: a })).status).toBe(200);
   });
 
   it("DeleteApiary works once its hives are moved away or deleted", async () => {
-    const a = await newApiary("Emptied");
-    const b = await newApiary("Elsewhere");
-    const moved = await newHive(a, "moved");
-    const deleted = await newHive(a, "deleted");
+    const a = await newApiary(t, "Emptied");
+    const b = await newApiary(t, "Elsewhere");
+    const moved = await newHive(t, a, "moved");
+    const deleted = await newHive(t, a, "deleted");
     await t.call("HiveService/RelocateHive", { id: moved, targetApiaryId: b });
     expect((await t.call("ApiaryService/DeleteApiary", { id: a })).status).toBe(400);
     await t.call("HiveService/DeleteHive", { id: deleted });
-    const before = await head();
+    const before = await feedHead(t);
     expect(await t.call("ApiaryService/DeleteApiary", { id: a })).toEqual({
       status: 200,
       body: {},
     });
-    const feed = (await t.call("SyncService/Pull", { cursor: before })).body.changes;
+    const feed = (await pullAll(t, before)).changes;
     expect(feed).toMatchObject([{ entity: "apiary", entityId: a, op: "CHANGE_OP_DELETE" }]);
     expect((await t.call("ApiaryService/GetApiary", { id: a })).body.code).toBe("not_found");
     // The moved hive is untouched at its new apiary.
@@ -201,16 +183,12 @@ describe.each(databaseKinds)("apiaries with hives on %s", (kind) => {
 });
 
 describe.each(databaseKinds)("ListApiaries paging on %s", (kind) => {
-  let t: TestServer;
+  const t = useTestServer(kind);
   const names = Array.from({ length: 7 }, (_, i) => `Apiary ${String(i).padStart(2, "0")}`);
   beforeAll(async () => {
-    t = await startTestServer(kind);
     for (const name of [...names].reverse()) {
-      await t.call("ApiaryService/CreateApiary", { name });
+      await newApiary(t, name);
     }
-  });
-  afterAll(async () => {
-    await t?.stop();
   });
 
   it("pages by offset tokens and reports the total", async () => {
@@ -249,18 +227,14 @@ describe.each(databaseKinds)("ListApiaries paging on %s", (kind) => {
 });
 
 describe.each(databaseKinds)("ListApiaries limits on %s", (kind) => {
-  let t: TestServer;
+  const t = useTestServer(kind);
   beforeAll(async () => {
-    t = await startTestServer(kind);
     const ctx = seedContext();
     const names = Array.from({ length: 501 }, (_, i) => `A${String(i).padStart(3, "0")}`);
     await seedChanges(
       t,
       names.flatMap((name) => createApiary(ctx, { name, address: "", lat: 0, lng: 0 }).changes),
     );
-  });
-  afterAll(async () => {
-    await t?.stop();
   });
 
   it("defaults to 50 per page", async () => {
@@ -281,13 +255,7 @@ describe.each(databaseKinds)("ListApiaries limits on %s", (kind) => {
 });
 
 describe.each(databaseKinds)("the change feed on %s", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-  });
-  afterAll(async () => {
-    await t?.stop();
-  });
+  const t = useTestServer(kind);
 
   it("shows every apiary write in Pull, with snake_case payloads and a DELETE tombstone", async () => {
     const a = (await t.call("ApiaryService/CreateApiary", { name: "Feed", address: "A" })).body

@@ -2,10 +2,10 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { type Change, EventType, recordEvent } from "@hivekeep/client-core/core";
 import { EventService } from "@hivekeep/proto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { seedChanges, seedContext } from "../support/command-seed.ts";
 import { databaseKinds } from "../support/databases.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { newApiary, newHive, useTestServer, withApiaryAndHive } from "../support/fixtures.ts";
 
 interface EventJson {
   id: string;
@@ -18,16 +18,11 @@ interface EventJson {
 }
 
 describe.each(databaseKinds)("EventService on %s", (kind) => {
-  let t: TestServer;
+  const t = useTestServer(kind);
   let apiaryId: string;
   let hiveId: string;
   beforeAll(async () => {
-    t = await startTestServer(kind);
-    apiaryId = (await t.call("ApiaryService/CreateApiary", { name: "Lindenhof" })).body.apiary.id;
-    hiveId = (await t.call("HiveService/CreateHive", { apiaryId, name: "Hive 1" })).body.hive.id;
-  });
-  afterAll(async () => {
-    await t?.stop();
+    ({ apiaryId, hiveId } = await withApiaryAndHive(t));
   });
 
   const list = async (body: Record<string, unknown>): Promise<EventJson[]> => {
@@ -57,7 +52,7 @@ describe.each(databaseKinds)("EventService on %s", (kind) => {
   });
 
   it("lists newest first by date, whatever the recording order", async () => {
-    const hive = (await t.call("HiveService/CreateHive", { apiaryId, name: "Order" })).body.hive.id;
+    const hive = await newHive(t, apiaryId, "Order");
     const mid = await harvest(hive, "2024-06-01T00:00:00Z");
     const old = await harvest(hive, "2023-06-01T00:00:00Z");
     const events = await list({ hiveId: hive });
@@ -70,9 +65,8 @@ describe.each(databaseKinds)("EventService on %s", (kind) => {
   });
 
   it("filters by apiaryId, hiveId and queenId (all frozen at the time)", async () => {
-    const other = (await t.call("ApiaryService/CreateApiary", { name: "Other" })).body.apiary.id;
-    const h2 = (await t.call("HiveService/CreateHive", { apiaryId: other, name: "H2" })).body.hive
-      .id;
+    const other = await newApiary(t, "Other");
+    const h2 = await newHive(t, other, "H2");
     const byApiary = await list({ apiaryId: other });
     expect(byApiary.map((e) => [e.type, e.hiveId])).toEqual([["EVENT_TYPE_CREATED", h2]]);
     const byHive = await list({ hiveId: h2, apiaryId: other });
@@ -112,8 +106,7 @@ describe.each(databaseKinds)("EventService on %s", (kind) => {
   });
 
   it("lists QUEEN_INTRODUCED before the QUEEN_REPLACED recorded just before it", async () => {
-    const hive = (await t.call("HiveService/CreateHive", { apiaryId, name: "Queens" })).body.hive
-      .id;
+    const hive = await newHive(t, apiaryId, "Queens");
     const introducedAt = "2025-04-01T12:00:00Z";
     const queens: string[] = [];
     for (const year of [2024, 2025]) {
@@ -133,8 +126,8 @@ describe.each(databaseKinds)("EventService on %s", (kind) => {
   });
 
   it("carries detailJson: a MOVED event names both apiaries", async () => {
-    const target = (await t.call("ApiaryService/CreateApiary", { name: "Target" })).body.apiary.id;
-    const hive = (await t.call("HiveService/CreateHive", { apiaryId, name: "Mover" })).body.hive.id;
+    const target = await newApiary(t, "Target");
+    const hive = await newHive(t, apiaryId, "Mover");
     const r = await t.call("HiveService/RelocateHive", { id: hive, targetApiaryId: target });
     expect(r.status).toBe(200);
     const [moved] = await list({ hiveId: hive });
@@ -178,12 +171,11 @@ describe.each(databaseKinds)("EventService on %s", (kind) => {
 });
 
 describe.each(databaseKinds)("ListEvents limit on %s", (kind) => {
-  let t: TestServer;
+  const t = useTestServer(kind);
   let hiveId: string;
   beforeAll(async () => {
-    t = await startTestServer(kind);
-    const apiaryId = (await t.call("ApiaryService/CreateApiary", { name: "Bulk" })).body.apiary.id;
-    hiveId = (await t.call("HiveService/CreateHive", { apiaryId, name: "Busy" })).body.hive.id;
+    const apiaryId = await newApiary(t, "Bulk");
+    hiveId = await newHive(t, apiaryId, "Busy");
     // 1005 more events, recorded cheaply in one batch through the one write path.
     const ctx = seedContext();
     const changes = Array.from({ length: 1005 }, (_, i) =>
@@ -198,9 +190,6 @@ describe.each(databaseKinds)("ListEvents limit on %s", (kind) => {
       }),
     );
     await seedChanges(t, changes);
-  });
-  afterAll(async () => {
-    await t?.stop();
   });
 
   const count = async (body: Record<string, unknown>) =>

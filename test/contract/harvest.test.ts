@@ -2,28 +2,27 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createHarvest } from "@hivekeep/client-core/core";
 import { HarvestService } from "@hivekeep/proto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { seedChanges, seedContext } from "../support/command-seed.ts";
 import { databaseKinds } from "../support/databases.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import {
+  feedHead,
+  newApiary,
+  newHive,
+  useTestServer,
+  withApiaryAndHive,
+} from "../support/fixtures.ts";
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 
 describe.each(databaseKinds)("HarvestService on %s", (kind) => {
-  let t: TestServer;
+  const t = useTestServer(kind);
   let apiaryId: string;
   let hiveId: string;
   beforeAll(async () => {
-    t = await startTestServer(kind);
-    apiaryId = (await t.call("ApiaryService/CreateApiary", { name: "Lindenhof" })).body.apiary.id;
-    hiveId = (await t.call("HiveService/CreateHive", { apiaryId, name: "Hive 1" })).body.hive.id;
-  });
-  afterAll(async () => {
-    await t?.stop();
+    ({ apiaryId, hiveId } = await withApiaryAndHive(t));
   });
 
-  const feedHead = async (): Promise<string> =>
-    (await t.call("SyncService/Pull", { cursor: "", limit: 5000 })).body.nextCursor;
   const eventOf = async (harvestId: string) =>
     (await t.call("EventService/ListEvents", { hiveId, limit: 1000 })).body.events?.find(
       (e: { refId: string }) => e.refId === harvestId,
@@ -102,29 +101,29 @@ describe.each(databaseKinds)("HarvestService on %s", (kind) => {
   });
 
   it("rejects a missing hiveId with invalid_argument and writes nothing", async () => {
-    const head = await feedHead();
+    const head = await feedHead(t);
     const r = await t.call("HarvestService/CreateHarvest", { amountKg: 5 });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ code: "invalid_argument", message: "hiveId is required" });
-    expect(await feedHead()).toBe(head);
+    expect(await feedHead(t)).toBe(head);
   });
 
   it("rejects amountKg 0, negative or left out with invalid_argument and writes nothing", async () => {
-    const head = await feedHead();
+    const head = await feedHead(t);
     for (const body of [{ hiveId, amountKg: 0 }, { hiveId, amountKg: -2.5 }, { hiveId }]) {
       const r = await t.call("HarvestService/CreateHarvest", body);
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body).toEqual({ code: "invalid_argument", message: "amountKg must be above 0" });
     }
-    expect(await feedHead()).toBe(head);
+    expect(await feedHead(t)).toBe(head);
   });
 
   it("answers not_found for an unknown hive and writes nothing", async () => {
-    const head = await feedHead();
+    const head = await feedHead(t);
     const r = await t.call("HarvestService/CreateHarvest", { hiveId: "no-such-hive", amountKg: 1 });
     expect(r.status).toBe(404);
     expect(r.body.code).toBe("not_found");
-    expect(await feedHead()).toBe(head);
+    expect(await feedHead(t)).toBe(head);
   });
 
   it("answers not_found for unknown ids on GetHarvest and DeleteHarvest", async () => {
@@ -149,7 +148,7 @@ describe.each(databaseKinds)("HarvestService on %s", (kind) => {
       await t.call("HarvestService/CreateHarvest", { hiveId, amountKg: 4, variety: "Linden" })
     ).body;
     const event = await eventOf(harvest.id);
-    const cursor = await feedHead();
+    const cursor = await feedHead(t);
     expect(await t.call("HarvestService/DeleteHarvest", { id: harvest.id })).toEqual({
       status: 200,
       body: {},
@@ -177,18 +176,14 @@ describe.each(databaseKinds)("HarvestService on %s", (kind) => {
 });
 
 describe.each(databaseKinds)("HarvestService frozen ids and listing on %s", (kind) => {
-  let t: TestServer;
+  const t = useTestServer(kind);
   let a1: string;
   let a2: string;
   let hive: string;
   beforeAll(async () => {
-    t = await startTestServer(kind);
-    a1 = (await t.call("ApiaryService/CreateApiary", { name: "North" })).body.apiary.id;
-    a2 = (await t.call("ApiaryService/CreateApiary", { name: "South" })).body.apiary.id;
-    hive = (await t.call("HiveService/CreateHive", { apiaryId: a1, name: "Mover" })).body.hive.id;
-  });
-  afterAll(async () => {
-    await t?.stop();
+    a1 = await newApiary(t, "North");
+    a2 = await newApiary(t, "South");
+    hive = await newHive(t, a1, "Mover");
   });
 
   const harvest = async (hiveId: string, date: string, amountKg = 1) => {
@@ -230,8 +225,8 @@ describe.each(databaseKinds)("HarvestService frozen ids and listing on %s", (kin
   });
 
   it("lists newest first, filters by hiveId and apiaryId, and pages per §8", async () => {
-    const east = (await t.call("ApiaryService/CreateApiary", { name: "East" })).body.apiary.id;
-    const west = (await t.call("ApiaryService/CreateApiary", { name: "West" })).body.apiary.id;
+    const east = await newApiary(t, "East");
+    const west = await newApiary(t, "West");
     const h1 = (await t.call("HiveService/CreateHive", { apiaryId: east, name: "L1" })).body.hive;
     const h2 = (await t.call("HiveService/CreateHive", { apiaryId: west, name: "L2" })).body.hive;
     const o1 = await harvest(h1.id, daysAgo(3));
@@ -277,12 +272,11 @@ describe.each(databaseKinds)("HarvestService frozen ids and listing on %s", (kin
 });
 
 describe.each(databaseKinds)("ListHarvests page size on %s", (kind) => {
-  let t: TestServer;
+  const t = useTestServer(kind);
   let hiveId: string;
   beforeAll(async () => {
-    t = await startTestServer(kind);
-    const apiaryId = (await t.call("ApiaryService/CreateApiary", { name: "Big" })).body.apiary.id;
-    hiveId = (await t.call("HiveService/CreateHive", { apiaryId, name: "Rich" })).body.hive.id;
+    const apiaryId = await newApiary(t, "Big");
+    hiveId = await newHive(t, apiaryId, "Rich");
     // 505 harvests, made by the command and written in one batch through the one write path.
     const ctx = seedContext();
     const hive = { id: hiveId, apiaryId, queenId: "" };
@@ -299,9 +293,6 @@ describe.each(databaseKinds)("ListHarvests page size on %s", (kind) => {
       }),
     ).flatMap((r) => r.changes);
     await seedChanges(t, changes);
-  });
-  afterAll(async () => {
-    await t?.stop();
   });
 
   it("pageSize defaults to 50 and is capped at 500; total counts every match", async () => {

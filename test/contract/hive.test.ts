@@ -5,47 +5,40 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createHive } from "@hivekeep/client-core/core";
 import { HiveService, HiveStatus, HiveType } from "@hivekeep/proto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { seedChanges, seedContext } from "../support/command-seed.ts";
 import { databaseKinds } from "../support/databases.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import {
+  feedHead,
+  newApiary,
+  pullAll,
+  useTestServer,
+  type WireChange,
+} from "../support/fixtures.ts";
 
 const noFields = { type: 0, boxes: 0, colonyOrigin: "", note: "", qrCode: "", photo: "" };
 
-interface FeedItem {
-  entity: string;
-  entityId: string;
-  scopeId: string;
-  op: string;
+interface FeedItem extends WireChange {
   payload: Record<string, unknown>;
 }
 
 describe.each(databaseKinds)("HiveService on %s", (kind) => {
-  let t: TestServer;
+  const t = useTestServer(kind);
   let a1: string;
   let a2: string;
   beforeAll(async () => {
-    t = await startTestServer(kind);
-    a1 = (await t.call("ApiaryService/CreateApiary", { name: "Lindenhof" })).body.apiary.id;
-    a2 = (await t.call("ApiaryService/CreateApiary", { name: "Heide" })).body.apiary.id;
-  });
-  afterAll(async () => {
-    await t?.stop();
+    a1 = await newApiary(t, "Lindenhof");
+    a2 = await newApiary(t, "Heide");
   });
 
-  const head = async (): Promise<string> =>
-    (await t.call("SyncService/Pull", { cursor: "", limit: 5000 })).body.nextCursor;
   /** Every feed item after `cursor`, payloads parsed. */
-  const feedSince = async (cursor: string): Promise<FeedItem[]> => {
-    const r = await t.call("SyncService/Pull", { cursor, limit: 5000 });
-    // biome-ignore lint/suspicious/noExplicitAny: JSON from the wire.
-    return (r.body.changes ?? []).map((c: any) => ({ ...c, payload: JSON.parse(c.payloadJson) }));
-  };
+  const feedSince = async (cursor: string): Promise<FeedItem[]> =>
+    (await pullAll(t, cursor)).changes.map((c) => ({ ...c, payload: JSON.parse(c.payloadJson) }));
   const newHive = async (name: string, apiaryId = a1) =>
     (await t.call("HiveService/CreateHive", { apiaryId, name })).body.hive;
   /** A rejected call: its code and status, and nothing reached the feed. */
   const rejects = async (method: string, body: unknown, code: string, status: number) => {
-    const before = await head();
+    const before = await feedHead(t);
     const r = await t.call(`HiveService/${method}`, body);
     expect(r.status, method).toBe(status);
     expect(r.body.code, method).toBe(code);
@@ -55,7 +48,7 @@ describe.each(databaseKinds)("HiveService on %s", (kind) => {
   };
 
   it("CreateHive starts ACTIVE, opens a placement and records CREATED, all scoped to the apiary", async () => {
-    const before = await head();
+    const before = await feedHead(t);
     const r = await t.call("HiveService/CreateHive", {
       apiaryId: a1,
       name: " Nord ",
@@ -153,7 +146,7 @@ describe.each(databaseKinds)("HiveService on %s", (kind) => {
     const h = (
       await t.call("HiveService/CreateHive", { apiaryId: a1, name: "U", note: "n", photo })
     ).body.hive;
-    const before = await head();
+    const before = await feedHead(t);
     const r = await t.call("HiveService/UpdateHive", {
       hive: {
         id: h.id,
@@ -194,7 +187,7 @@ describe.each(databaseKinds)("HiveService on %s", (kind) => {
   it("UpdateHive records STATUS for a status change, DISSOLVED for dissolving, and keeps the status when it is unspecified", async () => {
     const h = await newHive("S");
     const client = t.client(HiveService);
-    let before = await head();
+    let before = await feedHead(t);
     const q = await client.updateHive({
       hive: { id: h.id, name: "S", status: HiveStatus.QUEENLESS },
     });
@@ -203,13 +196,13 @@ describe.each(databaseKinds)("HiveService on %s", (kind) => {
     expect(events.map((e) => e.payload)).toMatchObject([
       { type: 8, hive_id: h.id, apiary_id: a1, detail_json: JSON.stringify({ from: 1, to: 3 }) },
     ]);
-    before = await head();
+    before = await feedHead(t);
     const kept = await t.call("HiveService/UpdateHive", {
       hive: { id: h.id, name: "S", boxes: 1 },
     });
     expect(kept.body.hive.status).toBe("HIVE_STATUS_QUEENLESS");
     expect((await feedSince(before)).filter((c) => c.entity === "event")).toEqual([]);
-    before = await head();
+    before = await feedHead(t);
     const d = await client.updateHive({
       hive: { id: h.id, name: "S", status: HiveStatus.DISSOLVED, type: HiveType.WARRE },
     });
@@ -235,7 +228,7 @@ describe.each(databaseKinds)("HiveService on %s", (kind) => {
 
   it("RelocateHive closes the placement at date, opens one at the target, moves the hive's scope and records MOVED {from, to}", async () => {
     const h = await newHive("R");
-    const before = await head();
+    const before = await feedHead(t);
     const date = "2099-01-02T03:04:05Z"; // after the hive arrived (now)
     const r = await t.call("HiveService/RelocateHive", { id: h.id, targetApiaryId: a2, date });
     expect(r.status).toBe(200);
@@ -273,7 +266,7 @@ describe.each(databaseKinds)("HiveService on %s", (kind) => {
       detail_json: JSON.stringify({ from: a1, to: a2 }),
     });
     // Later changes of the hive use the new apiary as their scope.
-    const mark = await head();
+    const mark = await feedHead(t);
     await t.call("HiveService/UpdateHive", { hive: { id: h.id, name: "R2" } });
     expect((await feedSince(mark)).map((c) => c.scopeId)).toEqual([a2]);
     // ListHives by apiary follows the hive.
@@ -308,7 +301,7 @@ describe.each(databaseKinds)("HiveService on %s", (kind) => {
     const h = await newHive("Now");
     const client = t.client(HiveService);
     await client.updateHive({ hive: { id: h.id, name: "Now", status: HiveStatus.NUC } });
-    const before = await head();
+    const before = await feedHead(t);
     const t0 = Date.now();
     const r = await client.relocateHive({ id: h.id, targetApiaryId: a2 });
     const t1 = Date.now();
@@ -340,7 +333,7 @@ describe.each(databaseKinds)("HiveService on %s", (kind) => {
 
   it("DeleteHive writes a tombstone, closes the open placement and answers {}", async () => {
     const h = await newHive("D");
-    const before = await head();
+    const before = await feedHead(t);
     const r = await t.call("HiveService/DeleteHive", { id: h.id });
     expect(r).toEqual({ status: 200, body: {} });
     const feed = await feedSince(before);
@@ -390,13 +383,12 @@ describe.each(databaseKinds)("HiveService on %s", (kind) => {
 });
 
 describe.each(databaseKinds)("ListHives on %s", (kind) => {
-  let t: TestServer;
+  const t = useTestServer(kind);
   let a1: string;
   let a2: string;
   beforeAll(async () => {
-    t = await startTestServer(kind);
-    a1 = (await t.call("ApiaryService/CreateApiary", { name: "One" })).body.apiary.id;
-    a2 = (await t.call("ApiaryService/CreateApiary", { name: "Two" })).body.apiary.id;
+    a1 = await newApiary(t, "One");
+    a2 = await newApiary(t, "Two");
     // 501 hives: 500 at a1 (names H000…H499, in reverse) and one at a2, written
     // by the real command through the one write path in a single transaction.
     const ctx = seedContext();
@@ -406,9 +398,6 @@ describe.each(databaseKinds)("ListHives on %s", (kind) => {
       hive(a1, `H${String(499 - i).padStart(3, "0")}`),
     ).flat();
     await seedChanges(t, [...changes, ...hive(a2, "Lone")]);
-  });
-  afterAll(async () => {
-    await t?.stop();
   });
 
   const names = (r: { body: { hives?: { name: string }[] } }) =>

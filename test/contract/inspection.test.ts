@@ -1,49 +1,36 @@
 /** InspectionService against contract §1, §2, §4.4, §6, §7 and §8, on every database. */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { InspectionService, Stores } from "@hivekeep/proto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds } from "../support/databases.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import {
+  callOk,
+  expectError,
+  feedReader,
+  movedHiveWithTwoQueens,
+  newApiary,
+  newHive,
+  type PageJson,
+  useTestServer,
+  withApiaryAndHive,
+} from "../support/fixtures.ts";
 
 const prefix = "data:image/png;base64,";
 const maxPhoto = 512 * 1024;
 const photo = (tag: string): string => `${prefix}${Buffer.from(tag).toString("base64")}`;
 
 describe.each(databaseKinds)("InspectionService on %s", (kind) => {
-  let t: TestServer;
+  const t = useTestServer(kind);
   let apiaryId: string;
   let hiveId: string;
-  /** The feed position after everything seen so far. */
-  let cursor = "";
   beforeAll(async () => {
-    t = await startTestServer(kind);
-    apiaryId = (await t.call("ApiaryService/CreateApiary", { name: "Lindenhof" })).body.apiary.id;
-    hiveId = (await t.call("HiveService/CreateHive", { apiaryId, name: "Hive 1" })).body.hive.id;
-  });
-  afterAll(async () => {
-    await t?.stop();
+    ({ apiaryId, hiveId } = await withApiaryAndHive(t));
   });
 
   /** Changes written since the last call (the whole feed is read in order). */
-  async function newChanges(): Promise<{ entity: string; payloadJson: string }[]> {
-    const out = [];
-    for (;;) {
-      const r = await t.call("SyncService/Pull", { cursor, limit: 5000 });
-      out.push(...(r.body.changes ?? []));
-      cursor = r.body.nextCursor;
-      if (!r.body.hasMore) return out;
-    }
-  }
-  const inspect = async (body: object) => {
-    const r = await t.call("InspectionService/CreateInspection", { hiveId, ...body });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    return r.body.inspection;
-  };
-  const expectError = (r: { status: number; body: { code: string } }, status: number) => {
-    expect(r.status, JSON.stringify(r.body)).toBe(status);
-    expect(Object.keys(r.body).sort()).toEqual(["code", "message"]);
-    return r.body;
-  };
+  const newChanges = feedReader(t);
+  const inspect = async (body: object) =>
+    (await callOk(t, "InspectionService/CreateInspection", { hiveId, ...body })).inspection;
 
   it("creates an inspection with every stock-card field over JSON; enums answer by name; GetInspection returns it", async () => {
     const i = await inspect({
@@ -146,7 +133,7 @@ describe.each(databaseKinds)("InspectionService on %s", (kind) => {
   });
 
   it("answers not_found for a deleted hive", async () => {
-    const gone = (await t.call("HiveService/CreateHive", { apiaryId, name: "Gone" })).body.hive.id;
+    const gone = await newHive(t, apiaryId, "Gone");
     expect((await t.call("HiveService/DeleteHive", { id: gone })).status).toBe(200);
     const r = await t.call("InspectionService/CreateInspection", { ...{}, hiveId: gone });
     expect(expectError(r, 404).code).toBe("not_found");
@@ -292,33 +279,13 @@ describe.each(databaseKinds)("InspectionService on %s", (kind) => {
 });
 
 describe.each(databaseKinds)("CreateInspection as of its date on %s", (kind) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-  });
-  afterAll(async () => {
-    await t?.stop();
-  });
+  const t = useTestServer(kind);
 
   it("stores the apiary and reigning queen as of date: a back-dated inspection gets the old ones", async () => {
-    const a = (await t.call("ApiaryService/CreateApiary", { name: "A" })).body.apiary.id;
-    const b = (await t.call("ApiaryService/CreateApiary", { name: "B" })).body.apiary.id;
-    const hive = (await t.call("HiveService/CreateHive", { apiaryId: a, name: "Mover" })).body.hive;
-    const queen = async (year: number, introducedAt: string) => {
-      const r = await t.call("QueenService/CreateQueen", { hiveId: hive.id, year, introducedAt });
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-      return r.body.queen.id as string;
-    };
-    const oldQueen = await queen(2024, "2024-05-01T00:00:00Z");
-    const newQueen = await queen(2025, "2025-06-01T00:00:00Z");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const moved = await t.call("HiveService/RelocateHive", { id: hive.id, targetApiaryId: b });
-    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-
+    const { a, b, hive, oldQueen, newQueen } = await movedHiveWithTwoQueens(t);
     const at = async (date?: string) => {
-      const r = await t.call("InspectionService/CreateInspection", { hiveId: hive.id, date });
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-      return r.body.inspection;
+      const body = { hiveId: hive.id, date };
+      return (await callOk(t, "InspectionService/CreateInspection", body)).inspection;
     };
     // Now: apiary B, the new queen.
     expect(await at()).toMatchObject({ apiaryId: b, queenId: newQueen });
@@ -340,30 +307,23 @@ describe.each(databaseKinds)("CreateInspection as of its date on %s", (kind) => 
 });
 
 describe.each(databaseKinds)("ListInspections on %s", (kind) => {
-  let t: TestServer;
+  const t = useTestServer(kind);
   let hiveA: string;
   let hiveB: string;
   const dates = [3, 1, 4, 1, 5, 9, 2].map((d) => `2026-03-0${d}T12:00:00.000Z`);
   beforeAll(async () => {
-    t = await startTestServer(kind);
-    const apiaryId = (await t.call("ApiaryService/CreateApiary", { name: "L" })).body.apiary.id;
-    hiveA = (await t.call("HiveService/CreateHive", { apiaryId, name: "A" })).body.hive.id;
-    hiveB = (await t.call("HiveService/CreateHive", { apiaryId, name: "B" })).body.hive.id;
+    const apiaryId = await newApiary(t, "L");
+    hiveA = await newHive(t, apiaryId, "A");
+    hiveB = await newHive(t, apiaryId, "B");
     for (const date of dates) {
       await t.call("InspectionService/CreateInspection", { hiveId: hiveA, date });
     }
     await t.call("InspectionService/CreateInspection", { hiveId: hiveB, date: dates[0] });
   });
-  afterAll(async () => {
-    await t?.stop();
-  });
 
   type Row = { id: string; date: string; hiveId: string };
-  const list = async (body: object) => {
-    const r = await t.call("InspectionService/ListInspections", body);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    return r.body as { inspections?: Row[]; page: { total: number; nextPageToken?: string } };
-  };
+  const list = async (body: object): Promise<{ inspections?: Row[]; page: PageJson }> =>
+    callOk(t, "InspectionService/ListInspections", body);
 
   it("returns the newest first by date, then by id, filtered by hiveId", async () => {
     const r = await list({ hiveId: hiveA });

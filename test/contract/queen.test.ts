@@ -1,43 +1,29 @@
 /** QueenService against contract §2.2, §3, §4.5, §6, §7 and §8, on every database. */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { MarkingColor, QueenService } from "@hivekeep/proto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds } from "../support/databases.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
-
-interface WireChange {
-  entity: string;
-  entityId: string;
-  scopeId: string;
-  payloadJson: string;
-  hlc: string;
-}
+import {
+  callOk,
+  feedHead,
+  newApiary,
+  newHive,
+  pullAll,
+  useTestServer,
+} from "../support/fixtures.ts";
 
 describe.each(databaseKinds)("QueenService on %s", (kind) => {
-  let t: TestServer;
+  const t = useTestServer(kind);
   let apiaryId: string;
-  const newHive = async (name: string): Promise<string> =>
-    (await t.call("HiveService/CreateHive", { apiaryId, name })).body.hive.id;
-  const createQueen = async (body: Record<string, unknown>) => {
-    const r = await t.call("QueenService/CreateQueen", body);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    return r.body.queen;
-  };
-  const feed = async (cursor = ""): Promise<{ changes: WireChange[]; nextCursor: string }> => {
-    const body = (await t.call("SyncService/Pull", { cursor, limit: 5000 })).body;
-    return { changes: body.changes ?? [], nextCursor: body.nextCursor };
-  };
+  const createQueen = async (body: Record<string, unknown>) =>
+    (await callOk(t, "QueenService/CreateQueen", body)).queen;
 
   beforeAll(async () => {
-    t = await startTestServer(kind);
-    apiaryId = (await t.call("ApiaryService/CreateApiary", { name: "Lindenhof" })).body.apiary.id;
-  });
-  afterAll(async () => {
-    await t?.stop();
+    apiaryId = await newApiary(t, "Lindenhof");
   });
 
   it("creates a queen with every field; active, and GetQueen returns the same record", async () => {
-    const hiveId = await newHive("Every field");
+    const hiveId = await newHive(t, apiaryId, "Every field");
     const q = await createQueen({
       hiveId,
       year: 2025,
@@ -70,7 +56,7 @@ describe.each(databaseKinds)("QueenService on %s", (kind) => {
   });
 
   it("defaults the marking by the last digit of the year: 1/6 white, 2/7 yellow, 3/8 red, 4/9 green, 5/0 blue", async () => {
-    const hiveId = await newHive("Markings");
+    const hiveId = await newHive(t, apiaryId, "Markings");
     const expected: Record<number, string> = {
       1: "WHITE",
       6: "WHITE",
@@ -90,7 +76,7 @@ describe.each(databaseKinds)("QueenService on %s", (kind) => {
   });
 
   it("defaults introducedAt to now and stores left-out fields as defaults", async () => {
-    const hiveId = await newHive("Defaults");
+    const hiveId = await newHive(t, apiaryId, "Defaults");
     const before = Date.now();
     const q = await createQueen({ hive_id: hiveId, year: 2026 });
     expect(Date.parse(q.introducedAt)).toBeGreaterThanOrEqual(before - 1000);
@@ -101,12 +87,16 @@ describe.each(databaseKinds)("QueenService on %s", (kind) => {
   });
 
   it("accepts the marking as an enum number and answers with its name", async () => {
-    const q = await createQueen({ hiveId: await newHive("Number"), year: 2021, marking: 4 });
+    const q = await createQueen({
+      hiveId: await newHive(t, apiaryId, "Number"),
+      year: 2021,
+      marking: 4,
+    });
     expect(q.marking).toBe("MARKING_COLOR_GREEN");
   });
 
   it("replaces the reigning queen: A becomes inactive with replacedAt = B's introducedAt, B is active", async () => {
-    const hiveId = await newHive("Chain");
+    const hiveId = await newHive(t, apiaryId, "Chain");
     const a = await createQueen({ hiveId, year: 2024, introducedAt: "2024-05-01T00:00:00Z" });
     const b = await createQueen({ hiveId, year: 2026, introducedAt: "2026-04-15T09:30:00Z" });
     expect(b.active).toBe(true);
@@ -127,9 +117,9 @@ describe.each(databaseKinds)("QueenService on %s", (kind) => {
   });
 
   it("records QUEEN_REPLACED (old queen) then QUEEN_INTRODUCED (new queen) in the event log and the feed", async () => {
-    const hiveId = await newHive("Events");
+    const hiveId = await newHive(t, apiaryId, "Events");
     const a = await createQueen({ hiveId, year: 2024 });
-    const { nextCursor } = await feed();
+    const nextCursor = await feedHead(t);
     const b = await createQueen({ hiveId, year: 2026 });
 
     const events = (await t.call("EventService/ListEvents", { hiveId })).body.events;
@@ -147,7 +137,7 @@ describe.each(databaseKinds)("QueenService on %s", (kind) => {
     expect(queenEvents[1].authorId).toBeTruthy();
 
     // The feed of CreateQueen B: A replaced, its event, B, its event, with growing HLCs.
-    const { changes } = await feed(nextCursor);
+    const { changes } = await pullAll(t, nextCursor);
     expect(changes.map((c) => [c.entity, c.entity === "queen" ? c.entityId : ""])).toEqual([
       ["queen", a.id],
       ["event", ""],
@@ -166,18 +156,18 @@ describe.each(databaseKinds)("QueenService on %s", (kind) => {
   });
 
   it("records only QUEEN_INTRODUCED when no queen reigned", async () => {
-    const hiveId = await newHive("First queen");
-    const { nextCursor } = await feed();
+    const hiveId = await newHive(t, apiaryId, "First queen");
+    const nextCursor = await feedHead(t);
     const q = await createQueen({ hiveId, year: 2026 });
-    const { changes } = await feed(nextCursor);
+    const { changes } = await pullAll(t, nextCursor);
     expect(changes.map((c) => c.entity)).toEqual(["queen", "event"]);
     const events = (await t.call("EventService/ListEvents", { queenId: q.id })).body.events;
     expect(events.map((e: { type: string }) => e.type)).toEqual(["EVENT_TYPE_QUEEN_INTRODUCED"]);
   });
 
   it("rejects a missing hiveId or year with invalid_argument and writes nothing", async () => {
-    const hiveId = await newHive("Invalid");
-    const { nextCursor } = await feed();
+    const hiveId = await newHive(t, apiaryId, "Invalid");
+    const nextCursor = await feedHead(t);
     for (const [body, message] of [
       [{ year: 2026 }, "hiveId is required"],
       [{ hiveId }, "year is required"],
@@ -189,19 +179,19 @@ describe.each(databaseKinds)("QueenService on %s", (kind) => {
     }
     const negative = await t.call("QueenService/CreateQueen", { hiveId, year: -1 });
     expect(negative.body.code).toBe("invalid_argument");
-    expect((await feed(nextCursor)).changes).toEqual([]);
+    expect((await pullAll(t, nextCursor)).changes).toEqual([]);
   });
 
   it("answers not_found for an unknown hive on CreateQueen and writes nothing", async () => {
-    const { nextCursor } = await feed();
+    const nextCursor = await feedHead(t);
     const r = await t.call("QueenService/CreateQueen", { hiveId: "no-such-hive", year: 2026 });
     expect(r.status).toBe(404);
     expect(r.body.code).toBe("not_found");
-    expect((await feed(nextCursor)).changes).toEqual([]);
+    expect((await pullAll(t, nextCursor)).changes).toEqual([]);
   });
 
   it("UpdateQueen overwrites every field; fields left out become defaults", async () => {
-    const hiveId = await newHive("Update");
+    const hiveId = await newHive(t, apiaryId, "Update");
     const q = await createQueen({
       hiveId,
       year: 2025,
@@ -260,25 +250,25 @@ describe.each(databaseKinds)("QueenService on %s", (kind) => {
   });
 
   it("UpdateQueen never changes hiveId: a different hiveId in the message is ignored", async () => {
-    const hiveId = await newHive("Immutable");
-    const other = await newHive("Other");
+    const hiveId = await newHive(t, apiaryId, "Immutable");
+    const other = await newHive(t, apiaryId, "Other");
     const q = await createQueen({ hiveId, year: 2026 });
-    const { nextCursor } = await feed();
+    const nextCursor = await feedHead(t);
     const r = await t.call("QueenService/UpdateQueen", {
       queen: { id: q.id, hiveId: other, year: 2026, active: true },
     });
     expect(r.status).toBe(200);
     expect(r.body.queen.hiveId).toBe(hiveId);
-    const { changes } = await feed(nextCursor);
+    const { changes } = await pullAll(t, nextCursor);
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ entity: "queen", entityId: q.id, scopeId: apiaryId });
     expect(JSON.parse(changes[0]?.payloadJson ?? "{}")).not.toHaveProperty("hive_id");
   });
 
   it("UpdateQueen fails with invalid_argument when the queen, its hiveId or its year is missing, not_found for an unknown id", async () => {
-    const hiveId = await newHive("Update errors");
+    const hiveId = await newHive(t, apiaryId, "Update errors");
     const q = await createQueen({ hiveId, year: 2026 });
-    const { nextCursor } = await feed();
+    const nextCursor = await feedHead(t);
     const missing = await t.call("QueenService/UpdateQueen", {});
     expect(missing).toEqual({
       status: 400,
@@ -297,7 +287,7 @@ describe.each(databaseKinds)("QueenService on %s", (kind) => {
     });
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe("not_found");
-    expect((await feed(nextCursor)).changes).toEqual([]);
+    expect((await pullAll(t, nextCursor)).changes).toEqual([]);
   });
 
   it("GetQueen answers not_found for an unknown id (JSON and binary)", async () => {
@@ -311,7 +301,7 @@ describe.each(databaseKinds)("QueenService on %s", (kind) => {
 
   it("works over binary protobuf with the typed client", async () => {
     const client = t.client(QueenService);
-    const hiveId = await newHive("Binary");
+    const hiveId = await newHive(t, apiaryId, "Binary");
     const { queen } = await client.createQueen({ hiveId, year: 2023 });
     if (!queen) throw new Error("no queen");
     expect(queen.marking).toBe(MarkingColor.RED);
@@ -325,7 +315,7 @@ describe.each(databaseKinds)("QueenService on %s", (kind) => {
 });
 
 describe.each(databaseKinds)("ListQueens on %s", (kind) => {
-  let t: TestServer;
+  const t = useTestServer(kind);
   let hiveId: string;
   let otherHiveId: string;
   const ids: Record<string, string> = {};
@@ -337,10 +327,9 @@ describe.each(databaseKinds)("ListQueens on %s", (kind) => {
   const idsOf = (body: { queens?: { id: string }[] }) => (body.queens ?? []).map((q) => q.id);
 
   beforeAll(async () => {
-    t = await startTestServer(kind);
-    const apiaryId = (await t.call("ApiaryService/CreateApiary", { name: "A" })).body.apiary.id;
-    hiveId = (await t.call("HiveService/CreateHive", { apiaryId, name: "H" })).body.hive.id;
-    otherHiveId = (await t.call("HiveService/CreateHive", { apiaryId, name: "O" })).body.hive.id;
+    const apiaryId = await newApiary(t, "A");
+    hiveId = await newHive(t, apiaryId, "H");
+    otherHiveId = await newHive(t, apiaryId, "O");
     for (const year of [2022, 2024, 2026]) {
       const r = await t.call("QueenService/CreateQueen", {
         hiveId,
@@ -351,9 +340,6 @@ describe.each(databaseKinds)("ListQueens on %s", (kind) => {
     }
     const other = await t.call("QueenService/CreateQueen", { hiveId: otherHiveId, year: 2025 });
     ids.other = other.body.queen.id;
-  });
-  afterAll(async () => {
-    await t?.stop();
   });
 
   it("lists a hive's queens newest introducedAt first, with the total", async () => {

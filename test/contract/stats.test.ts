@@ -2,10 +2,11 @@
 import { upsert, userScope } from "@hivekeep/client-core/core";
 import { StatsService } from "@hivekeep/proto";
 import { localUserId } from "@hivekeep/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { seedChanges, seedContext } from "../support/command-seed.ts";
 import { databaseKinds } from "../support/databases.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { useTestServer } from "../support/fixtures.ts";
+import type { TestServer } from "../support/server.ts";
 
 const day = 86_400_000;
 /** `n` days (fractional allowed) before now, as RFC 3339. */
@@ -13,9 +14,9 @@ const ago = (n: number) => new Date(Date.now() - n * day).toISOString();
 const thisYear = new Date().getUTCFullYear();
 
 /** Shared setup of every StatsService test: apiaries, hives, queens. */
-function helpers(t: () => TestServer) {
+function helpers(t: TestServer) {
   const ok = async (path: string, body: unknown) => {
-    const r = await t().call(path, body);
+    const r = await t.call(path, body);
     expect(r.status, `${path} ${JSON.stringify(r.body)}`).toBe(200);
     return r.body;
   };
@@ -34,16 +35,10 @@ function helpers(t: () => TestServer) {
 }
 
 describe.each(databaseKinds)("GetDashboard on %s", (kind) => {
-  let t: TestServer;
-  const h = helpers(() => t);
+  const t = useTestServer(kind);
+  const h = helpers(t);
   const hives: Record<string, string> = {};
   const hiveId = (name: string): string => hives[name] ?? "";
-  beforeAll(async () => {
-    t = await startTestServer(kind);
-  });
-  afterAll(async () => {
-    await t?.stop();
-  });
 
   it("answers zeros and empty lists for an empty tenant", async () => {
     expect(await h.dashboard()).toEqual({});
@@ -207,14 +202,13 @@ describe.each(databaseKinds)("GetDashboard on %s", (kind) => {
 });
 
 describe.each(databaseKinds)("GetHoneyStats on %s", (kind) => {
-  let t: TestServer;
-  const h = helpers(() => t);
+  const t = useTestServer(kind);
+  const h = helpers(t);
   let alpha: string;
   let beta: string;
   let queenId: string;
   let old: string;
   beforeAll(async () => {
-    t = await startTestServer(kind);
     alpha = await h.apiary("Alpha");
     beta = await h.apiary("Beta");
     const withQueen = await h.hive(alpha, "Queenright");
@@ -230,9 +224,6 @@ describe.each(databaseKinds)("GetHoneyStats on %s", (kind) => {
     await h.harvest(withQueen, 5, "2026-06-01T00:00:00Z");
     await h.harvest(queenless, 2.5, "2026-07-01T00:00:00Z");
     await h.harvest(queenless, 0.1, "2026-07-02T00:00:00Z");
-  });
-  afterAll(async () => {
-    await t?.stop();
   });
 
   const stats = async (year?: number) => h.ok("StatsService/GetHoneyStats", { year });

@@ -1,43 +1,31 @@
 /** TaskService against contract §2.2, §3, §4.6, §5, §7 and §8, on every database. */
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { createTask, formatHlc } from "@hivekeep/client-core/core";
+import { createTask } from "@hivekeep/client-core/core";
 import { TaskPriority, TaskService } from "@hivekeep/proto";
-import { localOrganizationId, localUserId } from "@hivekeep/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeTenant } from "../../server/src/store/tenant-write.ts";
+import { localUserId } from "@hivekeep/server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedChanges, seedContext } from "../support/command-seed.ts";
 import { databaseKinds } from "../support/databases.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
-
-interface WireChange {
-  entity: string;
-  entityId: string;
-  scopeId: string;
-  payloadJson: string;
-  authorId: string;
-}
+import {
+  callOk,
+  feedHead,
+  newApiary,
+  newHive,
+  pullAll,
+  useTestServer,
+  withApiaryAndHive,
+} from "../support/fixtures.ts";
 
 describe.each(databaseKinds)("TaskService on %s", (kind) => {
-  let t: TestServer;
+  const t = useTestServer(kind);
   let apiaryId: string;
   let hiveId: string;
-  const createTaskOk = async (body: Record<string, unknown>) => {
-    const r = await t.call("TaskService/CreateTask", body);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    return r.body.task;
-  };
-  const feed = async (cursor = ""): Promise<{ changes: WireChange[]; nextCursor: string }> => {
-    const body = (await t.call("SyncService/Pull", { cursor, limit: 5000 })).body;
-    return { changes: body.changes ?? [], nextCursor: body.nextCursor };
-  };
+  const createTaskOk = async (body: Record<string, unknown>) =>
+    (await callOk(t, "TaskService/CreateTask", body)).task;
 
   beforeAll(async () => {
-    t = await startTestServer(kind);
-    apiaryId = (await t.call("ApiaryService/CreateApiary", { name: "Lindenhof" })).body.apiary.id;
-    hiveId = (await t.call("HiveService/CreateHive", { apiaryId, name: "Hive 1" })).body.hive.id;
-  });
-  afterAll(async () => {
-    await t?.stop();
+    ({ apiaryId, hiveId } = await withApiaryAndHive(t));
   });
 
   it("creates an open task with every field; GetTask returns the same record", async () => {
@@ -67,10 +55,10 @@ describe.each(databaseKinds)("TaskService on %s", (kind) => {
   });
 
   it("a task with hiveId and no apiaryId inherits the hive's apiaryId and syncs in that apiary", async () => {
-    const { nextCursor } = await feed();
+    const nextCursor = await feedHead(t);
     const task = await createTaskOk({ title: "Add super", hive_id: hiveId });
     expect(task.apiaryId).toBe(apiaryId);
-    const { changes } = await feed(nextCursor);
+    const { changes } = await pullAll(t, nextCursor);
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ entity: "task", entityId: task.id, scopeId: apiaryId });
     expect(JSON.parse(changes[0]?.payloadJson ?? "{}")).toMatchObject({
@@ -87,12 +75,12 @@ describe.each(databaseKinds)("TaskService on %s", (kind) => {
   });
 
   it("a task with neither hiveId nor apiaryId is personal: Pull shows it with scopeId user:<id>", async () => {
-    const { nextCursor } = await feed();
+    const nextCursor = await feedHead(t);
     const task = await createTaskOk({ title: "Buy jars", priority: 1 });
     expect(task).not.toHaveProperty("apiaryId");
     expect(task).not.toHaveProperty("hiveId");
     expect(task.priority).toBe("TASK_PRIORITY_LOW");
-    const { changes } = await feed(nextCursor);
+    const { changes } = await pullAll(t, nextCursor);
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({
       entity: "task",
@@ -105,40 +93,40 @@ describe.each(databaseKinds)("TaskService on %s", (kind) => {
   });
 
   it("rejects a missing or blank title with invalid_argument and writes nothing", async () => {
-    const { nextCursor } = await feed();
+    const nextCursor = await feedHead(t);
     for (const body of [{}, { title: "" }, { title: "   ", hiveId }]) {
       const r = await t.call("TaskService/CreateTask", body);
       expect(r.status).toBe(400);
       expect(r.body).toEqual({ code: "invalid_argument", message: "title is required" });
     }
-    expect((await feed(nextCursor)).changes).toEqual([]);
+    expect((await pullAll(t, nextCursor)).changes).toEqual([]);
   });
 
   it("rejects an apiaryId that does not exist with invalid_argument and writes nothing", async () => {
-    const { nextCursor } = await feed();
+    const nextCursor = await feedHead(t);
     const r = await t.call("TaskService/CreateTask", { title: "x", apiaryId: "no-such-apiary" });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe("invalid_argument");
     expect(r.body.message).toContain("no-such-apiary");
-    expect((await feed(nextCursor)).changes).toEqual([]);
+    expect((await pullAll(t, nextCursor)).changes).toEqual([]);
   });
 
   it("answers not_found for an unknown hiveId and writes nothing", async () => {
-    const { nextCursor } = await feed();
+    const nextCursor = await feedHead(t);
     const r = await t.call("TaskService/CreateTask", { title: "x", hiveId: "no-such-hive" });
     expect(r.status).toBe(404);
     expect(r.body.code).toBe("not_found");
-    expect((await feed(nextCursor)).changes).toEqual([]);
+    expect((await pullAll(t, nextCursor)).changes).toEqual([]);
   });
 
   it("SetTaskDone true closes the task, false reopens it; both return {task} and reach the feed", async () => {
     const task = await createTaskOk({ title: "Feed syrup", apiaryId });
-    const { nextCursor } = await feed();
+    const nextCursor = await feedHead(t);
     const closed = await t.call("TaskService/SetTaskDone", { id: task.id, done: true });
     expect(closed).toEqual({ status: 200, body: { task: { ...task, done: true } } });
     const reopened = await t.call("TaskService/SetTaskDone", { id: task.id, done: false });
     expect(reopened).toEqual({ status: 200, body: { task } });
-    const { changes } = await feed(nextCursor);
+    const { changes } = await pullAll(t, nextCursor);
     expect(changes.map((c) => [c.entityId, c.scopeId, JSON.parse(c.payloadJson)])).toEqual([
       [task.id, apiaryId, { done: true }],
       [task.id, apiaryId, { done: false }],
@@ -146,36 +134,29 @@ describe.each(databaseKinds)("TaskService on %s", (kind) => {
   });
 
   it("answers not_found for unknown ids on GetTask and SetTaskDone and writes nothing", async () => {
-    const { nextCursor } = await feed();
+    const nextCursor = await feedHead(t);
     for (const method of ["GetTask", "SetTaskDone"]) {
       const r = await t.call(`TaskService/${method}`, { id: "no-such-task", done: true });
       expect(r.status, method).toBe(404);
       expect(r.body.code, method).toBe("not_found");
     }
-    expect((await feed(nextCursor)).changes).toEqual([]);
+    expect((await pullAll(t, nextCursor)).changes).toEqual([]);
   });
 
   it("never shows another user's personal task: not listed, not in Pull, Get and SetTaskDone not_found", async () => {
     // Another user of the tenant creates a personal task on their device; it
     // arrives through the one write path (only one user exists in single-user mode).
-    const otherUser = randomUUID();
-    let counter = 0;
     const { id, changes } = createTask(
-      {
-        now: new Date(),
-        authorId: otherUser,
-        newId: randomUUID,
-        stamp: () => formatHlc({ ms: Date.now(), counter: counter++, node: "dev-other" }),
-      },
+      { ...seedContext(), authorId: randomUUID() },
       { hive: undefined, apiaryExists: false },
       { title: "Private", hiveId: "", apiaryId: "", priority: TaskPriority.UNSPECIFIED },
     );
-    const { nextCursor } = await feed();
-    await writeTenant(t.server.db, localOrganizationId, (w) => w.apply(changes));
+    const nextCursor = await feedHead(t);
+    await seedChanges(t, changes);
 
     const listed = (await t.call("TaskService/ListTasks", {})).body.tasks ?? [];
     expect(listed.map((x: { id: string }) => x.id)).not.toContain(id);
-    expect((await feed(nextCursor)).changes).toEqual([]);
+    expect((await pullAll(t, nextCursor)).changes).toEqual([]);
     for (const method of ["GetTask", "SetTaskDone"]) {
       const r = await t.call(`TaskService/${method}`, { id, done: true });
       expect(r.status, method).toBe(404);
@@ -200,7 +181,7 @@ describe.each(databaseKinds)("TaskService on %s", (kind) => {
 });
 
 describe.each(databaseKinds)("ListTasks on %s", (kind) => {
-  let t: TestServer;
+  const t = useTestServer(kind);
   let hiveId: string;
   const ids: Record<string, string> = {};
   const titles = (body: { tasks?: { title: string }[] }) => (body.tasks ?? []).map((x) => x.title);
@@ -211,9 +192,8 @@ describe.each(databaseKinds)("ListTasks on %s", (kind) => {
   };
 
   beforeAll(async () => {
-    t = await startTestServer(kind);
-    const apiaryId = (await t.call("ApiaryService/CreateApiary", { name: "A" })).body.apiary.id;
-    hiveId = (await t.call("HiveService/CreateHive", { apiaryId, name: "H" })).body.hive.id;
+    const apiaryId = await newApiary(t, "A");
+    hiveId = await newHive(t, apiaryId, "H");
     const tasks: [string, Record<string, unknown>][] = [
       ["open no due 1", { apiaryId }],
       ["open due July", { apiaryId, dueAt: "2026-07-01T00:00:00Z" }],
@@ -231,9 +211,6 @@ describe.each(databaseKinds)("ListTasks on %s", (kind) => {
     for (const title of ["done due May", "done no due"]) {
       await t.call("TaskService/SetTaskDone", { id: ids[title], done: true });
     }
-  });
-  afterAll(async () => {
-    await t?.stop();
   });
 
   const openOrder = [

@@ -1,7 +1,11 @@
 /** The two database adapters agree on how values come back. */
 import { type Db, openPglite, openPostgres } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScratchDatabase, databaseKinds, type ScratchDatabase } from "../support/databases.ts";
+import {
+  createScratchDatabase,
+  databaseKinds,
+  type ScratchDatabase,
+} from "../support/databases.ts";
 
 describe.each(databaseKinds)("the %s adapter", (kind) => {
   let db: Db;

@@ -1,20 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { DomainError } from "../domain-error.ts";
-import { formatHlc } from "../hlc.ts";
-import type { CommandContext } from "./context.ts";
 import { EventType } from "./event.ts";
 import { type CreateHarvestInput, createHarvest, deleteHarvest, harvestTitle } from "./harvest.ts";
-
-function fakeContext(): CommandContext {
-  let id = 0;
-  let counter = 0;
-  return {
-    now: new Date("2026-05-20T10:00:00.000Z"),
-    authorId: "user-1",
-    newId: () => `id-${++id}`,
-    stamp: () => formatHlc({ ms: 1_779_271_200_000, counter: counter++, node: "test" }),
-  };
-}
+import { errorOf, fakeContext } from "./test-support.ts";
 
 const input: CreateHarvestInput = {
   hiveId: "hive-1",
@@ -27,15 +14,6 @@ const input: CreateHarvestInput = {
   note: "",
 };
 const hive = { id: "hive-1", apiaryId: "apiary-1", queenId: "queen-1" };
-
-const domainError = (fn: () => unknown): DomainError => {
-  try {
-    fn();
-  } catch (e) {
-    return e as DomainError;
-  }
-  throw new Error("expected a DomainError");
-};
 
 describe("harvestTitle", () => {
   it("is '<amountKg> kg <variety>' with the number as JS String() writes it", () => {
@@ -84,26 +62,26 @@ describe("createHarvest", () => {
   });
 
   it("rejects a missing hiveId before looking at the hive", () => {
-    const e = domainError(() => createHarvest(fakeContext(), undefined, { ...input, hiveId: "" }));
+    const e = errorOf(() => createHarvest(fakeContext(), undefined, { ...input, hiveId: "" }));
     expect([e.code, e.field, e.message]).toEqual(["invalid", "hiveId", "hiveId is required"]);
   });
 
   it("rejects an amount that is not above 0", () => {
     for (const amountKg of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
-      const e = domainError(() => createHarvest(fakeContext(), hive, { ...input, amountKg }));
+      const e = errorOf(() => createHarvest(fakeContext(), hive, { ...input, amountKg }));
       expect([e.code, e.field], String(amountKg)).toEqual(["invalid", "amountKg"]);
     }
   });
 
   it("rejects a water content outside 0–100 %", () => {
     for (const waterContent of [-0.1, 100.1, Number.NaN]) {
-      const e = domainError(() => createHarvest(fakeContext(), hive, { ...input, waterContent }));
+      const e = errorOf(() => createHarvest(fakeContext(), hive, { ...input, waterContent }));
       expect([e.code, e.field]).toEqual(["invalid", "waterContent"]);
     }
   });
 
   it("answers not_found for a hive that does not exist", () => {
-    const e = domainError(() => createHarvest(fakeContext(), undefined, input));
+    const e = errorOf(() => createHarvest(fakeContext(), undefined, input));
     expect(e.code).toBe("not_found");
   });
 });
@@ -122,8 +100,6 @@ describe("deleteHarvest", () => {
   });
 
   it("answers not_found for an unknown harvest", () => {
-    expect(domainError(() => deleteHarvest(fakeContext(), undefined, "nope")).code).toBe(
-      "not_found",
-    );
+    expect(errorOf(() => deleteHarvest(fakeContext(), undefined, "nope")).code).toBe("not_found");
   });
 });

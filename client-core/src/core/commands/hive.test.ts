@@ -1,9 +1,6 @@
 import { EventType, HiveStatus, HiveType } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
-import type { Change } from "../change.ts";
 import { DomainError } from "../domain-error.ts";
-import { formatHlc } from "../hlc.ts";
-import type { CommandContext } from "./context.ts";
 import {
   createHive,
   deleteHive,
@@ -12,19 +9,12 @@ import {
   relocateHive,
   updateHive,
 } from "./hive.ts";
+import { byEntity, errorOf, fakeContext } from "./test-support.ts";
 
 const now = new Date("2026-05-01T10:00:00.000Z");
 
-function fakeContext(): CommandContext {
-  let id = 0;
-  let counter = 0;
-  return {
-    now,
-    authorId: "u1",
-    newId: () => `id-${++id}`,
-    stamp: () => formatHlc({ ms: now.getTime(), counter: ++counter, node: "test" }),
-  };
-}
+/** Every test here runs on 1 May 2026 as user "u1". */
+const at = { now, authorId: "u1" };
 
 const fields: HiveFields = {
   name: "Nord",
@@ -45,24 +35,17 @@ const hive: HiveState = {
 };
 
 const fails = (fn: () => unknown, code: DomainError["code"], message?: string | RegExp) => {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(DomainError);
-    expect((e as DomainError).code).toBe(code);
-    if (message !== undefined) expect((e as DomainError).message).toMatch(message);
-    return;
-  }
-  throw new Error("expected a DomainError");
+  const e = errorOf(fn);
+  expect(e).toBeInstanceOf(DomainError);
+  expect(e.code).toBe(code);
+  if (message !== undefined) expect(e.message).toMatch(message);
 };
-
-const byEntity = (changes: Change[], entity: string) => changes.filter((c) => c.entity === entity);
 
 describe("createHive", () => {
   const input = { ...fields, apiaryId: "a1", photo: "" };
 
   it("creates an ACTIVE hive, an open placement and a CREATED event, all scoped to the apiary", () => {
-    const { id, changes } = createHive(fakeContext(), { id: "a1" }, input);
+    const { id, changes } = createHive(fakeContext(at), { id: "a1" }, input);
     expect(changes.map((c) => c.entity)).toEqual(["hive", "placement", "event"]);
     expect(changes.every((c) => c.scopeId === "a1")).toBe(true);
     expect(changes[0]?.payload).toMatchObject({ status: HiveStatus.ACTIVE, apiary_id: "a1" });
@@ -76,18 +59,18 @@ describe("createHive", () => {
   });
 
   it("checks apiaryId, name, enum numbers and the photo before the apiary", () => {
-    fails(() => createHive(fakeContext(), undefined, { ...input, apiaryId: " " }), "invalid");
-    fails(() => createHive(fakeContext(), undefined, { ...input, name: "" }), "invalid");
+    fails(() => createHive(fakeContext(at), undefined, { ...input, apiaryId: " " }), "invalid");
+    fails(() => createHive(fakeContext(at), undefined, { ...input, name: "" }), "invalid");
     fails(
-      () => createHive(fakeContext(), { id: "a1" }, { ...input, type: 42 as HiveType }),
+      () => createHive(fakeContext(at), { id: "a1" }, { ...input, type: 42 as HiveType }),
       "invalid",
     );
     fails(
-      () => createHive(fakeContext(), { id: "a1" }, { ...input, photo: "http://x" }),
+      () => createHive(fakeContext(at), { id: "a1" }, { ...input, photo: "http://x" }),
       "invalid",
       /photo must start with "data:image\/"/,
     );
-    fails(() => createHive(fakeContext(), undefined, input), "not_found");
+    fails(() => createHive(fakeContext(at), undefined, input), "not_found");
   });
 });
 
@@ -95,7 +78,7 @@ describe("updateHive", () => {
   const input = { ...fields, id: "h1", status: HiveStatus.ACTIVE, name: " Süd " };
 
   it("overwrites the editable fields and never apiary_id or photo", () => {
-    const changes = updateHive(fakeContext(), hive, input);
+    const changes = updateHive(fakeContext(at), hive, input);
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ entity: "hive", entityId: "h1", scopeId: "a1" });
     expect(changes[0]?.payload).toEqual({
@@ -111,13 +94,13 @@ describe("updateHive", () => {
   });
 
   it("keeps the current status when the message leaves it unspecified", () => {
-    const changes = updateHive(fakeContext(), hive, { ...input, status: HiveStatus.UNSPECIFIED });
+    const changes = updateHive(fakeContext(at), hive, { ...input, status: HiveStatus.UNSPECIFIED });
     expect(changes[0]?.payload.status).toBe(HiveStatus.ACTIVE);
     expect(byEntity(changes, "event")).toEqual([]);
   });
 
   it("records STATUS for a status change and DISSOLVED for dissolving", () => {
-    const queenless = updateHive(fakeContext(), hive, {
+    const queenless = updateHive(fakeContext(at), hive, {
       ...input,
       status: HiveStatus.QUEENLESS,
     });
@@ -130,7 +113,7 @@ describe("updateHive", () => {
       title: "Hive Süd: active → queenless",
       detail_json: JSON.stringify({ from: HiveStatus.ACTIVE, to: HiveStatus.QUEENLESS }),
     });
-    const dissolved = updateHive(fakeContext(), hive, { ...input, status: HiveStatus.DISSOLVED });
+    const dissolved = updateHive(fakeContext(at), hive, { ...input, status: HiveStatus.DISSOLVED });
     expect(byEntity(dissolved, "event")[0]?.payload).toMatchObject({
       type: EventType.DISSOLVED,
       title: "Hive Süd dissolved",
@@ -138,11 +121,14 @@ describe("updateHive", () => {
   });
 
   it("needs the hive message, a known hive, a name and known enum numbers", () => {
-    fails(() => updateHive(fakeContext(), hive, undefined), "invalid", "hive is required");
-    fails(() => updateHive(fakeContext(), undefined, input), "not_found");
-    fails(() => updateHive(fakeContext(), hive, { ...input, name: "  " }), "invalid");
-    fails(() => updateHive(fakeContext(), hive, { ...input, status: 7 as HiveStatus }), "invalid");
-    fails(() => updateHive(fakeContext(), hive, { ...input, boxes: -1 }), "invalid");
+    fails(() => updateHive(fakeContext(at), hive, undefined), "invalid", "hive is required");
+    fails(() => updateHive(fakeContext(at), undefined, input), "not_found");
+    fails(() => updateHive(fakeContext(at), hive, { ...input, name: "  " }), "invalid");
+    fails(
+      () => updateHive(fakeContext(at), hive, { ...input, status: 7 as HiveStatus }),
+      "invalid",
+    );
+    fails(() => updateHive(fakeContext(at), hive, { ...input, boxes: -1 }), "invalid");
   });
 });
 
@@ -151,7 +137,7 @@ describe("relocateHive", () => {
   const input = { id: "h1", targetApiaryId: "a2", date: "2026-04-20T08:00:00Z" };
 
   it("moves the hive and its scope, closes and opens placements, records MOVED", () => {
-    const changes = relocateHive(fakeContext(), hive, target, input);
+    const changes = relocateHive(fakeContext(at), hive, target, input);
     const [moved] = byEntity(changes, "hive");
     expect(moved).toMatchObject({ scopeId: "a2", payload: { apiary_id: "a2" } });
     const placements = byEntity(changes, "placement");
@@ -182,7 +168,7 @@ describe("relocateHive", () => {
   });
 
   it("refuses a missing target, unknown ids, the same apiary and a date before arrival", () => {
-    const ctx = fakeContext();
+    const ctx = fakeContext(at);
     fails(() => relocateHive(ctx, hive, target, { ...input, targetApiaryId: "" }), "invalid");
     fails(() => relocateHive(ctx, undefined, target, input), "not_found", /hive/);
     fails(() => relocateHive(ctx, hive, undefined, input), "not_found", /apiary/);
@@ -201,7 +187,7 @@ describe("relocateHive", () => {
 
 describe("deleteHive", () => {
   it("tombstones the hive and closes its open placements", () => {
-    const changes = deleteHive(fakeContext(), hive, "h1");
+    const changes = deleteHive(fakeContext(at), hive, "h1");
     expect(changes[0]).toMatchObject({ entity: "hive", op: "delete", scopeId: "a1" });
     expect(changes[1]).toMatchObject({
       entity: "placement",
@@ -212,6 +198,6 @@ describe("deleteHive", () => {
   });
 
   it("answers not_found for an unknown hive", () => {
-    fails(() => deleteHive(fakeContext(), undefined, "nope"), "not_found");
+    fails(() => deleteHive(fakeContext(at), undefined, "nope"), "not_found");
   });
 });

@@ -1,10 +1,8 @@
 import { Stores, Temperament } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../domain-error.ts";
 import { maxPhotoBytes } from "../entities.ts";
 import { formatHlc, type Hlc } from "../hlc.ts";
 import { emptyOrSet, joinOrSets, type OrSetPatch, orSetFromPatch, orSetValues } from "../or-set.ts";
-import type { CommandContext } from "./context.ts";
 import { EventType } from "./event.ts";
 import {
   addInspectionPhoto,
@@ -13,17 +11,7 @@ import {
   type InspectionState,
   removeInspectionPhoto,
 } from "./inspection.ts";
-
-function fakeContext(): CommandContext {
-  let id = 0;
-  let counter = 0;
-  return {
-    now: new Date("2026-05-20T10:00:00.000Z"),
-    authorId: "user-1",
-    newId: () => `id-${++id}`,
-    stamp: () => formatHlc({ ms: 1_779_271_200_000, counter: counter++, node: "test" }),
-  };
-}
+import { errorOf, fakeContext } from "./test-support.ts";
 
 const blank: CreateInspectionInput = {
   hiveId: "hive-1",
@@ -48,16 +36,6 @@ const blank: CreateInspectionInput = {
   superAdded: false,
 };
 const hive = { id: "hive-1", apiaryId: "apiary-1", queenId: "queen-1" };
-
-const errorOf = (fn: () => unknown): DomainError => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error("expected a DomainError");
-};
 
 const photo = (body = "AAAA"): string => `data:image/png;base64,${body}`;
 

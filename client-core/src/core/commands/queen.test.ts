@@ -1,8 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { Change } from "../change.ts";
-import { DomainError } from "../domain-error.ts";
-import { formatHlc } from "../hlc.ts";
-import type { CommandContext } from "./context.ts";
 import { EventType } from "./event.ts";
 import {
   type CreateQueenInput,
@@ -12,19 +8,12 @@ import {
   type QueenHive,
   updateQueen,
 } from "./queen.ts";
+import { byEntity, codeOf, fakeContext } from "./test-support.ts";
 
 const now = new Date("2026-05-01T10:00:00.000Z");
 
-function fakeContext(): CommandContext {
-  let ids = 0;
-  let counter = 0;
-  return {
-    now,
-    authorId: "user-1",
-    newId: () => `id-${++ids}`,
-    stamp: () => formatHlc({ ms: now.getTime(), counter: counter++, node: "test" }),
-  };
-}
+/** Every test here runs on 1 May 2026 (as the default user "user-1"). */
+const at = { now };
 
 const input: CreateQueenInput = {
   hiveId: "hive-1",
@@ -41,18 +30,6 @@ const hive: QueenHive = {
   activeQueens: [],
 };
 
-const codeOf = (fn: () => unknown): string | undefined => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return `${e.code}:${e.field ?? ""}`;
-    throw e;
-  }
-  return undefined;
-};
-
-const byEntity = (changes: Change[], entity: string) => changes.filter((c) => c.entity === entity);
-
 describe("defaultMarking", () => {
   it.each([
     [2021, MarkingColor.WHITE],
@@ -67,14 +44,14 @@ describe("defaultMarking", () => {
     [2030, MarkingColor.BLUE],
   ])("year %i is marked %s", (year, colour) => {
     expect(defaultMarking(year)).toBe(colour);
-    const { changes } = createQueen(fakeContext(), hive, { ...input, year });
+    const { changes } = createQueen(fakeContext(at), hive, { ...input, year });
     expect(byEntity(changes, "queen")[0]?.payload.marking).toBe(colour);
   });
 });
 
 describe("createQueen", () => {
   it("writes an active queen in the hive's current apiary, introduced now by default", () => {
-    const { id, changes } = createQueen(fakeContext(), hive, { ...input, origin: "own" });
+    const { id, changes } = createQueen(fakeContext(at), hive, { ...input, origin: "own" });
     expect(changes.map((c) => c.entity)).toEqual(["queen", "event"]);
     const [queen, event] = changes;
     expect(queen).toMatchObject({ entityId: id, scopeId: "apiary-now", op: "upsert" });
@@ -105,14 +82,14 @@ describe("createQueen", () => {
   });
 
   it("keeps a marking that is sent", () => {
-    const { changes } = createQueen(fakeContext(), hive, { ...input, marking: MarkingColor.RED });
+    const { changes } = createQueen(fakeContext(at), hive, { ...input, marking: MarkingColor.RED });
     expect(changes[0]?.payload.marking).toBe(MarkingColor.RED);
   });
 
   it("replaces the active queen at the new introduced_at and records REPLACED before INTRODUCED", () => {
     const introducedAt = "2026-04-20T08:00:00.000Z";
     const { id, changes } = createQueen(
-      fakeContext(),
+      fakeContext(at),
       { ...hive, activeQueens: [{ id: "old", year: 2024 }] },
       { ...input, introducedAt },
     );
@@ -141,19 +118,19 @@ describe("createQueen", () => {
   });
 
   it("requires hiveId and year, checks values, then the hive", () => {
-    expect(codeOf(() => createQueen(fakeContext(), hive, { ...input, hiveId: "" }))).toBe(
+    expect(codeOf(() => createQueen(fakeContext(at), hive, { ...input, hiveId: "" }))).toBe(
       "invalid:hiveId",
     );
-    expect(codeOf(() => createQueen(fakeContext(), hive, { ...input, year: 0 }))).toBe(
+    expect(codeOf(() => createQueen(fakeContext(at), hive, { ...input, year: 0 }))).toBe(
       "invalid:year",
     );
-    expect(codeOf(() => createQueen(fakeContext(), hive, { ...input, year: -3 }))).toBe(
+    expect(codeOf(() => createQueen(fakeContext(at), hive, { ...input, year: -3 }))).toBe(
       "invalid:year",
     );
     expect(
-      codeOf(() => createQueen(fakeContext(), hive, { ...input, marking: 42 as MarkingColor })),
+      codeOf(() => createQueen(fakeContext(at), hive, { ...input, marking: 42 as MarkingColor })),
     ).toBe("invalid:marking");
-    expect(codeOf(() => createQueen(fakeContext(), undefined, input))).toBe("not_found:");
+    expect(codeOf(() => createQueen(fakeContext(at), undefined, input))).toBe("not_found:");
   });
 });
 
@@ -171,7 +148,7 @@ describe("updateQueen", () => {
   };
 
   it("overwrites every field; left out means default, hive_id is never written", () => {
-    const [change, ...rest] = updateQueen(fakeContext(), state, update);
+    const [change, ...rest] = updateQueen(fakeContext(at), state, update);
     expect(rest).toEqual([]);
     expect(change).toMatchObject({ entity: "queen", entityId: "q1", scopeId: "apiary-now" });
     expect(change?.payload).toEqual({
@@ -188,13 +165,13 @@ describe("updateQueen", () => {
   });
 
   it("fails with invalid when the queen message, its hiveId or its year is missing, not_found for unknown ids", () => {
-    expect(codeOf(() => updateQueen(fakeContext(), state, undefined))).toBe("invalid:queen");
-    expect(codeOf(() => updateQueen(fakeContext(), state, { ...update, hiveId: "" }))).toBe(
+    expect(codeOf(() => updateQueen(fakeContext(at), state, undefined))).toBe("invalid:queen");
+    expect(codeOf(() => updateQueen(fakeContext(at), state, { ...update, hiveId: "" }))).toBe(
       "invalid:queen.hiveId",
     );
-    expect(codeOf(() => updateQueen(fakeContext(), state, { ...update, year: 0 }))).toBe(
+    expect(codeOf(() => updateQueen(fakeContext(at), state, { ...update, year: 0 }))).toBe(
       "invalid:year",
     );
-    expect(codeOf(() => updateQueen(fakeContext(), undefined, update))).toBe("not_found:");
+    expect(codeOf(() => updateQueen(fakeContext(at), undefined, update))).toBe("not_found:");
   });
 });

@@ -1,21 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../domain-error.ts";
-import { formatHlc } from "../hlc.ts";
-import type { CommandContext } from "./context.ts";
 import { type CreateTaskInput, createTask, setTaskDone, TaskPriority } from "./task.ts";
+import { codeOf, fakeContext } from "./test-support.ts";
 
 const now = new Date("2026-05-01T10:00:00.000Z");
 
-function fakeContext(authorId = "user-1"): CommandContext {
-  let ids = 0;
-  let counter = 0;
-  return {
-    now,
-    authorId,
-    newId: () => `id-${++ids}`,
-    stamp: () => formatHlc({ ms: now.getTime(), counter: counter++, node: "test" }),
-  };
-}
+/** Every test here runs on 1 May 2026 as the default user "user-1", unless it says otherwise. */
+const at = { now };
 
 const input: CreateTaskInput = {
   title: "Varroa count",
@@ -25,19 +15,9 @@ const input: CreateTaskInput = {
 };
 const noRefs = { hive: undefined, apiaryExists: false };
 
-const codeOf = (fn: () => unknown): string | undefined => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return `${e.code}:${e.field ?? ""}`;
-    throw e;
-  }
-  return undefined;
-};
-
 describe("createTask", () => {
   it("makes a task with neither hive nor apiary personal: scope user:<author>", () => {
-    const { id, changes } = createTask(fakeContext(), noRefs, { ...input, title: "  Buy jars " });
+    const { id, changes } = createTask(fakeContext(at), noRefs, { ...input, title: "  Buy jars " });
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ entity: "task", entityId: id, scopeId: "user:user-1" });
     expect(changes[0]?.payload).toEqual({
@@ -53,7 +33,7 @@ describe("createTask", () => {
 
   it("inherits the hive's apiary when only hiveId is given", () => {
     const { changes } = createTask(
-      fakeContext(),
+      fakeContext(at),
       { hive: { id: "h1", apiaryId: "a1" }, apiaryExists: false },
       { ...input, hiveId: "h1", priority: TaskPriority.HIGH, dueAt: "2026-06-01T00:00:00.000Z" },
     );
@@ -68,7 +48,7 @@ describe("createTask", () => {
 
   it("keeps a given apiaryId", () => {
     const { changes } = createTask(
-      fakeContext(),
+      fakeContext(at),
       { hive: undefined, apiaryExists: true },
       { ...input, apiaryId: "a2" },
     );
@@ -77,17 +57,17 @@ describe("createTask", () => {
   });
 
   it("requires a title; unknown hive is not_found, unknown apiary invalid", () => {
-    expect(codeOf(() => createTask(fakeContext(), noRefs, { ...input, title: " " }))).toBe(
+    expect(codeOf(() => createTask(fakeContext(at), noRefs, { ...input, title: " " }))).toBe(
       "invalid:title",
     );
-    expect(codeOf(() => createTask(fakeContext(), noRefs, { ...input, hiveId: "h9" }))).toBe(
+    expect(codeOf(() => createTask(fakeContext(at), noRefs, { ...input, hiveId: "h9" }))).toBe(
       "not_found:",
     );
-    expect(codeOf(() => createTask(fakeContext(), noRefs, { ...input, apiaryId: "a9" }))).toBe(
+    expect(codeOf(() => createTask(fakeContext(at), noRefs, { ...input, apiaryId: "a9" }))).toBe(
       "invalid:apiaryId",
     );
     expect(
-      codeOf(() => createTask(fakeContext(), noRefs, { ...input, priority: 77 as TaskPriority })),
+      codeOf(() => createTask(fakeContext(at), noRefs, { ...input, priority: 77 as TaskPriority })),
     ).toBe("invalid:priority");
   });
 });
@@ -96,16 +76,18 @@ describe("setTaskDone", () => {
   it("closes and reopens a task in its stored scope", () => {
     const state = { id: "t1", scopeId: "a1" };
     for (const done of [true, false]) {
-      const [change] = setTaskDone(fakeContext(), state, "t1", done);
+      const [change] = setTaskDone(fakeContext(at), state, "t1", done);
       expect(change).toMatchObject({ entity: "task", entityId: "t1", scopeId: "a1" });
       expect(change?.payload).toEqual({ done });
     }
   });
 
   it("treats unknown tasks and other users' personal tasks as not found", () => {
-    expect(codeOf(() => setTaskDone(fakeContext(), undefined, "t1", true))).toBe("not_found:");
+    expect(codeOf(() => setTaskDone(fakeContext(at), undefined, "t1", true))).toBe("not_found:");
     const personal = { id: "t2", scopeId: "user:user-2" };
-    expect(codeOf(() => setTaskDone(fakeContext(), personal, "t2", true))).toBe("not_found:");
-    expect(setTaskDone(fakeContext("user-2"), personal, "t2", true)).toHaveLength(1);
+    expect(codeOf(() => setTaskDone(fakeContext(at), personal, "t2", true))).toBe("not_found:");
+    expect(
+      setTaskDone(fakeContext({ ...at, authorId: "user-2" }), personal, "t2", true),
+    ).toHaveLength(1);
   });
 });

@@ -1,20 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../domain-error.ts";
-import { formatHlc } from "../hlc.ts";
-import type { CommandContext } from "./context.ts";
 import { EventType } from "./event.ts";
+import { errorOf, fakeContext } from "./test-support.ts";
 import { type CreateTreatmentInput, createTreatment } from "./treatment.ts";
-
-function fakeContext(): CommandContext {
-  let id = 0;
-  let counter = 0;
-  return {
-    now: new Date("2026-05-20T10:00:00.000Z"),
-    authorId: "user-1",
-    newId: () => `id-${++id}`,
-    stamp: () => formatHlc({ ms: 1_779_271_200_000, counter: counter++, node: "test" }),
-  };
-}
 
 const input: CreateTreatmentInput = {
   hiveId: "hive-1",
@@ -28,16 +15,6 @@ const input: CreateTreatmentInput = {
   date: "2025-12-20T09:00:00.000Z",
 };
 const hive = { id: "hive-1", apiaryId: "apiary-1", queenId: "queen-1" };
-
-const errorOf = (fn: () => unknown): DomainError => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error("expected a DomainError");
-};
 
 describe("createTreatment", () => {
   it("freezes apiary and queen, defaults the reason to varroa and records a TREATMENT event", () => {
