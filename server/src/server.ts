@@ -27,7 +27,7 @@ export interface RunningServer {
 
 export async function startServer(
   config: Config,
-  options: { log?: Logger; db?: Db } = {},
+  options: { log?: Logger; db?: Db; heartbeatMs?: number } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? pino({ level: config.logLevel });
   if (config.auth === "login") {
@@ -52,6 +52,7 @@ export async function startServer(
     notifier,
     log,
     shutdown: shutdown.signal,
+    ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
   };
   const app = createApp({
     deps,

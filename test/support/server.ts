@@ -29,6 +29,7 @@ export interface JsonReply {
 export async function startTestServer(
   kind: DbKind,
   env: Record<string, string> = {},
+  options: { heartbeatMs?: number } = {},
 ): Promise<TestServer> {
   const scratch = kind === "postgres" ? await createScratchDatabase() : undefined;
   const config: Config = loadConfig({
@@ -39,7 +40,7 @@ export async function startTestServer(
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...env,
   });
-  const server = await startServer(config, { log: pino({ level: "silent" }) });
+  const server = await startServer(config, { log: pino({ level: "silent" }), ...options });
   const transports = {
     binary: createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }),
     json: createConnectTransport({

@@ -15,6 +15,8 @@ export interface Deps {
   readonly log: Logger;
   /** Aborted when the server shuts down (ends Subscribe streams). */
   readonly shutdown: AbortSignal;
+  /** Subscribe heartbeat interval (default 25 s; tests shorten it). */
+  readonly heartbeatMs?: number;
 }
 
 export function commandContext(deps: Deps, caller: Caller): CommandContext {

@@ -7,6 +7,8 @@ import { callerOf } from "./context.ts";
 import type { Deps } from "./deps.ts";
 import { invalidArgument } from "./errors.ts";
 import { feedRowToProto } from "./mapping.ts";
+import { push } from "./push.ts";
+import { subscribe } from "./subscribe.ts";
 
 export const defaultPullLimit = 500;
 export const maxPullLimit = 5000;
@@ -14,6 +16,9 @@ export const maxPullLimit = 5000;
 export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>> {
   const { db } = deps;
   return {
+    push: (req, ctx) => push(deps, req, ctx),
+    subscribe: (req, ctx) => subscribe(deps, req, ctx),
+
     async pull(req, ctx) {
       const caller = callerOf(ctx);
       if (req.limit < 0) throw invalidArgument("limit must not be negative");

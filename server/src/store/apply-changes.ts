@@ -10,6 +10,8 @@
  * A change of which nothing was accepted (a re-push, or one that lost every
  * column) adds no feed row.
  */
+
+import type { Rejection, RowFacts } from "@hivekeep/client-core/core";
 import {
   type ApplyResult,
   applyChange,
@@ -40,6 +42,23 @@ export interface ApplyOutcome {
   readonly results: readonly ApplyResult[];
 }
 
+export interface ApplyOptions {
+  /**
+   * Called for each change, in order, before it merges, with the row as it
+   * stands (earlier changes of the batch included). Any rejection aborts the
+   * whole batch before anything is written (Push validation).
+   */
+  readonly check?: (change: Change, index: number, existing: RowFacts | undefined) => Rejection[];
+}
+
+/** A batch with invalid changes: nothing of it was written. */
+export class BatchRejectedError extends Error {
+  override name = "BatchRejectedError";
+  constructor(readonly rejections: readonly Rejection[]) {
+    super(`${rejections.length} change(s) rejected`);
+  }
+}
+
 interface Target {
   state: RowState | undefined;
   scopeId: string;
@@ -51,18 +70,32 @@ export async function applyChanges(
   organizationId: string,
   changes: readonly Change[],
   feedSeq: number,
+  options: ApplyOptions = {},
 ): Promise<ApplyOutcome> {
   const targets = await loadTargets(tx, organizationId, changes);
+  const rejections: Rejection[] = [];
   const feed: Record<string, unknown>[] = [];
   const conflicts: Conflict[] = [];
   const results: ApplyResult[] = [];
   let seq = feedSeq;
 
-  for (const change of changes) {
+  for (const [index, change] of changes.entries()) {
     const spec = entities[change.entity];
     const key = `${change.entity}/${change.entityId}`;
     const target = targets.get(key) ?? { state: undefined, scopeId: change.scopeId, dirty: false };
     targets.set(key, target);
+    if (options.check) {
+      const facts: RowFacts | undefined = target.state && {
+        ...target.state,
+        complete: isComplete(target.state, spec),
+        scopeId: target.scopeId,
+      };
+      const found = options.check(change, index, facts);
+      if (found.length > 0) {
+        rejections.push(...found);
+        continue;
+      }
+    }
     const result = applyChange(target.state, change, spec);
     results.push(result);
     if (result.lost.length > 0 && result.winningHlc !== undefined) {
@@ -90,6 +123,7 @@ export async function applyChanges(
     });
   }
 
+  if (rejections.length > 0) throw new BatchRejectedError(rejections);
   await writeTargets(tx, organizationId, targets);
   if (feed.length > 0) {
     await tx.query(

@@ -63,3 +63,20 @@ export async function readFeed(
 /** Whether a user may read a scope (personal scopes only their owner's). */
 export const canReadScope = (userId: string, scopeId: string): boolean =>
   !isUserScope(scopeId) || scopeId === userScope(userId);
+
+/** The last sequence number in (after, upTo] the user may read, if any. */
+export async function lastVisibleSeq(
+  q: Queryable,
+  organizationId: string,
+  userId: string,
+  after: number,
+  upTo: number,
+): Promise<number | undefined> {
+  const [row] = await q.query<{ seq: number | null }>(
+    `select max(seq) as seq from changes
+     where organization_id = $1 and seq > $2 and seq <= $3
+       and (scope_id not like 'user:%' or scope_id = $4)`,
+    [organizationId, after, upTo, userScope(userId)],
+  );
+  return row?.seq === null || row?.seq === undefined ? undefined : Number(row.seq);
+}

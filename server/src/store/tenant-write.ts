@@ -8,13 +8,13 @@
  */
 import type { Change } from "@hivekeep/client-core/core";
 import type { Db, Queryable } from "../db/db.ts";
-import { type ApplyOutcome, applyChanges } from "./apply-changes.ts";
+import { type ApplyOptions, type ApplyOutcome, applyChanges } from "./apply-changes.ts";
 import { feedChannel } from "./feed-notifier.ts";
 
 export interface TenantWriter {
   readonly tx: Queryable;
   /** Applies changes through the one write path; may be called several times. */
-  apply(changes: readonly Change[]): Promise<ApplyOutcome>;
+  apply(changes: readonly Change[], options?: ApplyOptions): Promise<ApplyOutcome>;
 }
 
 export class UnknownOrganizationError extends Error {
@@ -36,8 +36,8 @@ export async function writeTenant<T>(
     let seq = start;
     const result = await fn({
       tx,
-      async apply(changes) {
-        const outcome = await applyChanges(tx, organizationId, changes, seq);
+      async apply(changes, options) {
+        const outcome = await applyChanges(tx, organizationId, changes, seq, options);
         seq = outcome.lastSeq;
         return outcome;
       },

@@ -1,0 +1,143 @@
+/** SyncService.Subscribe: pokes, heartbeats, scoping and shutdown over HTTP/1.1. */
+import { createApiary, createTask } from "@hivekeep/client-core/core";
+import { SyncService } from "@hivekeep/proto";
+import { localOrganizationId } from "@hivekeep/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeTenant } from "../../server/src/store/tenant-write.ts";
+import { seedContext } from "../support/command-seed.ts";
+import { databaseKinds } from "../support/databases.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+type Message = { cursor: string; heartbeat: boolean };
+
+/** Reads a stream in the background; next() waits for the next message. */
+function reader(stream: AsyncIterable<Message>) {
+  const got: Message[] = [];
+  let notify: (() => void) | undefined;
+  let ended = false;
+  let error: unknown;
+  void (async () => {
+    try {
+      for await (const m of stream) {
+        got.push({ cursor: m.cursor, heartbeat: m.heartbeat });
+        notify?.();
+      }
+    } catch (e) {
+      error = e;
+    } finally {
+      ended = true;
+      notify?.();
+    }
+  })();
+  return {
+    got,
+    get ended() {
+      return ended;
+    },
+    get error() {
+      return error;
+    },
+    async next(timeoutMs = 5_000): Promise<Message | undefined> {
+      const want = got.length + 1;
+      const end = Date.now() + timeoutMs;
+      while (got.length < want && !ended && Date.now() < end) {
+        await new Promise<void>((r) => {
+          notify = r;
+          setTimeout(r, 50);
+        });
+      }
+      return got[want - 1];
+    },
+  };
+}
+
+describe.each(databaseKinds)("Subscribe on %s", (kind) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(kind, {}, { heartbeatMs: 400 });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  const head = async () =>
+    (await t.call("SyncService/Pull", { cursor: "" })).body.nextCursor as string;
+  const write = (name: string) => t.call("ApiaryService/CreateApiary", { name });
+
+  it("pokes at once when the device is already behind", async () => {
+    await write("Before");
+    const abort = new AbortController();
+    const r = reader(t.client(SyncService).subscribe({ cursor: "" }, { signal: abort.signal }));
+    const first = await r.next();
+    abort.abort();
+    expect(first).toEqual({ cursor: await head(), heartbeat: false });
+  });
+
+  it("pokes when the feed advances, with the new cursor", async () => {
+    const abort = new AbortController();
+    const r = reader(
+      t.client(SyncService).subscribe({ cursor: await head() }, { signal: abort.signal }),
+    );
+    await write("During");
+    const poke = await r.next();
+    abort.abort();
+    expect(poke).toEqual({ cursor: await head(), heartbeat: false });
+  });
+
+  it("sends a heartbeat when nothing happens", async () => {
+    const abort = new AbortController();
+    const r = reader(
+      t.client(SyncService).subscribe({ cursor: await head() }, { signal: abort.signal }),
+    );
+    const beat = await r.next(3_000);
+    abort.abort();
+    expect(beat).toEqual({ cursor: "", heartbeat: true });
+  });
+
+  it("is not woken by another tenant's writes or another user's personal task", async () => {
+    const other = "00000000-0000-7000-8000-0000000000aa";
+    await t.server.db.query(
+      "insert into organizations (id, name) values ($1, 'Other') on conflict do nothing",
+      [other],
+    );
+    const abort = new AbortController();
+    const r = reader(
+      t.client(SyncService).subscribe({ cursor: await head() }, { signal: abort.signal }),
+    );
+    await writeTenant(t.server.db, other, (w) =>
+      w.apply(createApiary(seedContext(), { name: "Theirs", address: "", lat: 0, lng: 0 }).changes),
+    );
+    const personal = createTask(
+      { ...seedContext(), authorId: "another-user" },
+      { hive: undefined, apiaryExists: false },
+      { title: "Their errand", hiveId: "", apiaryId: "", priority: 0 },
+    );
+    await writeTenant(t.server.db, localOrganizationId, (w) => w.apply(personal.changes));
+    // Within two heartbeat intervals only heartbeats arrive, then our own write pokes.
+    const first = await r.next(1_000);
+    await write("Ours");
+    let poke = await r.next();
+    while (poke?.heartbeat) poke = await r.next();
+    abort.abort();
+    expect(first).toEqual({ cursor: "", heartbeat: true });
+    expect(poke).toEqual({ cursor: await head(), heartbeat: false });
+  });
+
+  it("rejects a malformed cursor with invalid_argument", async () => {
+    const r = reader(t.client(SyncService).subscribe({ cursor: "abc" }));
+    await r.next(2_000);
+    expect(r.ended).toBe(true);
+    expect(String(r.error)).toMatch(/invalid_argument/);
+  });
+});
+
+describe("Subscribe and shutdown", () => {
+  it("ends open streams cleanly when the server stops", async () => {
+    const t = await startTestServer("pglite");
+    const r = reader(t.client(SyncService).subscribe({ cursor: "" }));
+    await new Promise((res) => setTimeout(res, 200));
+    await t.stop();
+    await r.next(2_000);
+    expect(r.ended).toBe(true);
+  });
+});
