@@ -1,27 +1,26 @@
 /**
- * `pnpm bench`: the write path and the feed read against the raw database
- * doing the same work in the same run, printed as ratios (ours / raw
- * throughput; 1.0 = as fast as raw) and written to bench-results/*.json.
+ * `pnpm bench`: Push and Pull through the real server (HTTP/1.1, binary
+ * protobuf) against the raw database doing the same work in the same run,
+ * printed as ratios (ours / raw throughput; 1.0 = as fast as raw) and written
+ * to bench-results/*.json.
  *
- * - write: batches of 500 apiary creates through applyChanges (lock, load,
- *   merge, upsert, feed append) vs one raw multi-row insert of the same rows
- *   and feed rows.
- * - read: pages of 5000 feed rows through readFeed vs a raw select of the
- *   same rows.
+ * - push: batches of 500 new inspections (stock-card and scale columns) that
+ *   a device pushes; raw: one multi-row insert of the same rows and one of
+ *   their feed rows, in one transaction.
+ * - pull: pages of 5000 changes of the feed; raw: the same select of the feed.
  * Runs on PGlite, and on Postgres too when DATABASE_URL is set.
+ * BENCH_BATCHES (default 20) sets the number of push batches.
  */
+import { randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createApiary, type Hlc } from "@hivekeep/client-core/core";
-import { type Db, migrate, openPglite, openPostgres } from "@hivekeep/server";
-import { readFeed } from "../../server/src/store/feed.ts";
-import { ServerClock } from "../../server/src/store/server-clock.ts";
-import { writeTenant } from "../../server/src/store/tenant-write.ts";
-import {
-  ensureLocalTenant,
-  localOrganizationId as org,
-  localUserId as user,
-} from "../../server/src/store/tenants.ts";
+import { create } from "@bufbuild/protobuf";
+import { createClient } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+import { formatHlc } from "@hivekeep/client-core/core";
+import { type Change, ChangeOp, ChangeSchema, SyncService } from "@hivekeep/proto";
+import { type Db, loadConfig, localOrganizationId as org, startServer } from "@hivekeep/server";
+import pino from "pino";
 import { createScratchDatabase } from "../support/databases.ts";
 
 const batch = 500;
@@ -37,19 +36,44 @@ interface Result {
   ratio: number;
 }
 
-function makeBatch(clock: ServerClock, n: number) {
-  let i = 0;
-  const ctx = {
-    now: new Date(),
-    authorId: user,
-    newId: () => crypto.randomUUID(),
-    stamp: (): Hlc => clock.stamp(),
-  };
-  return Array.from({ length: n }, () => {
-    i += 1;
-    return createApiary(ctx, { name: `Apiary ${i}`, address: "Bench lane", lat: 48, lng: 11 })
-      .changes[0];
-  }).filter((c) => c !== undefined);
+let counter = 0;
+function inspections(apiaryId: string, hiveId: string, n: number): Change[] {
+  const ms = Date.now();
+  return Array.from({ length: n }, (_, i) => {
+    const payload = {
+      hive_id: hiveId,
+      apiary_id: apiaryId,
+      queen_id: "",
+      date: new Date(ms - i * 60_000).toISOString(),
+      note: "Strong flight, added a super",
+      created_at: new Date(ms).toISOString(),
+      weight_kg: 31.5 + (i % 10),
+      temp_hive: 34.1,
+      temp_outside: 18.2,
+      humidity_hive: 61,
+      humidity_outside: 72,
+      weather: "sunny",
+      queen_seen: true,
+      eggs_seen: true,
+      covered_larva: true,
+      frames: 20,
+      brood_frames: 7,
+      stores: 1,
+      temperament: 2,
+      calmness: 3,
+      queen_cells: 0,
+      varroa: "2 mites/day",
+      super_added: i % 7 === 0,
+    };
+    return create(ChangeSchema, {
+      entity: "inspection",
+      entityId: randomUUID(),
+      scopeId: apiaryId,
+      op: ChangeOp.UPSERT,
+      payloadJson: JSON.stringify(payload),
+      hlc: formatHlc({ ms, counter: ++counter % 100_000, node: "bench-device" }),
+    });
+  });
 }
 
 async function timed(fn: () => Promise<void>): Promise<number> {
@@ -58,105 +82,131 @@ async function timed(fn: () => Promise<void>): Promise<number> {
   return (performance.now() - start) / 1000;
 }
 
-async function benchDb(name: string, db: Db): Promise<Result[]> {
-  await migrate(db);
-  await ensureLocalTenant(db);
-  await db.exec(`create table raw_apiaries (like apiaries including all);
-    create table raw_changes (like changes including all)`);
-  const clock = new ServerClock("bench");
-  const work = Array.from({ length: batches }, () => makeBatch(clock, batch));
-  const rawWork = Array.from({ length: batches }, () => makeBatch(clock, batch));
+const rawColumns = `id text, hive_id text, apiary_id text, queen_id text, date timestamptz,
+  note text, created_at timestamptz, weight_kg double precision, temp_hive double precision,
+  temp_outside double precision, humidity_hive double precision, humidity_outside double precision,
+  weather text, queen_seen boolean, eggs_seen boolean, covered_larva boolean, frames integer,
+  brood_frames integer, stores integer, temperament integer, calmness integer,
+  queen_cells integer, varroa text, super_added boolean`;
+const rawNames = rawColumns
+  .split(",")
+  .map((c) => c.trim().split(" ")[0])
+  .join(", ");
 
-  // Warm up both paths once (query plans, JIT).
-  await writeTenant(db, org, (w) => w.apply(makeBatch(clock, 50)));
-
-  const oursWrite = await timed(async () => {
-    for (const changes of work) await writeTenant(db, org, (w) => w.apply(changes));
+async function rawPush(db: Db, changes: Change[], seq: { n: number }): Promise<void> {
+  const rows = changes.map((c) => ({ id: c.entityId, ...JSON.parse(c.payloadJson) }));
+  const feed = changes.map((c) => ({
+    seq: ++seq.n,
+    entity_id: c.entityId,
+    scope_id: c.scopeId,
+    payload: c.payloadJson,
+    hlc: c.hlc,
+  }));
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `insert into raw_inspections (organization_id, ${rawNames}, scope_id, complete)
+       select $1, ${rawNames}, r.apiary_id, true
+       from jsonb_to_recordset($2::text::jsonb) as r(${rawColumns})`,
+      [org, JSON.stringify(rows)],
+    );
+    await tx.query(
+      `insert into raw_changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
+       select $1, r.seq, 'inspection', r.entity_id, r.scope_id, 1, r.payload, r.hlc, 'bench'
+       from jsonb_to_recordset($2::text::jsonb) as r(seq bigint, entity_id text, scope_id text,
+         payload text, hlc text)`,
+      [org, JSON.stringify(feed)],
+    );
   });
-  let rawSeq = 0;
-  const rawWrite = await timed(async () => {
-    for (const changes of rawWork) {
-      const rows = changes.map((c) => ({ id: c.entityId, ...c.payload }));
-      const feed = changes.map((c) => ({
-        seq: ++rawSeq,
-        entity: c.entity,
-        entity_id: c.entityId,
-        scope_id: c.scopeId,
-        payload: JSON.stringify(c.payload),
-        hlc: c.hlc,
-      }));
-      await db.transaction(async (tx) => {
-        await tx.query(
-          `insert into raw_apiaries (organization_id, id, name, address, lat, lng, created_at, updated_at, scope_id, complete)
-           select $1, r.id, r.name, r.address, r.lat, r.lng, r.created_at, r.updated_at, r.id, true
-           from jsonb_to_recordset($2::text::jsonb) as r(id text, name text, address text,
-             lat double precision, lng double precision, created_at timestamptz, updated_at timestamptz)`,
-          [org, JSON.stringify(rows)],
+}
+
+async function bench(name: string, databaseUrl: string | undefined): Promise<Result[]> {
+  const server = await startServer(
+    loadConfig({
+      HIVEKEEP_PORT: "0",
+      HIVEKEEP_DATA_DIR: ":memory:",
+      HIVEKEEP_PWA_DIR: "/nonexistent",
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    }),
+    { log: pino({ level: "silent" }) },
+  );
+  try {
+    const { db } = server;
+    const transport = createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" });
+    const sync = createClient(SyncService, transport);
+    const call = async (path: string, body: unknown) =>
+      (await fetch(`${server.url}/hivekeep.v1.${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then((r) => r.json())) as Record<string, { id: string }>;
+    const apiaryId = (await call("ApiaryService/CreateApiary", { name: "Bench" })).apiary?.id ?? "";
+    const hiveId = (await call("HiveService/CreateHive", { apiaryId, name: "B1" })).hive?.id ?? "";
+    await db.exec(`create table raw_inspections (like inspections including all);
+      create table raw_changes (like changes including all)`);
+
+    const ours = Array.from({ length: batches }, () => inspections(apiaryId, hiveId, batch));
+    const raw = Array.from({ length: batches }, () => inspections(apiaryId, hiveId, batch));
+    // Warm up both paths (connections, query plans).
+    await sync.push({ changes: inspections(apiaryId, hiveId, 20) });
+    const seq = { n: 0 };
+    await rawPush(db, inspections(apiaryId, hiveId, 20), seq);
+
+    const oursPush = await timed(async () => {
+      for (const changes of ours) await sync.push({ changes });
+    });
+    const rawPushS = await timed(async () => {
+      for (const changes of raw) await rawPush(db, changes, seq);
+    });
+
+    const total = batch * batches;
+    const pages = Math.max(1, Math.floor(total / page));
+    let oursRows = 0;
+    const oursPull = await timed(async () => {
+      let cursor = "";
+      for (let p = 0; p < pages; p++) {
+        const r = await sync.pull({ cursor, limit: page });
+        oursRows += r.changes.length;
+        cursor = r.nextCursor;
+      }
+    });
+    let rawRows = 0;
+    const rawPull = await timed(async () => {
+      let after = 0;
+      for (let p = 0; p < pages; p++) {
+        const rows = await db.query<{ seq: number }>(
+          `select seq, entity, entity_id, scope_id, op, payload, hlc, author_id from raw_changes
+           where organization_id = $1 and seq > $2 order by seq limit $3`,
+          [org, after, page],
         );
-        await tx.query(
-          `insert into raw_changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
-           select $1, r.seq, r.entity, r.entity_id, r.scope_id, 1, r.payload, r.hlc, $3
-           from jsonb_to_recordset($2::text::jsonb) as r(seq bigint, entity text, entity_id text,
-             scope_id text, payload text, hlc text)`,
-          [org, JSON.stringify(feed), user],
-        );
-      });
-    }
-  });
+        rawRows += rows.length;
+        after = Number(rows.at(-1)?.seq ?? after);
+      }
+    });
 
-  const total = batch * batches;
-  const pages = Math.floor(total / page);
-  let oursRows = 0;
-  const oursRead = await timed(async () => {
-    let after = 0;
-    for (let p = 0; p < pages; p++) {
-      const rows = await readFeed(db, org, user, after, page);
-      oursRows += rows.length;
-      after = rows.at(-1)?.seq ?? after;
-    }
-  });
-  let rawRows = 0;
-  const rawRead = await timed(async () => {
-    let after = 0;
-    for (let p = 0; p < pages; p++) {
-      const rows = await db.query<{ seq: number }>(
-        `select seq, entity, entity_id, scope_id, op, payload, hlc, author_id from raw_changes
-         where organization_id = $1 and seq > $2 order by seq limit $3`,
-        [org, after, page],
-      );
-      rawRows += rows.length;
-      after = Number(rows.at(-1)?.seq ?? after);
-    }
-  });
-
-  const result = (c: string, unit: string, ours: number, raw: number): Result => ({
-    database: name,
-    case: c,
-    unit,
-    ours: Math.round(ours),
-    raw: Math.round(raw),
-    ratio: Math.round((ours / raw) * 100) / 100,
-  });
-  return [
-    result(`write path, batches of ${batch}`, "changes/s", total / oursWrite, total / rawWrite),
-    result(`feed read, pages of ${page}`, "changes/s", oursRows / oursRead, rawRows / rawRead),
-  ];
+    const result = (c: string, oursRate: number, rawRate: number): Result => ({
+      database: name,
+      case: c,
+      unit: "changes/s",
+      ours: Math.round(oursRate),
+      raw: Math.round(rawRate),
+      ratio: Math.round((oursRate / rawRate) * 100) / 100,
+    });
+    return [
+      result(`push, batches of ${batch}`, total / oursPush, total / rawPushS),
+      result(`pull, pages of ${page}`, oursRows / oursPull, rawRows / rawPull),
+    ];
+  } finally {
+    await server.close();
+  }
 }
 
 const results: Result[] = [];
-const pglite = await openPglite(undefined);
-try {
-  results.push(...(await benchDb("pglite", pglite)));
-} finally {
-  await pglite.close();
-}
+results.push(...(await bench("pglite", undefined)));
 if (process.env.DATABASE_URL) {
   const scratch = await createScratchDatabase();
-  const pg = await openPostgres(scratch.url);
   try {
-    results.push(...(await benchDb("postgres", pg)));
+    results.push(...(await bench("postgres", scratch.url)));
   } finally {
-    await pg.close();
     await scratch.drop();
   }
 }
