@@ -60,6 +60,8 @@ export class BatchRejectedError extends Error {
 }
 
 interface Target {
+  /** The row exists in the table (else it is inserted, not upserted). */
+  stored: boolean;
   state: RowState | undefined;
   scopeId: string;
   dirty: boolean;
@@ -82,7 +84,12 @@ export async function applyChanges(
   for (const [index, change] of changes.entries()) {
     const spec = entities[change.entity];
     const key = `${change.entity}/${change.entityId}`;
-    const target = targets.get(key) ?? { state: undefined, scopeId: change.scopeId, dirty: false };
+    const target = targets.get(key) ?? {
+      stored: false,
+      state: undefined,
+      scopeId: change.scopeId,
+      dirty: false,
+    };
     targets.set(key, target);
     if (options.check) {
       const facts: RowFacts | undefined = target.state && {
@@ -157,6 +164,7 @@ async function loadTargets(
         state: rowStateFromDb(row, spec),
         scopeId: String(row.scope_id),
         dirty: false,
+        stored: true,
       });
     }
   }
@@ -168,7 +176,8 @@ async function writeTargets(
   organizationId: string,
   targets: Map<string, Target>,
 ): Promise<void> {
-  const byEntity = new Map<EntityName, Record<string, unknown>[]>();
+  // New rows are inserted; rows already stored are upserted (cheaper that way).
+  const byEntity = new Map<string, Record<string, unknown>[]>();
   for (const [key, t] of targets) {
     if (!t.dirty || t.state === undefined) continue;
     const slash = key.indexOf("/");
@@ -182,11 +191,13 @@ async function writeTargets(
       deleted: t.state.deleted,
       complete: isComplete(t.state, spec),
     };
-    const list = byEntity.get(entity) ?? [];
+    const group = `${entity}/${t.stored ? "upsert" : "insert"}`;
+    const list = byEntity.get(group) ?? [];
     list.push(record);
-    byEntity.set(entity, list);
+    byEntity.set(group, list);
   }
-  for (const [entity, records] of byEntity) {
-    await tx.query(entitySql(entities[entity]).upsert, [organizationId, JSON.stringify(records)]);
+  for (const [group, records] of byEntity) {
+    const [entity, how] = group.split("/") as [EntityName, "upsert" | "insert"];
+    await tx.query(entitySql(entities[entity])[how], [organizationId, JSON.stringify(records)]);
   }
 }

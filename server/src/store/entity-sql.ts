@@ -20,6 +20,8 @@ export interface EntitySql {
   readonly load: string;
   /** upsert whole rows given as a JSON array of records in $2. */
   readonly upsert: string;
+  /** insert new rows given as a JSON array of records in $2. */
+  readonly insert: string;
 }
 
 const cache = new Map<string, EntitySql>();
@@ -38,12 +40,14 @@ export function entitySql(spec: EntitySpec): EntitySql {
     ...cols.map((c) => `${c} ${sqlTypes[spec.columns[c]?.type ?? "text"]}`),
   ].join(", ");
   const all = [...meta, ...cols];
+  const insert = `insert into ${spec.table} (organization_id, id, ${all.join(", ")})
+      select $1, r.id, ${all.map((c) => `r.${c}`).join(", ")}
+      from jsonb_to_recordset($2::text::jsonb) as r(${recordDef})`;
   const built: EntitySql = {
+    insert,
     load: `select id, ${all.join(", ")} from ${spec.table}
       where organization_id = $1 and id in (select jsonb_array_elements_text($2::text::jsonb))`,
-    upsert: `insert into ${spec.table} (organization_id, id, ${all.join(", ")})
-      select $1, r.id, ${all.map((c) => `r.${c}`).join(", ")}
-      from jsonb_to_recordset($2::text::jsonb) as r(${recordDef})
+    upsert: `${insert}
       on conflict (organization_id, id) do update set
       ${all.map((c) => `${c} = excluded.${c}`).join(", ")}`,
   };
