@@ -17,8 +17,10 @@ import {
   applyChange,
   type Change,
   type EntityName,
+  type EntitySpec,
   entities,
   isComplete,
+  isUserScope,
   type RowState,
 } from "@hivekeep/client-core/core";
 import type { Queryable } from "../db/db.ts";
@@ -115,14 +117,19 @@ export async function applyChanges(
     }
     if (!result.changed) continue;
     target.state = result.row;
-    target.scopeId = change.scopeId;
+    target.scopeId = rowScope(
+      spec,
+      change,
+      result.row,
+      target.dirty || target.stored ? target.scopeId : undefined,
+    );
     target.dirty = true;
     seq += 1;
     feed.push({
       seq,
       entity: change.entity,
       entity_id: change.entityId,
-      scope_id: change.scopeId,
+      scope_id: target.scopeId,
       op: change.op === "delete" ? 2 : 1,
       payload: JSON.stringify(change.op === "delete" ? {} : result.accepted),
       hlc: change.hlc,
@@ -142,6 +149,33 @@ export async function applyChanges(
     );
   }
   return { conflicts, lastSeq: seq, appended: feed.length, results };
+}
+
+/**
+ * The scope of a row after a change: it follows the merged row, not the
+ * change, so a device that has not yet seen a relocation (and pushes under
+ * the old apiary) cannot move the row back. The feed row of the change takes
+ * this scope too, so the change reaches the devices that hold the row.
+ */
+function rowScope(
+  spec: EntitySpec,
+  change: Change,
+  row: RowState,
+  stored: string | undefined,
+): string {
+  const apiaryId = row.values.apiary_id;
+  switch (spec.scope) {
+    case "self":
+      return change.entityId;
+    case "apiary":
+    case "apiaryOrUser":
+      if (typeof apiaryId === "string" && apiaryId !== "") return apiaryId;
+      if (spec.scope === "apiaryOrUser" && isUserScope(change.scopeId)) return change.scopeId;
+      return stored ?? change.scopeId;
+    case "hive":
+      // The hive's apiary is not in the row; the change names it (validated).
+      return change.scopeId;
+  }
 }
 
 async function loadTargets(
