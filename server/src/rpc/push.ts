@@ -13,6 +13,7 @@ import {
   type Change,
   checkChange,
   type Hlc,
+  isTooFarAhead,
   parseWireChange,
   type Rejection,
 } from "@hivekeep/client-core/core";
@@ -74,7 +75,11 @@ export async function push(
             exists,
             apiaryScopeWritable: (scopeId) => exists("apiary", scopeId),
           });
-          if (found.length === 0 && change.op === "upsert") {
+          // A change refused only for its stamp comes back re-stamped and otherwise
+          // unchanged, so later changes of the batch may rely on the row it creates: a
+          // device whose clock runs ahead is told about its clock, not about missing rows.
+          const onlyClock = found.length === 1 && isTooFarAhead(change.hlc, nowMs);
+          if ((found.length === 0 || onlyClock) && change.op === "upsert") {
             created.add(`${change.entity}/${change.entityId}`);
           }
           return found;

@@ -1,0 +1,462 @@
+/**
+ * Test-only (nothing in the product imports it): a pure model of the sync protocol of
+ * DESIGN.md §4, driven by the convergence property tests — replica-model.test.ts against
+ * `ModelServer`, test/sync/convergence.test.ts against the real server over HTTP.
+ *
+ * A `ModelDevice` has a wall clock skewed by a fixed offset, the offset it measured from the
+ * last `serverTime` it saw (unknown until its first contact), an HLC clock, a confirmed replica
+ * (what it pulled plus its own acknowledged changes) and an outbox; what it shows is the
+ * confirmed replica with the outbox applied on top (`view`). Writes go through the pure domain
+ * commands and the shared validator, exactly as a device would make them.
+ *
+ * Clock skew (DESIGN.md §4): the server refuses stamps more than 60 s ahead of its clock. Such
+ * stamps were never accepted anywhere, so the device re-stamps them (`restamp`): it rebuilds its
+ * HLC from every stamp that may have been accepted (never from the refused ones: `receive`
+ * cannot move a clock back) and ticks again with its corrected wall clock, in the original
+ * order; an OR-set removal naming the tag of a re-stamped add is renamed with it.
+ *
+ * Pure like the rest of the core: no Node, DOM or vitest; time comes from `now`.
+ */
+import { ChangeOp } from "@hivekeep/proto";
+import type { Change } from "./change.ts";
+import { tombstone, upsert } from "./commands/change-builders.ts";
+import type { CommandContext } from "./commands/context.ts";
+import {
+  addInspectionPhoto,
+  type InspectionState,
+  removeInspectionPhoto,
+} from "./commands/inspection.ts";
+import { type EntityName, entities } from "./entities.ts";
+import { type Clock, createClock, type Hlc, isTooFarAhead, receive, tick } from "./hlc.ts";
+import {
+  type ApplyResult,
+  applyChange,
+  deletedKey,
+  isComplete,
+  type RowState,
+  type Values,
+} from "./merge.ts";
+import { emptyOrSet, type OrSetPatch, type OrSetState, orSetValues } from "./or-set.ts";
+import {
+  checkChange,
+  parseWireChange,
+  type Rejection,
+  type WireChange,
+} from "./validate-change.ts";
+
+export const rowKey = (entity: string, id: string): string => `${entity}/${id}`;
+
+/** Rows by `rowKey`, changed only through the shared merge. */
+export class Replica {
+  rows = new Map<string, RowState>();
+
+  /** Merges a change; the row is stored only when the change contributed (as the server does). */
+  apply(change: Change): ApplyResult {
+    const key = rowKey(change.entity, change.entityId);
+    const result = applyChange(this.rows.get(key), change, entities[change.entity]);
+    if (result.changed) this.rows.set(key, result.row);
+    return result;
+  }
+
+  /** The rows as a plain object sorted by key (for deep-equality). */
+  snapshot(): Record<string, RowState> {
+    return Object.fromEntries([...this.rows].sort(([a], [b]) => (a < b ? -1 : +(a > b))));
+  }
+}
+
+/** What a writer means to do to a row; the change is built against the writer's view of it. */
+export type Intent =
+  | {
+      readonly kind: "set";
+      readonly entity: EntityName;
+      readonly id: string;
+      readonly scopeId: string;
+      readonly values: Values;
+    }
+  | {
+      readonly kind: "photoAdd";
+      readonly id: string;
+      readonly scopeId: string;
+      readonly photo: string;
+    }
+  /** Removes the `pick`-th stored photo (modulo their number); nothing when there is none. */
+  | {
+      readonly kind: "photoRemove";
+      readonly id: string;
+      readonly scopeId: string;
+      readonly pick: number;
+    }
+  | {
+      readonly kind: "delete";
+      readonly entity: EntityName;
+      readonly id: string;
+      readonly scopeId: string;
+    };
+
+export const intentKey = (intent: Intent): string =>
+  rowKey(
+    intent.kind === "photoAdd" || intent.kind === "photoRemove" ? "inspection" : intent.entity,
+    intent.id,
+  );
+
+const photoKeysOf = (row: RowState | undefined): OrSetState =>
+  (row?.values.photo_keys as OrSetState | undefined) ?? emptyOrSet();
+
+/** The changes an intent makes against `current`, through the pure domain commands. */
+export function changesFor(
+  intent: Intent,
+  current: RowState | undefined,
+  ctx: CommandContext,
+): Change[] {
+  switch (intent.kind) {
+    case "set":
+      return [upsert(ctx, intent.entity, intent.id, intent.scopeId, intent.values)];
+    case "delete":
+      return [tombstone(ctx, intent.entity, intent.id, intent.scopeId)];
+    case "photoAdd":
+    case "photoRemove": {
+      // A writer may know a row only by id (a partial row, or one it has not pulled yet).
+      const state: InspectionState = {
+        id: intent.id,
+        scopeId: intent.scopeId,
+        photoKeys: photoKeysOf(current),
+      };
+      if (intent.kind === "photoAdd") {
+        return addInspectionPhoto(ctx, state, intent.id, intent.photo);
+      }
+      const photos = orSetValues(state.photoKeys);
+      const photo = photos[intent.pick % Math.max(photos.length, 1)];
+      return photo === undefined ? [] : removeInspectionPhoto(ctx, state, intent.id, photo);
+    }
+  }
+}
+
+/** A change in its wire form (the proto `Change` without authorId). */
+export const toWire = (change: Change): WireChange => ({
+  entity: change.entity,
+  entityId: change.entityId,
+  scopeId: change.scopeId,
+  op: change.op === "delete" ? ChangeOp.DELETE : ChangeOp.UPSERT,
+  payloadJson: JSON.stringify(change.payload),
+  hlc: change.hlc,
+});
+
+/**
+ * The change as the server will read it (the shared validator normalises values, e.g. -0 to 0
+ * and timestamps to `toISOString()`), so the writer's own replica holds what everyone else
+ * gets. Throws when the change is invalid: the model only makes valid changes.
+ */
+export function normalized(change: Change): Change {
+  const parsed = parseWireChange(toWire(change), change.authorId, 0);
+  if ("error" in parsed) throw new Error(`invalid change: ${parsed.error.reason}`);
+  return parsed.value;
+}
+
+/** The part of a change the server feeds: the accepted columns (a delete's payload is empty). */
+export const acceptedPart = (change: Change, result: ApplyResult): Change => ({
+  ...change,
+  payload: change.op === "delete" ? {} : result.accepted,
+});
+
+export interface DeviceOptions {
+  /** HLC node id. */
+  readonly node: string;
+  readonly authorId: string;
+  /** The device's wall clock minus true time. */
+  readonly skewMs: number;
+  /** The error of each offset measurement (network delay, rounding). */
+  readonly errorMs: number;
+  /** True time (the server's wall clock). */
+  readonly now: () => number;
+}
+
+export interface OutboxEntry {
+  /** Stable across re-stamps. */
+  readonly id: number;
+  change: Change;
+}
+
+export class ModelDevice {
+  clock: Clock;
+  /** Server time minus wall time, as last measured; undefined before the first contact. */
+  offsetMs: number | undefined;
+  readonly confirmed = new Replica();
+  /** Unacknowledged changes in the order they were made (which is also stamp order). */
+  outbox: OutboxEntry[] = [];
+  /** Every change a push response acknowledged, in acknowledgement order. */
+  readonly acknowledged: Change[] = [];
+  /** The greatest stamp that may have been accepted: pulled or acknowledged. */
+  private maxSeen: Hlc | undefined;
+  private nextEntryId = 1;
+
+  constructor(readonly options: DeviceOptions) {
+    this.clock = createClock(options.node);
+  }
+
+  /** What the device's own clock reads. */
+  wallMs(): number {
+    return this.options.now() + this.options.skewMs;
+  }
+
+  /** The wall clock corrected by the measured offset: what the device stamps with. */
+  stampMs(): number {
+    return this.wallMs() + (this.offsetMs ?? 0);
+  }
+
+  /** A Pull or Push response carried `serverTime`. */
+  observeServerTime(serverMs: number): void {
+    this.offsetMs = serverMs - this.wallMs() + this.options.errorMs;
+  }
+
+  /** A restart that lost the measured offset (the HLC clock is persisted and kept). */
+  forgetOffset(): void {
+    this.offsetMs = undefined;
+  }
+
+  /** The row as the device shows it: confirmed, with the outbox applied on top. */
+  view(key: string): RowState | undefined {
+    let row = this.confirmed.rows.get(key);
+    for (const { change } of this.outbox) {
+      if (rowKey(change.entity, change.entityId) !== key) continue;
+      const result = applyChange(row, change, entities[change.entity]);
+      if (result.changed) row = result.row;
+    }
+    return row;
+  }
+
+  /** Makes and queues the changes of an intent; answers them (none when it is a no-op). */
+  write(intent: Intent): Change[] {
+    const ctx: CommandContext = {
+      now: new Date(this.stampMs()),
+      authorId: this.options.authorId,
+      newId: () => {
+        throw new Error("the model writes known ids only");
+      },
+      stamp: () => {
+        const next = tick(this.clock, this.stampMs());
+        this.clock = next.clock;
+        return next.hlc;
+      },
+    };
+    const changes = changesFor(intent, this.view(intentKey(intent)), ctx).map(normalized);
+    for (const change of changes) this.outbox.push({ id: this.nextEntryId++, change });
+    return changes;
+  }
+
+  /** Outbox entry ids chosen by `picks` (modulo the outbox size; repeats kept). */
+  pick(picks: readonly number[]): number[] {
+    const n = this.outbox.length;
+    return n === 0 ? [] : picks.map((p) => (this.outbox[p % n] as OutboxEntry).id);
+  }
+
+  /** The current version of the entries still in the outbox, in the order of `ids`. */
+  batch(ids: readonly number[]): Change[] {
+    const byId = new Map(this.outbox.map((e) => [e.id, e.change]));
+    return ids.flatMap((id) => {
+      const change = byId.get(id);
+      return change === undefined ? [] : [change];
+    });
+  }
+
+  /** A push of these entries succeeded: they leave the outbox and join the confirmed rows. */
+  acknowledge(ids: readonly number[]): void {
+    for (const id of ids) {
+      const index = this.outbox.findIndex((e) => e.id === id);
+      if (index < 0) continue;
+      const [entry] = this.outbox.splice(index, 1) as [OutboxEntry];
+      this.confirmed.apply(entry.change);
+      this.acknowledged.push(entry.change);
+      this.see(entry.change.hlc);
+    }
+  }
+
+  /** Applies a pulled page in feed order; the clock receives every stamp. */
+  applyPulled(changes: readonly Change[]): ApplyResult[] {
+    return changes.map((change) => {
+      const result = this.confirmed.apply(change);
+      this.clock = receive(this.clock, change.hlc, this.stampMs());
+      this.see(change.hlc);
+      return result;
+    });
+  }
+
+  /**
+   * Re-stamps the outbox entries the server refuses at `serverTimeMs` (call after measuring
+   * the offset). Such a stamp was refused at every earlier push too, so it was never accepted
+   * anywhere. Answers old stamp → new stamp.
+   */
+  restamp(serverTimeMs: number): Map<Hlc, Hlc> {
+    const renamed = new Map<Hlc, Hlc>();
+    const stale = (e: OutboxEntry) => isTooFarAhead(e.change.hlc, serverTimeMs);
+    if (!this.outbox.some(stale)) return renamed;
+    let clock = createClock(this.options.node);
+    const keep = this.outbox.filter((e) => !stale(e)).map((e) => e.change.hlc);
+    for (const hlc of this.maxSeen === undefined ? keep : [this.maxSeen, ...keep]) {
+      clock = receive(clock, hlc, this.stampMs());
+    }
+    for (const entry of this.outbox) {
+      if (!stale(entry)) continue;
+      const next = tick(clock, this.stampMs());
+      clock = next.clock;
+      renamed.set(entry.change.hlc, next.hlc);
+      entry.change = { ...entry.change, hlc: next.hlc, payload: renameTags(entry.change, renamed) };
+    }
+    this.clock = clock;
+    return renamed;
+  }
+
+  private see(hlc: Hlc): void {
+    if (this.maxSeen === undefined || hlc > this.maxSeen) this.maxSeen = hlc;
+  }
+}
+
+/** The payload with removed OR-set tags renamed (a removal of an add that was re-stamped). */
+function renameTags(change: Change, renamed: ReadonlyMap<Hlc, Hlc>): Values {
+  const spec = entities[change.entity];
+  const payload: Values = { ...change.payload };
+  for (const [column, value] of Object.entries(payload)) {
+    if (spec.columns[column]?.type !== "orset") continue;
+    const patch = value as OrSetPatch;
+    if (patch.remove === undefined) continue;
+    payload[column] = { ...patch, remove: patch.remove.map((t) => renamed.get(t) ?? t) };
+  }
+  return payload;
+}
+
+export type PushOutcome =
+  | { readonly ok: true; readonly results: readonly ApplyResult[]; readonly serverTimeMs: number }
+  | { readonly ok: false; readonly rejections: readonly Rejection[] };
+
+/**
+ * The server's side of Push and Pull: validation (`checkChange`, every reference taken as
+ * existing), all-or-nothing batches, the shared merge, a feed of accepted parts, and an HLC
+ * that observes every accepted stamp before it stamps its own writes.
+ */
+export class ModelServer {
+  readonly rows = new Replica();
+  readonly feed: Change[] = [];
+  private clock = createClock("srv");
+
+  constructor(
+    readonly now: () => number,
+    private readonly authorId = "user-1",
+  ) {}
+
+  push(changes: readonly Change[]): PushOutcome {
+    const nowMs = this.now();
+    const staged = new Map(this.rows.rows);
+    const rejections: Rejection[] = [];
+    const results: ApplyResult[] = [];
+    const fed: Change[] = [];
+    for (const [index, change] of changes.entries()) {
+      const spec = entities[change.entity];
+      const key = rowKey(change.entity, change.entityId);
+      const existing = staged.get(key);
+      const found = checkChange(change, index, {
+        nowMs,
+        caller: { userId: this.authorId, demo: false },
+        existing: existing && {
+          ...existing,
+          complete: isComplete(existing, spec),
+          scopeId: change.scopeId,
+        },
+        exists: () => true,
+        apiaryScopeWritable: () => true,
+      });
+      if (found.length > 0) {
+        rejections.push(...found);
+        continue;
+      }
+      const result = applyChange(existing, change, spec);
+      results.push(result);
+      if (!result.changed) continue;
+      staged.set(key, result.row);
+      fed.push(acceptedPart(change, result));
+    }
+    if (rejections.length > 0) return { ok: false, rejections };
+    this.rows.rows = staged;
+    this.feed.push(...fed);
+    for (const change of changes) this.clock = receive(this.clock, change.hlc, nowMs);
+    return { ok: true, results, serverTimeMs: this.now() };
+  }
+
+  pull(
+    cursor: number,
+    limit: number,
+  ): { changes: Change[]; next: number; hasMore: boolean; serverTimeMs: number } {
+    const changes = this.feed.slice(cursor, cursor + limit);
+    const next = cursor + changes.length;
+    return { changes, next, hasMore: next < this.feed.length, serverTimeMs: this.now() };
+  }
+
+  /** A service operation (an RPC): stamped by the server after observing the row's stamps. */
+  write(intent: Intent): Change[] {
+    const key = intentKey(intent);
+    const current = this.rows.rows.get(key);
+    for (const hlc of Object.values(current?.clock ?? {})) {
+      this.clock = receive(this.clock, hlc, this.now());
+    }
+    const ctx: CommandContext = {
+      now: new Date(this.now()),
+      authorId: this.authorId,
+      newId: () => {
+        throw new Error("the model writes known ids only");
+      },
+      stamp: () => {
+        const next = tick(this.clock, this.now());
+        this.clock = next.clock;
+        return next.hlc;
+      },
+    };
+    const changes = changesFor(intent, current, ctx).map(normalized);
+    for (const change of changes) {
+      const result = this.rows.apply(change);
+      if (result.changed) this.feed.push(acceptedPart(change, result));
+    }
+    return changes;
+  }
+}
+
+/**
+ * What of an accepted change `row` no longer holds, though nothing overwrote it: a scalar
+ * column whose stamp is below the change's (or equal, with another value), an added photo
+ * whose tag is neither live nor removed, a removed tag that is not removed, a delete that is
+ * not. Empty when the write survives. One description per problem.
+ */
+export function lostParts(change: Change, row: RowState | undefined): string[] {
+  const where = `${change.entity}/${change.entityId} @${change.hlc}`;
+  if (row === undefined) return [`${where}: row missing`];
+  const problems: string[] = [];
+  if (change.op === "delete") {
+    const stamp = row.clock[deletedKey];
+    if (!row.deleted || stamp === undefined || stamp < change.hlc) {
+      problems.push(`${where}: delete lost (deleted ${row.deleted}, stamp ${stamp})`);
+    }
+  }
+  const spec = entities[change.entity];
+  for (const [column, value] of Object.entries(change.payload)) {
+    if (spec.columns[column]?.type === "orset") {
+      const patch = value as OrSetPatch;
+      const set = (row.values[column] as OrSetState | undefined) ?? emptyOrSet();
+      const removed = new Set(set.removed);
+      for (const photo of patch.add ?? []) {
+        const live = set.adds.some((a) => a.tag === change.hlc && a.value === photo);
+        if (!live && !removed.has(change.hlc)) problems.push(`${where}: ${column} add lost`);
+      }
+      for (const tag of patch.remove ?? []) {
+        if (!removed.has(tag)) problems.push(`${where}: ${column} removal of ${tag} lost`);
+      }
+      continue;
+    }
+    const stamp = row.clock[column];
+    if (stamp === undefined || stamp < change.hlc) {
+      problems.push(`${where}: ${column} lost to an older stamp ${stamp}`);
+    } else if (
+      stamp === change.hlc &&
+      JSON.stringify(row.values[column]) !== JSON.stringify(value)
+    ) {
+      problems.push(`${where}: ${column} holds another value under the same stamp`);
+    }
+  }
+  return problems;
+}
