@@ -96,6 +96,26 @@ browserSuite("PWA: apiaries", () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it("shows an apiary written elsewhere without a reload (Subscribe over connect-web, HTTP/1.1)", async () => {
+    const { page, pageErrors } = await openPage();
+    // Count the Subscribe streams the page opens.
+    let streams = 0;
+    page.on("request", (r) => {
+      if (r.url().endsWith("/hivekeep.v1.SyncService/Subscribe")) streams += 1;
+    });
+    await page.goto(server.url);
+    await apiaryItem(page, "Home yard").waitFor();
+    await expect.poll(() => streams, { timeout: 10_000 }).toBeGreaterThan(0);
+    // Give the stream time to settle on the feed's position before the write.
+    await page.waitForTimeout(500);
+
+    const written = await server.call("ApiaryService/CreateApiary", { name: "Heath meadow" });
+    expect(written.status).toBe(200);
+    await apiaryItem(page, "Heath meadow").waitFor({ timeout: 10_000 });
+    expect(streams).toBe(1);
+    expect(pageErrors).toEqual([]);
+  });
+
   it("serves the app shell for a deep link (SPA fallback)", async () => {
     // No service worker: the answer must come from the server itself.
     const { page } = await openPage({ serviceWorkers: "block" });

@@ -4,11 +4,12 @@
  */
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { ApiaryService } from "@hivekeep/proto";
+import { ApiaryService, SyncService } from "@hivekeep/proto";
 
 const transport = createConnectTransport({ baseUrl: window.location.origin });
 
 export const apiaryClient = createClient(ApiaryService, transport);
+export const syncClient = createClient(SyncService, transport);
 
 /** A sentence for the user saying what went wrong with a call. */
 export function describeError(err: unknown, action: string): string {

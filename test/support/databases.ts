@@ -7,9 +7,16 @@ import postgres from "postgres";
 
 export type DbKind = "pglite" | "postgres";
 
-export const databaseKinds: DbKind[] = process.env.DATABASE_URL
-  ? ["pglite", "postgres"]
-  : ["pglite"];
+/**
+ * TEST_DATABASES=postgres narrows a run to the server (CI's second run, after a
+ * full run on PGlite); by default every database available is used.
+ */
+export const databaseKinds: DbKind[] = (
+  process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"]
+).filter(
+  (k): k is DbKind =>
+    !process.env.TEST_DATABASES || process.env.TEST_DATABASES.split(",").includes(k),
+);
 
 export interface ScratchDatabase {
   readonly url: string;

@@ -1,6 +1,7 @@
 import type { Apiary } from "@hivekeep/proto";
 import { useCallback, useEffect, useState } from "react";
 import { apiaryClient, describeError } from "../api.ts";
+import { useFeedPokes } from "./useFeedPokes.ts";
 
 export interface NewApiary {
   readonly name: string;
@@ -20,7 +21,7 @@ export interface ApiariesState {
 
 const pageSize = 500;
 
-/** The apiaries of the server, loaded on mount and after every change. */
+/** The apiaries of the server, loaded on mount and whenever the server's feed advances. */
 export function useApiaries(): ApiariesState {
   const [apiaries, setApiaries] = useState<readonly Apiary[]>([]);
   const [total, setTotal] = useState(0);
@@ -56,6 +57,8 @@ export function useApiaries(): ApiariesState {
   useEffect(() => {
     void reload();
   }, [reload]);
+  // Changes written elsewhere (another device, the API) show up without a reload.
+  useFeedPokes(() => void reload());
 
   return { apiaries, total, loading, error, reload, add };
 }
