@@ -12,7 +12,7 @@ import { openDb } from "./db/open-db.ts";
 import { createApp } from "./http/app.ts";
 import { localCallerInterceptor } from "./rpc/auth-interceptor.ts";
 import type { Deps } from "./rpc/deps.ts";
-import { startFeedNotifier } from "./store/feed-notifier.ts";
+import { type FeedNotifier, startFeedNotifier } from "./store/feed-notifier.ts";
 import { newServerClock } from "./store/server-clock.ts";
 import { ensureLocalTenant, localCaller } from "./store/tenants.ts";
 
@@ -21,6 +21,7 @@ export interface RunningServer {
   readonly port: number;
   readonly db: Db;
   readonly log: Logger;
+  readonly notifier: FeedNotifier;
   /** Stops accepting, drains in-flight requests, ends streams, closes the database. */
   close(): Promise<void>;
 }
@@ -81,6 +82,7 @@ export async function startServer(
     port,
     db,
     log,
+    notifier,
     close() {
       closing ??= (async () => {
         shutdown.abort();

@@ -123,6 +123,36 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
     expect(poke).toEqual({ cursor: await head(), heartbeat: false });
   });
 
+  it("leaves no listener behind when subscribers go away, a reader that lagged included", async () => {
+    const before = t.server.notifier.size();
+    const gone = new AbortController();
+    const r1 = reader(
+      t.client(SyncService).subscribe({ cursor: await head() }, { signal: gone.signal }),
+    );
+    // A subscriber that never reads: its stream is open but nothing is consumed.
+    const slow = new AbortController();
+    const stream = t
+      .client(SyncService)
+      .subscribe({ cursor: await head() }, { signal: slow.signal });
+    const it = stream[Symbol.asyncIterator]();
+    const firstRead = it.next();
+    await expect.poll(() => t.server.notifier.size()).toBe(before + 2);
+    for (let i = 0; i < 30; i++) await write(`Burst ${i}`);
+    // The reader that lagged still reaches the newest cursor.
+    const got: string[] = [];
+    let m = await firstRead;
+    while (!m.done && got.length < 40) {
+      if (!m.value.heartbeat) got.push(m.value.cursor);
+      if (m.value.cursor === (await head())) break;
+      m = await it.next();
+    }
+    expect(got.at(-1)).toBe(await head());
+    gone.abort();
+    slow.abort();
+    await r1.next(500);
+    await expect.poll(() => t.server.notifier.size()).toBe(before);
+  });
+
   it("rejects a malformed cursor with invalid_argument", async () => {
     const r = reader(t.client(SyncService).subscribe({ cursor: "abc" }));
     await r.next(2_000);

@@ -13,6 +13,8 @@ export type FeedListener = (seq: number) => void;
 export interface FeedNotifier {
   /** Calls listener whenever the tenant's feed advances; returns the unsubscribe. */
   subscribe(organizationId: string, listener: FeedListener): () => void;
+  /** How many listeners are registered (ended streams must leave none behind). */
+  size(): number;
   close(): Promise<void>;
 }
 
@@ -33,6 +35,11 @@ export async function startFeedNotifier(db: Db): Promise<FeedNotifier> {
         set.delete(listener);
         if (set.size === 0) listeners.delete(organizationId);
       };
+    },
+    size() {
+      let n = 0;
+      for (const set of listeners.values()) n += set.size;
+      return n;
     },
     async close() {
       listeners.clear();
