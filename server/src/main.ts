@@ -4,7 +4,7 @@
  */
 import pino from "pino";
 import { ConfigError, loadConfig } from "./config.ts";
-import { startServer } from "./server.ts";
+import { type RunningServer, startServer } from "./server.ts";
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -18,21 +18,23 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = pino({ level: config.logLevel });
-  let running: Awaited<ReturnType<typeof startServer>>;
-  try {
-    running = await startServer(config, { log });
-  } catch (err) {
-    log.fatal({ err }, "hivekeep could not start");
-    process.exit(1);
-  }
+  // Signals are handled from the very start: a SIGTERM that arrives while the
+  // server is still starting stops it as soon as it is up.
+  let stopping: string | undefined;
+  let running: RunningServer | undefined;
   const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = signal;
+    if (running) shutdown(running, signal);
+  };
+  const shutdown = (server: RunningServer, signal: string) => {
     log.info({ signal }, "shutting down");
     const force = setTimeout(() => {
       log.error("shutdown took longer than 10 s; exiting");
       process.exit(1);
     }, 10_000);
     force.unref();
-    running.close().then(
+    server.close().then(
       () => process.exit(0),
       (err: unknown) => {
         log.error({ err }, "error during shutdown");
@@ -42,6 +44,13 @@ async function main(): Promise<void> {
   };
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));
+  try {
+    running = await startServer(config, { log });
+  } catch (err) {
+    log.fatal({ err }, "hivekeep could not start");
+    process.exit(1);
+  }
+  if (stopping) shutdown(running, stopping);
 }
 
 await main();
