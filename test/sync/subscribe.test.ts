@@ -7,49 +7,7 @@ import { writeTenant } from "../../server/src/store/tenant-write.ts";
 import { seedContext } from "../support/command-seed.ts";
 import { databaseKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-
-type Message = { cursor: string; heartbeat: boolean };
-
-/** Reads a stream in the background; next() waits for the next message. */
-function reader(stream: AsyncIterable<Message>) {
-  const got: Message[] = [];
-  let notify: (() => void) | undefined;
-  let ended = false;
-  let error: unknown;
-  void (async () => {
-    try {
-      for await (const m of stream) {
-        got.push({ cursor: m.cursor, heartbeat: m.heartbeat });
-        notify?.();
-      }
-    } catch (e) {
-      error = e;
-    } finally {
-      ended = true;
-      notify?.();
-    }
-  })();
-  return {
-    got,
-    get ended() {
-      return ended;
-    },
-    get error() {
-      return error;
-    },
-    async next(timeoutMs = 5_000): Promise<Message | undefined> {
-      const want = got.length + 1;
-      const end = Date.now() + timeoutMs;
-      while (got.length < want && !ended && Date.now() < end) {
-        await new Promise<void>((r) => {
-          notify = r;
-          setTimeout(r, 50);
-        });
-      }
-      return got[want - 1];
-    },
-  };
-}
+import { streamReader } from "../support/sync.ts";
 
 describe.each(databaseKinds)("Subscribe on %s", (kind) => {
   let t: TestServer;
@@ -67,7 +25,9 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
   it("pokes at once when the device is already behind", async () => {
     await write("Before");
     const abort = new AbortController();
-    const r = reader(t.client(SyncService).subscribe({ cursor: "" }, { signal: abort.signal }));
+    const r = streamReader(
+      t.client(SyncService).subscribe({ cursor: "" }, { signal: abort.signal }),
+    );
     const first = await r.next();
     abort.abort();
     expect(first).toEqual({ cursor: await head(), heartbeat: false });
@@ -75,7 +35,7 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
 
   it("pokes when the feed advances, with the new cursor", async () => {
     const abort = new AbortController();
-    const r = reader(
+    const r = streamReader(
       t.client(SyncService).subscribe({ cursor: await head() }, { signal: abort.signal }),
     );
     await write("During");
@@ -86,7 +46,7 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
 
   it("sends a heartbeat when nothing happens", async () => {
     const abort = new AbortController();
-    const r = reader(
+    const r = streamReader(
       t.client(SyncService).subscribe({ cursor: await head() }, { signal: abort.signal }),
     );
     const beat = await r.next(3_000);
@@ -101,7 +61,7 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
       [other],
     );
     const abort = new AbortController();
-    const r = reader(
+    const r = streamReader(
       t.client(SyncService).subscribe({ cursor: await head() }, { signal: abort.signal }),
     );
     await writeTenant(t.server.db, other, (w) =>
@@ -126,7 +86,7 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
   it("leaves no listener behind when subscribers go away, a reader that lagged included", async () => {
     const before = t.server.notifier.size();
     const gone = new AbortController();
-    const r1 = reader(
+    const r1 = streamReader(
       t.client(SyncService).subscribe({ cursor: await head() }, { signal: gone.signal }),
     );
     // A subscriber that never reads: its stream is open but nothing is consumed.
@@ -154,7 +114,7 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
   });
 
   it("rejects a malformed cursor with invalid_argument", async () => {
-    const r = reader(t.client(SyncService).subscribe({ cursor: "abc" }));
+    const r = streamReader(t.client(SyncService).subscribe({ cursor: "abc" }));
     await r.next(2_000);
     expect(r.ended).toBe(true);
     expect(String(r.error)).toMatch(/invalid_argument/);
@@ -164,7 +124,7 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
 describe("Subscribe and shutdown", () => {
   it("ends open streams cleanly when the server stops", async () => {
     const t = await startTestServer("pglite");
-    const r = reader(t.client(SyncService).subscribe({ cursor: "" }));
+    const r = streamReader(t.client(SyncService).subscribe({ cursor: "" }));
     await new Promise((res) => setTimeout(res, 200));
     await t.stop();
     await r.next(2_000);

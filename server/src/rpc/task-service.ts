@@ -24,6 +24,7 @@ import {
   type TaskService,
 } from "@hivekeep/proto";
 import type { Queryable, Row } from "../db/db.ts";
+import { readableScope } from "../store/feed.ts";
 import { getLive, listLive } from "../store/rows.ts";
 import { writeTenant } from "../store/tenant-write.ts";
 import { callerOf } from "./context.ts";
@@ -51,7 +52,7 @@ export function taskService(deps: Deps): ServiceImpl<typeof TaskService> {
       const { rows, total } = await listLive(db, entities.task, organizationId, {
         equals: { hive_id: req.hiveId },
         extra: [
-          { sql: "scope_id not like 'user:%' or scope_id = {1}", params: [userScope(userId)] },
+          { sql: readableScope("scope_id", "{1}"), params: [userScope(userId)] },
           ...(req.onlyOpen ? [{ sql: "not coalesce(done, false)", params: [] }] : []),
         ],
         orderBy: "coalesce(done, false), due_at asc nulls last, created_at asc, id asc",

@@ -1,5 +1,5 @@
 /** Reading the change feed (SyncService.Pull). */
-import { isUserScope, userScope } from "@hivekeep/client-core/core";
+import { userScope } from "@hivekeep/client-core/core";
 import type { Queryable } from "../db/db.ts";
 
 export interface FeedRow {
@@ -44,7 +44,7 @@ export async function readFeed(
   }>(
     `select seq, entity, entity_id, scope_id, op, payload, hlc, author_id from changes
      where organization_id = $1 and seq > $2
-       and (scope_id not like 'user:%' or scope_id = $3)
+       and ${readableScope("scope_id", "$3")}
      order by seq limit $4`,
     [organizationId, after, userScope(userId), limit],
   );
@@ -60,9 +60,13 @@ export async function readFeed(
   }));
 }
 
-/** Whether a user may read a scope (personal scopes only their owner's). */
-export const canReadScope = (userId: string, scopeId: string): boolean =>
-  !isUserScope(scopeId) || scopeId === userScope(userId);
+/**
+ * SQL condition: the scope in `column` is readable by the user whose personal
+ * scope (`user:<id>`) is the parameter `param`. Every scope of the tenant is,
+ * except other users' personal ones. Pull, Subscribe, tasks and stats share it.
+ */
+export const readableScope = (column: string, param: string): string =>
+  `(${column} not like 'user:%' or ${column} = ${param})`;
 
 /** The last sequence number in (after, upTo] the user may read, if any. */
 export async function lastVisibleSeq(
@@ -75,7 +79,7 @@ export async function lastVisibleSeq(
   const [row] = await q.query<{ seq: number | null }>(
     `select max(seq) as seq from changes
      where organization_id = $1 and seq > $2 and seq <= $3
-       and (scope_id not like 'user:%' or scope_id = $4)`,
+       and ${readableScope("scope_id", "$4")}`,
     [organizationId, after, upTo, userScope(userId)],
   );
   return row?.seq === null || row?.seq === undefined ? undefined : Number(row.seq);

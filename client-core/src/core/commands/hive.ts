@@ -32,13 +32,13 @@
  */
 import { HiveStatus, type HiveType } from "@hivekeep/proto";
 import type { Change } from "../change.ts";
-import { parseColumnValue } from "../column-value.ts";
 import { invalid, notFound } from "../domain-error.ts";
 import { entities } from "../entities.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
 import { tombstone, upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
 import { EventType, recordEvent } from "./event.ts";
+import { checkedPayload } from "./payload-check.ts";
 
 export interface HiveFields {
   readonly name: string;
@@ -93,17 +93,6 @@ export interface RelocationTarget {
   readonly name: string;
 }
 
-/**
- * The value rules of the Push validator for one hive column, so an RPC cannot
- * store what a device could not push (unknown enum numbers, over-long text).
- */
-function checkColumn(column: string, field: string, value: unknown): void {
-  const spec = entities.hive.columns[column];
-  if (spec === undefined) throw new Error(`unknown hive column ${column}`);
-  const parsed = parseColumnValue(spec, value, false);
-  if ("error" in parsed) throw invalid(field, `${field} ${parsed.error}`);
-}
-
 /** Validates the editable fields; `prefix` names the request message ("hive."). */
 export function checkHiveFields(input: HiveFields, prefix = ""): HiveFields {
   const name = input.name.trim();
@@ -111,11 +100,18 @@ export function checkHiveFields(input: HiveFields, prefix = ""): HiveFields {
   if (!Number.isInteger(input.boxes) || input.boxes < 0) {
     throw invalid(`${prefix}boxes`, "boxes must not be negative");
   }
-  checkColumn("name", `${prefix}name`, name);
-  checkColumn("type", `${prefix}type`, input.type);
-  checkColumn("colony_origin", `${prefix}colonyOrigin`, input.colonyOrigin);
-  checkColumn("note", `${prefix}note`, input.note);
-  checkColumn("qr_code", `${prefix}qrCode`, input.qrCode);
+  // The Push validator's column rules, so an RPC stores nothing a device could not push.
+  checkedPayload(
+    entities.hive,
+    {
+      name,
+      type: input.type,
+      colony_origin: input.colonyOrigin,
+      note: input.note,
+      qr_code: input.qrCode,
+    },
+    prefix,
+  );
   return { ...input, name };
 }
 
@@ -130,7 +126,7 @@ export function createHive(
 ): { id: string; changes: Change[] } {
   if (input.apiaryId.trim() === "") throw invalid("apiaryId", "apiaryId is required");
   const fields = checkHiveFields(input);
-  checkColumn("photo", "photo", input.photo);
+  checkedPayload(entities.hive, { photo: input.photo });
   if (apiary === undefined) throw notFound("apiary", input.apiaryId);
   const id = ctx.newId();
   const now = ctx.now.toISOString();
@@ -176,7 +172,7 @@ export function updateHive(
   if (input === undefined) throw invalid("hive", "hive is required");
   if (current === undefined) throw notFound("hive", input.id);
   const fields = checkHiveFields(input, "hive.");
-  checkColumn("status", "hive.status", input.status);
+  checkedPayload(entities.hive, { status: input.status }, "hive.");
   const status = input.status === HiveStatus.UNSPECIFIED ? current.status : input.status;
   const now = ctx.now.toISOString();
   const changes = [

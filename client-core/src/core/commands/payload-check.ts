@@ -9,15 +9,18 @@ import { invalid } from "../domain-error.ts";
 import { camelCase, type EntitySpec } from "../entities.ts";
 import type { Values } from "../merge.ts";
 
-/** The payload with normalised values; throws `invalid` at the first bad column. */
-export function checkedPayload(spec: EntitySpec, payload: Values): Values {
+/**
+ * The payload with normalised values; throws `invalid` at the first bad column.
+ * `prefix` names the request message the fields sit in (e.g. "hive.").
+ */
+export function checkedPayload(spec: EntitySpec, payload: Values, prefix = ""): Values {
   const out: Values = {};
   for (const [column, value] of Object.entries(payload)) {
     const columnSpec = spec.columns[column];
     if (columnSpec === undefined) throw new Error(`${spec.name} has no column ${column}`);
     const parsed = parseColumnValue(columnSpec, value, spec.required.includes(column));
     if ("error" in parsed) {
-      const field = camelCase(column);
+      const field = `${prefix}${camelCase(column)}`;
       throw invalid(field, `${field} ${parsed.error}`);
     }
     out[column] = parsed.value;
