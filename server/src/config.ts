@@ -20,6 +20,8 @@ export interface Config {
   readonly signup: "open" | "closed";
   readonly demo: boolean;
   readonly corsOrigins: readonly string[];
+  /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
+  readonly trustProxy: boolean;
   readonly maxBodyBytes: number;
   readonly logLevel: LogLevel;
   /** Directory of the built PWA; served with an SPA fallback. */
@@ -137,6 +139,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     signup: oneOf("HIVEKEEP_SIGNUP", get("HIVEKEEP_SIGNUP") ?? "open", ["open", "closed"]),
     demo: oneOf("HIVEKEEP_DEMO", demoRaw, ["true", "false"]) === "true",
     corsOrigins,
+    trustProxy:
+      oneOf("HIVEKEEP_TRUST_PROXY", get("HIVEKEEP_TRUST_PROXY") ?? "false", ["true", "false"]) ===
+      "true",
     maxBodyBytes,
     logLevel: oneOf("HIVEKEEP_LOG_LEVEL", get("HIVEKEEP_LOG_LEVEL") ?? "info", [
       "fatal",

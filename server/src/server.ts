@@ -6,12 +6,14 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import pino, { type Logger } from "pino";
 import { v7 as uuidv7 } from "uuid";
+import { type DemoTenant, demoPreparer } from "./auth/demo.ts";
+import { defaultThrottle, type ThrottleLimits } from "./auth/throttle.ts";
 import { type Config, isLoopback } from "./config.ts";
 import type { Db } from "./db/db.ts";
 import { openDb } from "./db/open-db.ts";
 import { createApp } from "./http/app.ts";
-import { localCallerInterceptor } from "./rpc/auth-interceptor.ts";
-import type { Deps } from "./rpc/deps.ts";
+import { localCallerInterceptor, loginInterceptor } from "./rpc/auth-interceptor.ts";
+import type { AuthSettings, Deps } from "./rpc/deps.ts";
 import { type FeedNotifier, startFeedNotifier } from "./store/feed-notifier.ts";
 import { newServerClock } from "./store/server-clock.ts";
 import { ensureLocalTenant, localCaller } from "./store/tenants.ts";
@@ -26,14 +28,25 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export class StartupError extends Error {
+  override name = "StartupError";
+}
+
+export interface StartOptions {
+  readonly log?: Logger;
+  readonly db?: Db;
+  readonly heartbeatMs?: number;
+  /** Sign-in throttling (tests lower or raise the limits). */
+  readonly throttle?: ThrottleLimits;
+}
+
+const invitationTtlMs = 7 * 86_400_000;
+
 export async function startServer(
   config: Config,
-  options: { log?: Logger; db?: Db; heartbeatMs?: number } = {},
+  options: StartOptions = {},
 ): Promise<RunningServer> {
   const log = options.log ?? pino({ level: config.logLevel });
-  if (config.auth === "login") {
-    throw new Error("HIVEKEEP_AUTH=login is not available in this version; use HIVEKEEP_AUTH=none");
-  }
   if (config.auth === "none" && !isLoopback(config.host)) {
     log.warn(
       { host: config.host },
@@ -43,9 +56,27 @@ export async function startServer(
 
   const db =
     options.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-  await ensureLocalTenant(db);
+  try {
+    if (config.auth === "none") await ensureLocalTenant(db);
+    else await checkLoginReady(db, config);
+  } catch (err) {
+    if (!options.db) await db.close();
+    throw err;
+  }
   const notifier = await startFeedNotifier(db);
   const shutdown = new AbortController();
+  // The demo preparer needs the finished deps (it seeds through the RPCs).
+  let prepareDemo: (() => Promise<DemoTenant>) | undefined;
+  const auth: AuthSettings = {
+    mode: config.auth,
+    sessionTtlMs: config.sessionTtlMs,
+    signup: config.signup,
+    throttle: options.throttle ?? defaultThrottle,
+    invitationTtlMs,
+    ...(config.auth === "login" && config.demo
+      ? { demo: () => (prepareDemo as () => Promise<DemoTenant>)() }
+      : {}),
+  };
   const deps: Deps = {
     db,
     clock: newServerClock(),
@@ -53,15 +84,25 @@ export async function startServer(
     notifier,
     log,
     shutdown: shutdown.signal,
+    auth,
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
   };
+  if (auth.demo) {
+    prepareDemo = demoPreparer(deps);
+    // Seed in the background; StartDemo waits for it.
+    prepareDemo().catch((err: unknown) => {
+      if (!shutdown.signal.aborted) log.error({ err }, "seeding the demo organization failed");
+    });
+  }
   const app = createApp({
     deps,
     db,
     log,
-    authInterceptor: localCallerInterceptor(localCaller),
+    authInterceptor:
+      config.auth === "login" ? loginInterceptor(db) : localCallerInterceptor(localCaller),
     maxBodyBytes: config.maxBodyBytes,
     corsOrigins: config.corsOrigins,
+    trustProxy: config.trustProxy,
     pwaDir: config.pwaDir,
   });
 
@@ -97,4 +138,22 @@ export async function startServer(
       return closing;
     },
   };
+}
+
+/**
+ * Login mode refuses to start when nobody could ever sign in: sign-up closed,
+ * no demo, and no account with a password in any organization.
+ */
+async function checkLoginReady(db: Db, config: Config): Promise<void> {
+  if (config.signup === "open" || config.demo) return;
+  const [row] = await db.query(
+    `select 1 as ok from memberships m join users u on u.id = m.user_id
+      where u.password_hash is not null limit 1`,
+  );
+  if (!row) {
+    throw new StartupError(
+      "HIVEKEEP_AUTH=login with HIVEKEEP_SIGNUP=closed, but no account exists yet, so nobody " +
+        "could sign in: start once with HIVEKEEP_SIGNUP=open, sign up, then close sign-up",
+    );
+  }
 }

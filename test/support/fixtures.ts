@@ -28,10 +28,14 @@ export interface PageJson {
  * stopped after them. The object stands for the running server, so it can be
  * handed to helpers before the server has started.
  */
-export function useTestServer(kind: DbKind, env?: Record<string, string>): TestServer {
+export function useTestServer(
+  kind: DbKind,
+  env?: Record<string, string>,
+  options?: Parameters<typeof startTestServer>[2],
+): TestServer {
   let running: TestServer | undefined;
   beforeAll(async () => {
-    running = await startTestServer(kind, env);
+    running = await startTestServer(kind, env, options);
   });
   afterAll(async () => {
     await running?.stop();
@@ -49,6 +53,7 @@ export function useTestServer(kind: DbKind, env?: Record<string, string>): TestS
     },
     client: (service, opts) => started().client(service, opts),
     call: (path, body, headers) => started().call(path, body, headers),
+    as: (token) => started().as(token),
     stop: () => started().stop(),
   };
 }

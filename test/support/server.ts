@@ -6,7 +6,13 @@
 import type { DescService } from "@bufbuild/protobuf";
 import { type Client, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
-import { type Config, loadConfig, type RunningServer, startServer } from "@hivekeep/server";
+import {
+  type Config,
+  loadConfig,
+  type RunningServer,
+  type StartOptions,
+  startServer,
+} from "@hivekeep/server";
 import pino from "pino";
 import { createScratchDatabase, type DbKind } from "./databases.ts";
 
@@ -17,6 +23,8 @@ export interface TestServer {
   client<S extends DescService>(service: S, opts?: { json?: boolean }): Client<S>;
   /** POSTs a JSON body (object or raw string) to /hivekeep.v1.<service>/<method>. */
   call(path: string, body: unknown, headers?: Record<string, string>): Promise<JsonReply>;
+  /** The same server, every request sent with `Authorization: Bearer <token>`. */
+  as(token: string): TestServer;
   stop(): Promise<void>;
 }
 
@@ -29,7 +37,7 @@ export interface JsonReply {
 export async function startTestServer(
   kind: DbKind,
   env: Record<string, string> = {},
-  options: { heartbeatMs?: number } = {},
+  options: Omit<StartOptions, "log" | "db"> = {},
 ): Promise<TestServer> {
   const scratch = kind === "postgres" ? await createScratchDatabase() : undefined;
   const config: Config = loadConfig({
@@ -40,15 +48,38 @@ export async function startTestServer(
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...env,
   });
-  const server = await startServer(config, { log: pino({ level: "silent" }), ...options });
-  const transports = {
-    binary: createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }),
-    json: createConnectTransport({
+  let server: RunningServer;
+  try {
+    server = await startServer(config, { log: pino({ level: "silent" }), ...options });
+  } catch (err) {
+    await scratch?.drop();
+    throw err;
+  }
+  const stop = async () => {
+    await server.close();
+    await scratch?.drop();
+  };
+  return view(server, {}, stop);
+}
+
+function view(
+  server: RunningServer,
+  auth: Record<string, string>,
+  stop: () => Promise<void>,
+): TestServer {
+  const transport = (json: boolean) =>
+    createConnectTransport({
       baseUrl: server.url,
       httpVersion: "1.1",
-      useBinaryFormat: false,
-    }),
-  };
+      useBinaryFormat: !json,
+      interceptors: [
+        (next) => (req) => {
+          for (const [k, v] of Object.entries(auth)) req.header.set(k, v);
+          return next(req);
+        },
+      ],
+    });
+  const transports = { binary: transport(false), json: transport(true) };
   return {
     url: server.url,
     server,
@@ -57,7 +88,7 @@ export async function startTestServer(
     async call(path, body, headers = {}) {
       const res = await fetch(`${server.url}/hivekeep.v1.${path}`, {
         method: "POST",
-        headers: { "content-type": "application/json", ...headers },
+        headers: { "content-type": "application/json", ...auth, ...headers },
         body: typeof body === "string" ? body : JSON.stringify(body),
       });
       const text = await res.text();
@@ -69,9 +100,7 @@ export async function startTestServer(
       }
       return { status: res.status, body: parsed };
     },
-    async stop() {
-      await server.close();
-      await scratch?.drop();
-    },
+    as: (token) => view(server, { authorization: `Bearer ${token}` }, stop),
+    stop,
   };
 }

@@ -4,14 +4,20 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { createConnectRouter, type Interceptor } from "@connectrpc/connect";
-import { createFetchHandler, type UniversalHandler } from "@connectrpc/connect/protocol";
+import { createConnectRouter, createContextValues, type Interceptor } from "@connectrpc/connect";
+import {
+  type UniversalHandler,
+  universalServerRequestFromFetch,
+  universalServerResponseToFetch,
+} from "@connectrpc/connect/protocol";
+import type { HttpBindings } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import type { Db } from "../db/db.ts";
+import { clientAddressKey } from "../rpc/context.ts";
 import type { Deps } from "../rpc/deps.ts";
 import { errorInterceptor, routes } from "../rpc/router.ts";
 
@@ -22,13 +28,17 @@ export interface AppOptions {
   readonly authInterceptor: Interceptor;
   readonly maxBodyBytes: number;
   readonly corsOrigins: readonly string[];
+  /** Take the client address from X-Forwarded-For (set by a trusted reverse proxy). */
+  readonly trustProxy?: boolean;
   readonly pwaDir: string;
 }
 
+type Env = { Bindings: HttpBindings; Variables: { requestId: string } };
+
 const rpcPrefix = "/hivekeep.v1.";
 
-export function createApp(opts: AppOptions): Hono<{ Variables: { requestId: string } }> {
-  const app = new Hono<{ Variables: { requestId: string } }>();
+export function createApp(opts: AppOptions): Hono<Env> {
+  const app = new Hono<Env>();
   app.use(requestId());
   app.use(async (c, next) => {
     const start = performance.now();
@@ -70,7 +80,7 @@ export function createApp(opts: AppOptions): Hono<{ Variables: { requestId: stri
     interceptors: [errorInterceptor(opts.deps), opts.authInterceptor],
   });
   routes(opts.deps)(router);
-  for (const handler of router.handlers) mount(app, handler);
+  for (const handler of router.handlers) mount(app, handler, opts.trustProxy ?? false);
 
   app.all(`${rpcPrefix}*`, (c) =>
     c.json(
@@ -94,12 +104,24 @@ export function createApp(opts: AppOptions): Hono<{ Variables: { requestId: stri
   return app;
 }
 
-function mount(app: Hono<{ Variables: { requestId: string } }>, handler: UniversalHandler): void {
-  const fetchHandler = createFetchHandler(handler, { httpVersion: "1.1" });
-  app.on(["POST", "GET"], handler.requestPath, (c) => fetchHandler(c.req.raw));
+/** The client's address: the socket peer, or the first X-Forwarded-For hop behind a proxy. */
+function clientAddress(c: Context<Env>, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header("X-Forwarded-For")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return c.env?.incoming?.socket?.remoteAddress ?? "unknown";
 }
 
-function servePwa(app: Hono<{ Variables: { requestId: string } }>, dir: string): void {
+function mount(app: Hono<Env>, handler: UniversalHandler, trustProxy: boolean): void {
+  app.on(["POST", "GET"], handler.requestPath, async (c) => {
+    const req = universalServerRequestFromFetch(c.req.raw, { httpVersion: "1.1" });
+    req.contextValues = createContextValues().set(clientAddressKey, clientAddress(c, trustProxy));
+    return universalServerResponseToFetch(await handler(req));
+  });
+}
+
+function servePwa(app: Hono<Env>, dir: string): void {
   const index = join(dir, "index.html");
   if (!existsSync(index)) {
     app.get("*", (c) =>
@@ -113,7 +135,7 @@ run <code>pnpm build</code> (or <code>pnpm start</code>, which builds it).</p>`,
   }
   // Vite's hashed assets never change; everything else (index.html, sw.js,
   // the manifest) must be revalidated so an update reaches devices.
-  const cacheHeaders = (path: string, c: Context) => {
+  const cacheHeaders = (path: string, c: Context<Env>) => {
     c.header(
       "Cache-Control",
       path.includes("/assets/") ? "public, max-age=31536000, immutable" : "no-cache",

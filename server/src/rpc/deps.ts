@@ -1,10 +1,23 @@
 import type { CommandContext, EntitySpec, Hlc } from "@hivekeep/client-core/core";
 import type { Logger } from "pino";
+import type { ThrottleLimits } from "../auth/throttle.ts";
 import type { Db, Queryable, Row } from "../db/db.ts";
 import type { FeedNotifier } from "../store/feed-notifier.ts";
 import { getLive } from "../store/rows.ts";
 import type { ServerClock } from "../store/server-clock.ts";
 import type { Caller } from "./context.ts";
+
+/** How callers are authenticated (DESIGN.md §5). */
+export interface AuthSettings {
+  readonly mode: "none" | "login";
+  readonly sessionTtlMs: number;
+  readonly signup: "open" | "closed";
+  /** Resolves when the demo organization is ready; absent when demo sessions are off. */
+  readonly demo?: () => Promise<{ organizationId: string; userId: string }>;
+  readonly throttle: ThrottleLimits;
+  /** How long an invitation can be used. */
+  readonly invitationTtlMs: number;
+}
 
 /** What the RPC handlers need; built once by the composition root. */
 export interface Deps {
@@ -15,6 +28,8 @@ export interface Deps {
   readonly log: Logger;
   /** Aborted when the server shuts down (ends Subscribe streams). */
   readonly shutdown: AbortSignal;
+  /** Absent = single-user mode. */
+  readonly auth?: AuthSettings;
   /** Subscribe heartbeat interval (default 25 s; tests shorten it). */
   readonly heartbeatMs?: number;
 }

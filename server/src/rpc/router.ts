@@ -13,6 +13,7 @@ import {
   TreatmentService,
 } from "@hivekeep/proto";
 import { apiaryService } from "./apiary-service.ts";
+import { authService } from "./auth-service.ts";
 import type { Deps } from "./deps.ts";
 import { toConnectError } from "./errors.ts";
 import { eventService } from "./event-service.ts";
@@ -43,7 +44,7 @@ export function errorInterceptor(deps: Deps): Interceptor {
   };
 }
 
-/** Registers every service; methods not implemented yet answer `unimplemented`. */
+/** Registers every service. */
 export function routes(deps: Deps) {
   return (router: ConnectRouter) => {
     router.service(ApiaryService, apiaryService(deps));
@@ -56,8 +57,6 @@ export function routes(deps: Deps) {
     router.service(TreatmentService, treatmentService(deps));
     router.service(QueenService, queenService(deps));
     router.service(TaskService, taskService(deps));
-    for (const service of [AuthService]) {
-      router.service(service, {});
-    }
+    router.service(AuthService, authService(deps));
   };
 }

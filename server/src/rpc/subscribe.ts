@@ -8,19 +8,20 @@
  *     ▼                                   ▼
  *   wait ◄───────────────────────────────┘
  *     ├─ feed of the tenant advanced and the caller can see it ──► poke(seq)
- *     ├─ 25 s without a poke ──► heartbeat
+ *     ├─ 25 s without a poke ──► credential still valid? heartbeat : end (unauthenticated)
  *     └─ client gone / server shutting down ──► end
  *
  * Memory per subscriber is constant: wake-ups only raise one number, so a
  * slow reader never queues pokes, it gets the latest position when it reads.
  */
 import { create } from "@bufbuild/protobuf";
-import type { HandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import {
   type SubscribeRequest,
   type SubscribeResponse,
   SubscribeResponseSchema,
 } from "@hivekeep/proto";
+import { credentialValid } from "../auth/auth-store.ts";
 import { feedHead, lastVisibleSeq } from "../store/feed.ts";
 import { callerOf } from "./context.ts";
 import type { Deps } from "./deps.ts";
@@ -80,7 +81,14 @@ export async function* subscribe(
           resolve(true);
         };
       });
-      if (!woke && !signal.aborted) yield create(SubscribeResponseSchema, { heartbeat: true });
+      if (!woke && !signal.aborted) {
+        // A long stream outlives its token's checks: a revoked session, a
+        // revoked key or a removed member ends it at the next heartbeat.
+        if (!(await credentialValid(deps.db, caller))) {
+          throw new ConnectError("the token was revoked or has expired", Code.Unauthenticated);
+        }
+        yield create(SubscribeResponseSchema, { heartbeat: true });
+      }
     }
   } finally {
     signal.removeEventListener("abort", poke);
