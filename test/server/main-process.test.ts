@@ -100,6 +100,20 @@ describe("server/src/main.ts", () => {
     expect(p.output()).toContain('HIVEKEEP_PORT="eighty" is not a port number');
   });
 
+  it("refuses to start in login mode when nobody could ever sign in", async () => {
+    const p = run({
+      HIVEKEEP_PORT: "0",
+      HIVEKEEP_AUTH: "login",
+      HIVEKEEP_SIGNUP: "closed",
+      HIVEKEEP_DATA_DIR: ":memory:",
+      DATABASE_URL: "",
+    });
+    child = p.child;
+    expect(await p.exited).toBe(1);
+    expect(p.output()).toContain("HIVEKEEP_SIGNUP=closed, but no account exists yet");
+    expect(p.output()).not.toContain("hivekeep listening");
+  });
+
   it("warns loudly when it listens beyond loopback without login", async () => {
     const p = run({
       HIVEKEEP_PORT: "0",

@@ -252,13 +252,13 @@ export function authService(deps: Deps): ServiceImpl<typeof AuthService> {
 
     async startDemo(_req, ctx) {
       const auth = loginMode(deps);
+      await countAttempt(db, address(ctx), auth.throttle.perAddress, auth.throttle.windowMs);
       if (!auth.demo) {
         throw new ConnectError(
           "demo sessions are not enabled on this server (HIVEKEEP_DEMO)",
           Code.FailedPrecondition,
         );
       }
-      await countAttempt(db, address(ctx), auth.throttle.perAddress, auth.throttle.windowMs);
       const demo = await auth.demo();
       const session = await store.createSession(db, {
         organizationId: demo.organizationId,
