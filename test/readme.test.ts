@@ -1,4 +1,4 @@
-/** The README's curl example, run as written against a real server. */
+/** The README's curl examples, run as written against real servers. */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
@@ -7,6 +7,15 @@ import { startTestServer, type TestServer } from "./support/server.ts";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 const block = /this works as written:\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+const hostedBlock = /posts with it, as written:\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+
+const runScript = async (script: string) =>
+  (
+    await promisify(execFile)("bash", ["-euo", "pipefail", "-c", script], {
+      encoding: "utf8",
+      timeout: 20_000,
+    })
+  ).stdout;
 
 describe("README", () => {
   let t: TestServer;
@@ -22,10 +31,7 @@ describe("README", () => {
     expect(block, "the README's curl example").toBeDefined();
     const script = (block ?? "").replace("HK=http://127.0.0.1:8080", `HK=${t.url}`);
     expect(script).toContain(`HK=${t.url}`);
-    const { stdout: out } = await promisify(execFile)("bash", ["-euo", "pipefail", "-c", script], {
-      encoding: "utf8",
-      timeout: 20_000,
-    });
+    const out = await runScript(script);
     const lines = out.trim().split("\n");
     const created = JSON.parse(lines[0] ?? "");
     expect(created.apiary.name).toBe("Orchard");
@@ -42,5 +48,43 @@ describe("README", () => {
       "CHANGE_OP_UPSERT",
       "CHANGE_OP_DELETE",
     ]);
+  });
+
+  describe("hosted mode", () => {
+    let hosted: TestServer;
+    beforeAll(async () => {
+      hosted = await startTestServer("pglite", { HIVEKEEP_AUTH: "login" });
+    });
+    afterAll(async () => {
+      await hosted?.stop();
+    });
+
+    it("has a curl example that signs up, creates an API key and uses it", async () => {
+      expect(hostedBlock, "the README's hosted-mode example").toBeDefined();
+      const script = (hostedBlock ?? "").replace("HK=http://127.0.0.1:8080", `HK=${hosted.url}`);
+      expect(script).toContain(`HK=${hosted.url}`);
+      const replies = (await runScript(script))
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      const [me, created, anonymous, keys] = replies;
+      expect(me).toMatchObject({
+        user: { email: "ana@example.org" },
+        organization: { name: "Linden Bees" },
+        role: "ROLE_OWNER",
+        authMode: "AUTH_MODE_LOGIN",
+      });
+      expect(created.apiary).toMatchObject({
+        name: "Linden row",
+        organizationId: me.organization.id,
+      });
+      expect(anonymous.code).toBe("unauthenticated");
+      expect(keys.keys).toHaveLength(1);
+      expect(keys.keys[0]).toMatchObject({
+        name: "Scale 1",
+        prefix: expect.stringMatching(/^hk_/),
+      });
+      expect(keys.keys[0].lastUsedAt).toBeDefined();
+    });
   });
 });
