@@ -8,7 +8,7 @@ import { SyncService } from "@hivekeep/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { invite, loginEnv, relaxedThrottle, signUp } from "../support/accounts.ts";
 import { databaseKinds } from "../support/databases.ts";
-import { callOk } from "../support/fixtures.ts";
+import { callOk, newApiary } from "../support/fixtures.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { streamReader } from "../support/sync.ts";
 
@@ -44,6 +44,28 @@ describe.each(databaseKinds)("Subscribe and revoked credentials on %s", (kind) =
     expect(theirs.ended).toBe(false);
     await callOk(t.as(other.sessionToken), "AuthService/Logout", {});
     await ends(theirs);
+  });
+
+  it("a stream kept busy by pokes (no heartbeats) still ends after Logout", async () => {
+    const a = await signUp(t);
+    const writer = await callOk(t, "AuthService/Login", { email: a.email, password: a.password });
+    const stream = streamReader(a.t.client(SyncService).subscribe({ cursor: "" }));
+    let writing = true;
+    const writes = (async () => {
+      for (let i = 0; writing; i++) {
+        await newApiary(t.as(writer.sessionToken), `Busy ${i}`);
+        await new Promise((r) => setTimeout(r, 40));
+      }
+    })();
+    try {
+      expect(await stream.until((m) => !m.heartbeat)).toBeTruthy();
+      await callOk(a.t, "AuthService/Logout", {});
+      await ends(stream);
+      expect(stream.got.filter((m) => !m.heartbeat).length).toBeGreaterThan(1);
+    } finally {
+      writing = false;
+      await writes;
+    }
   });
 
   it("removing a member ends their key's stream", async () => {

@@ -8,7 +8,8 @@
  *     ▼                                   ▼
  *   wait ◄───────────────────────────────┘
  *     ├─ feed of the tenant advanced and the caller can see it ──► poke(seq)
- *     ├─ 25 s without a poke ──► credential still valid? heartbeat : end (unauthenticated)
+ *     ├─ 25 s without a poke ──► heartbeat
+ *     ├─ credential revoked (checked at most once per heartbeat interval) ──► end
  *     └─ client gone / server shutting down ──► end
  *
  * Memory per subscriber is constant: wake-ups only raise one number, so a
@@ -54,6 +55,16 @@ export async function* subscribe(
   const signal = ctx.signal;
   signal.addEventListener("abort", poke);
   const heartbeatMs = deps.heartbeatMs ?? defaultHeartbeatMs;
+  // A long stream outlives its token's check at the start: a revoked session,
+  // a revoked key or a removed member ends it within one heartbeat interval.
+  let checkedAt = Date.now();
+  const stillAllowed = async (always: boolean) => {
+    if (!always && Date.now() - checkedAt < heartbeatMs) return;
+    if (!(await credentialValid(deps.db, caller))) {
+      throw new ConnectError("the token was revoked or has expired", Code.Unauthenticated);
+    }
+    checkedAt = Date.now();
+  };
   try {
     // Already behind: poke at once. (Subscribed first, so nothing in between is missed.)
     latest = Math.max(latest, (await feedHead(deps.db, caller.organizationId)) ?? 0);
@@ -68,6 +79,7 @@ export async function* subscribe(
           latest,
         );
         const seen = latest;
+        await stillAllowed(false);
         if (visible !== undefined) {
           yield create(SubscribeResponseSchema, { cursor: String(visible) });
         }
@@ -82,11 +94,7 @@ export async function* subscribe(
         };
       });
       if (!woke && !signal.aborted) {
-        // A long stream outlives its token's checks: a revoked session, a
-        // revoked key or a removed member ends it at the next heartbeat.
-        if (!(await credentialValid(deps.db, caller))) {
-          throw new ConnectError("the token was revoked or has expired", Code.Unauthenticated);
-        }
+        await stillAllowed(true);
         yield create(SubscribeResponseSchema, { heartbeat: true });
       }
     }
