@@ -142,18 +142,22 @@ export async function startServer(
 
 /**
  * Login mode refuses to start when nobody could ever sign in: sign-up closed,
- * no demo, and no account with a password in any organization.
+ * no demo, no account with a password and no open invitation.
  */
 async function checkLoginReady(db: Db, config: Config): Promise<void> {
   if (config.signup === "open" || config.demo) return;
   const [row] = await db.query(
     `select 1 as ok from memberships m join users u on u.id = m.user_id
-      where u.password_hash is not null limit 1`,
+      where u.password_hash is not null
+     union all
+     select 1 from invitations where accepted_at is null and expires_at > now()
+     limit 1`,
   );
   if (!row) {
     throw new StartupError(
       "HIVEKEEP_AUTH=login with HIVEKEEP_SIGNUP=closed, but no account exists yet, so nobody " +
-        "could sign in: start once with HIVEKEEP_SIGNUP=open, sign up, then close sign-up",
+        "could sign in: issue an invitation with `pnpm invite --email <you>` and sign up with " +
+        "it, or start once with HIVEKEEP_SIGNUP=open",
     );
   }
 }

@@ -346,7 +346,8 @@ export async function insertInvitation(
     email: string;
     role: Role;
     tokenHash: string;
-    createdBy: string;
+    /** undefined: issued by an operator. */
+    createdBy: string | undefined;
     ttlMs: number;
   },
 ): Promise<InvitationRow> {
@@ -354,7 +355,15 @@ export async function insertInvitation(
     `insert into invitations (organization_id, id, email, role, token_hash, created_by, expires_at)
      values ($1, $2, $3, $4, $5, $6, now() + $7 * interval '1 millisecond')
      returning organization_id, id, email, role, expires_at`,
-    [inv.organizationId, inv.id, inv.email, inv.role, inv.tokenHash, inv.createdBy, inv.ttlMs],
+    [
+      inv.organizationId,
+      inv.id,
+      inv.email,
+      inv.role,
+      inv.tokenHash,
+      inv.createdBy ?? null,
+      inv.ttlMs,
+    ],
   );
   if (!row) throw new Error("insert into invitations returned nothing");
   return row;

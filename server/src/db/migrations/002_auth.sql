@@ -9,7 +9,8 @@ create table invitations (
   email text not null,
   role text not null check (role in ('owner', 'member')),
   token_hash text not null unique,
-  created_by text not null references users (id) on delete cascade,
+  -- null: issued by an operator (pnpm invite)
+  created_by text references users (id) on delete cascade,
   created_at timestamptz not null default now(),
   expires_at timestamptz not null,
   accepted_at timestamptz,
