@@ -67,6 +67,9 @@ browserSuite("PWA: apiaries", () => {
     await item.waitFor();
     expect(await item.textContent()).toContain("12 Linden Lane");
     expect(await item.textContent()).toContain("No hives");
+    // Single-user mode: no sign-in and no account.
+    expect(await page.getByRole("tab", { name: "Log in" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Sign out" }).count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 

@@ -8,9 +8,18 @@ export interface ApiaryListProps {
   readonly loading: boolean;
   readonly error: string | undefined;
   readonly onRetry: () => void;
+  /** False in a read-only (demo) session: nothing invites adding. */
+  readonly canAdd?: boolean;
 }
 
-export function ApiaryList({ apiaries, total, loading, error, onRetry }: ApiaryListProps) {
+export function ApiaryList({
+  apiaries,
+  total,
+  loading,
+  error,
+  onRetry,
+  canAdd = true,
+}: ApiaryListProps) {
   const empty = apiaries.length === 0;
   return (
     <section className="card" aria-labelledby="apiaries-heading" aria-busy={loading}>
@@ -20,7 +29,9 @@ export function ApiaryList({ apiaries, total, loading, error, onRetry }: ApiaryL
       {error && <ErrorMessage message={error} onRetry={onRetry} />}
       {empty && loading && <p className="muted">Loading apiaries…</p>}
       {empty && !loading && !error && (
-        <p className="muted">No apiaries yet. Add your first one below.</p>
+        <p className="muted">
+          {canAdd ? "No apiaries yet. Add your first one below." : "No apiaries yet."}
+        </p>
       )}
       {!empty && (
         <ul className="apiary-list">

@@ -65,7 +65,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
           "Connect-Protocol-Version",
           "Connect-Timeout-Ms",
         ],
-        exposeHeaders: ["Content-Type", "Connect-Protocol-Version"],
+        exposeHeaders: ["Content-Type", "Connect-Protocol-Version", "Retry-After"],
         maxAge: 3600,
       }),
     );
