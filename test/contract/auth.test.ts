@@ -440,7 +440,10 @@ describe.each(databaseKinds)("hosted mode settings on %s", (kind) => {
   });
 
   /** A database that outlives one server, so a test can restart with other settings. */
-  async function lastingDatabase() {
+  async function lastingDatabase(): Promise<{
+    env: Record<string, string>;
+    drop: () => Promise<void>;
+  }> {
     if (kind === "postgres") {
       const scratch = await createScratchDatabase();
       return { env: { DATABASE_URL: scratch.url }, drop: scratch.drop };

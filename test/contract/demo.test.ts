@@ -15,7 +15,7 @@ import { databaseKinds } from "../support/databases.ts";
 import { callOk, expectError, pullAll, useTestServer } from "../support/fixtures.ts";
 import { apiaryUpsert, device, pushJson } from "../support/sync.ts";
 
-const services = Object.values(proto).filter(
+const services = Object.values(proto as Record<string, unknown>).filter(
   (v): v is DescService =>
     typeof v === "object" && v !== null && (v as { kind?: string }).kind === "service",
 );

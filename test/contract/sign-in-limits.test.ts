@@ -16,7 +16,8 @@ async function loginRaw(t: TestServer, body: unknown, headers: Record<string, st
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
-  return { status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.json() };
+  const reply = (await res.json()) as { code?: string; message: string };
+  return { status: res.status, retryAfter: res.headers.get("retry-after"), body: reply };
 }
 
 describe.each(databaseKinds)("sign-in limits on %s", (kind) => {
