@@ -26,6 +26,7 @@ import {
 import type { Queryable } from "../db/db.ts";
 import { entitySql } from "./entity-sql.ts";
 import { rowStateFromDb } from "./row-state.ts";
+import { packClock } from "./stored-clock.ts";
 
 export interface Conflict {
   readonly entity: EntityName;
@@ -221,7 +222,7 @@ async function writeTargets(
       ...t.state.values,
       id: key.slice(slash + 1),
       scope_id: t.scopeId,
-      clock: t.state.clock,
+      clock: packClock(t.state.clock),
       deleted: t.state.deleted,
       complete: isComplete(t.state, spec),
     };

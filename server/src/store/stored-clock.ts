@@ -1,0 +1,47 @@
+/**
+ * How a row's clock is stored: `clock` jsonb maps each HLC to the columns it
+ * stamps, `{"<hlc>": ["name", "lat", …]}` (the delete stamp is the column
+ * `_deleted`). In memory (merge, validation, the server clock) a clock stays
+ * column → HLC (`RowState.clock`); these functions convert at the table edge.
+ *
+ * Why grouped: a change usually sets many columns under one stamp, so the
+ * column → HLC form repeated the same 35-character HLC for every column
+ * (~1.2 KB per inspection, about half of the row). Writing and storing that
+ * cost more than the row's values (docs/decisions.md).
+ */
+import type { Hlc } from "@hivekeep/client-core/core";
+
+/** The stored form: HLC → the columns it stamps. */
+export type StoredClock = Record<string, string[]>;
+
+export function packClock(clock: Readonly<Record<string, Hlc>>): StoredClock {
+  const stored: StoredClock = {};
+  for (const column in clock) {
+    const hlc = clock[column] as Hlc;
+    const columns = stored[hlc];
+    if (columns === undefined) stored[hlc] = [column];
+    else columns.push(column);
+  }
+  return stored;
+}
+
+/** A stored clock (as the drivers return jsonb: parsed) → column → HLC. */
+export function unpackClock(stored: unknown): Record<string, Hlc> {
+  const clock: Record<string, Hlc> = {};
+  if (stored === null || stored === undefined) return clock;
+  for (const [hlc, columns] of Object.entries(stored as StoredClock)) {
+    if (!Array.isArray(columns)) throw new TypeError(`stored clock entry ${hlc} is not a list`);
+    for (const column of columns) clock[column] = hlc as Hlc;
+  }
+  return clock;
+}
+
+/**
+ * SQL: the stamp (HLC) of `column` in the stored clock `clockSql` (a column
+ * reference), null when the column has none. `column` is a registry column
+ * name (never user input).
+ */
+export const stampSql = (column: string, clockSql = "clock"): string => {
+  if (!/^[a-z_]+$/.test(column)) throw new Error(`not a column name: ${column}`);
+  return `(select s.key from jsonb_each(${clockSql}) as s where s.value ? '${column}')`;
+};
