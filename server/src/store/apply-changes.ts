@@ -23,7 +23,7 @@ import {
   isUserScope,
   type RowState,
 } from "@hivekeep/client-core/core";
-import type { Queryable } from "../db/db.ts";
+import { type Queryable, settled } from "../db/db.ts";
 import { entitySql } from "./entity-sql.ts";
 import { rowStateFromDb } from "./row-state.ts";
 import { packClock } from "./stored-clock.ts";
@@ -51,8 +51,14 @@ export interface ApplyOptions {
    * stands (earlier changes of the batch included). Any rejection aborts the
    * whole batch before anything is written (Push validation).
    */
-  readonly check?: (change: Change, index: number, existing: RowFacts | undefined) => Rejection[];
+  readonly check?: Check | Promise<Check>;
 }
+
+/**
+ * A Push check. It may be given as a promise (of facts still being read), so
+ * its queries travel together with the target rows' (one round trip).
+ */
+export type Check = (change: Change, index: number, existing: RowFacts | undefined) => Rejection[];
 
 /** A batch with invalid changes: nothing of it was written. */
 export class BatchRejectedError extends Error {
@@ -77,7 +83,7 @@ export async function applyChanges(
   feedSeq: number,
   options: ApplyOptions = {},
 ): Promise<ApplyOutcome> {
-  const targets = await loadTargets(tx, organizationId, changes);
+  const [targets, check] = await settled([loadTargets(tx, organizationId, changes), options.check]);
   const rejections: Rejection[] = [];
   const feed: Record<string, unknown>[] = [];
   const conflicts: Conflict[] = [];
@@ -94,13 +100,13 @@ export async function applyChanges(
       dirty: false,
     };
     targets.set(key, target);
-    if (options.check) {
+    if (check) {
       const facts: RowFacts | undefined = target.state && {
         ...target.state,
         complete: isComplete(target.state, spec),
         scopeId: target.scopeId,
       };
-      const found = options.check(change, index, facts);
+      const found = check(change, index, facts);
       if (found.length > 0) {
         rejections.push(...found);
         continue;
@@ -139,16 +145,20 @@ export async function applyChanges(
   }
 
   if (rejections.length > 0) throw new BatchRejectedError(rejections);
-  await writeTargets(tx, organizationId, targets);
+  // The writes are sent at once (pipelined on the connection, run in order).
+  const writes = writeTargets(tx, organizationId, targets);
   if (feed.length > 0) {
-    await tx.query(
-      `insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
+    writes.push(
+      tx.query(
+        `insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
        select $1, r.seq, r.entity, r.entity_id, r.scope_id, r.op, r.payload, r.hlc, r.author_id
        from jsonb_to_recordset($2::text::jsonb) as r(seq bigint, entity text, entity_id text,
          scope_id text, op smallint, payload text, hlc text, author_id text)`,
-      [organizationId, JSON.stringify(feed)],
+        [organizationId, JSON.stringify(feed)],
+      ),
     );
   }
+  await settled(writes);
   return { conflicts, lastSeq: seq, appended: feed.length, results };
 }
 
@@ -191,9 +201,15 @@ async function loadTargets(
     idsByEntity.set(c.entity, ids);
   }
   const targets = new Map<string, Target>();
-  for (const [entity, ids] of idsByEntity) {
+  const loads = [...idsByEntity].map(async ([entity, ids]) => {
     const spec = entities[entity];
-    const rows = await tx.query(entitySql(spec).load, [organizationId, JSON.stringify([...ids])]);
+    return {
+      entity,
+      spec,
+      rows: await tx.query(entitySql(spec).load, [organizationId, JSON.stringify([...ids])]),
+    };
+  });
+  for (const { entity, spec, rows } of await settled(loads)) {
     for (const row of rows) {
       targets.set(`${entity}/${String(row.id)}`, {
         state: rowStateFromDb(row, spec),
@@ -206,11 +222,12 @@ async function loadTargets(
   return targets;
 }
 
-async function writeTargets(
+/** Sends the writes of the touched rows; the caller awaits them. */
+function writeTargets(
   tx: Queryable,
   organizationId: string,
   targets: Map<string, Target>,
-): Promise<void> {
+): Promise<unknown>[] {
   // New rows are inserted; rows already stored are upserted (cheaper that way).
   const byEntity = new Map<string, Record<string, unknown>[]>();
   for (const [key, t] of targets) {
@@ -231,8 +248,8 @@ async function writeTargets(
     list.push(record);
     byEntity.set(group, list);
   }
-  for (const [group, records] of byEntity) {
+  return [...byEntity].map(([group, records]) => {
     const [entity, how] = group.split("/") as [EntityName, "upsert" | "insert"];
-    await tx.query(entitySql(entities[entity])[how], [organizationId, JSON.stringify(records)]);
-  }
+    return tx.query(entitySql(entities[entity])[how], [organizationId, JSON.stringify(records)]);
+  });
 }

@@ -24,6 +24,15 @@ export interface EntitySql {
   readonly insert: string;
 }
 
+/**
+ * SQL: the ids of the JSON array in parameter `param`, as a text[] for
+ * `id = any (…)`. An array (not `id in (select …)`) lets the planner probe the
+ * primary key for each id; the semi-join it chose otherwise scanned the whole
+ * table, so a Push got slower as the tenant grew.
+ */
+export const idsSql = (param: string): string =>
+  `array(select jsonb_array_elements_text(${param}::text::jsonb))`;
+
 const cache = new Map<string, EntitySql>();
 
 export function entitySql(spec: EntitySpec): EntitySql {
@@ -46,7 +55,7 @@ export function entitySql(spec: EntitySpec): EntitySql {
   const built: EntitySql = {
     insert,
     load: `select id, ${all.join(", ")} from ${spec.table}
-      where organization_id = $1 and id in (select jsonb_array_elements_text($2::text::jsonb))`,
+      where organization_id = $1 and id = any (${idsSql("$2")})`,
     upsert: `${insert}
       on conflict (organization_id, id) do update set
       ${all.map((c) => `${c} = excluded.${c}`).join(", ")}`,

@@ -15,14 +15,21 @@ import type { Hlc } from "@hivekeep/client-core/core";
 export type StoredClock = Record<string, string[]>;
 
 export function packClock(clock: Readonly<Record<string, Hlc>>): StoredClock {
-  const stored: StoredClock = {};
-  for (const column in clock) {
-    const hlc = clock[column] as Hlc;
-    const columns = stored[hlc];
-    if (columns === undefined) stored[hlc] = [column];
-    else columns.push(column);
+  // Columns stamped together mostly follow each other: look a group up only
+  // when the stamp changes (HLC-keyed objects are slow dictionaries).
+  const groups = new Map<string, string[]>();
+  let hlc: string | undefined;
+  let columns: string[] = [];
+  for (const column of Object.keys(clock)) {
+    const stamp = clock[column] as Hlc;
+    if (stamp !== hlc) {
+      hlc = stamp;
+      columns = groups.get(stamp) ?? [];
+      if (columns.length === 0) groups.set(stamp, columns);
+    }
+    columns.push(column);
   }
-  return stored;
+  return Object.fromEntries(groups);
 }
 
 /** A stored clock (as the drivers return jsonb: parsed) → column → HLC. */
