@@ -152,7 +152,7 @@ export async function applyChanges(
       tx.query(
         `insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
        select $1, r.seq, r.entity, r.entity_id, r.scope_id, r.op, r.payload, r.hlc, r.author_id
-       from jsonb_to_recordset($2::text::jsonb) as r(seq bigint, entity text, entity_id text,
+       from json_to_recordset($2::text::json) as r(seq bigint, entity text, entity_id text,
          scope_id text, op smallint, payload text, hlc text, author_id text)`,
         [organizationId, JSON.stringify(feed)],
       ),

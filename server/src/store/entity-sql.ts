@@ -51,7 +51,7 @@ export function entitySql(spec: EntitySpec): EntitySql {
   const all = [...meta, ...cols];
   const insert = `insert into ${spec.table} (organization_id, id, ${all.join(", ")})
       select $1, r.id, ${all.map((c) => `r.${c}`).join(", ")}
-      from jsonb_to_recordset($2::text::jsonb) as r(${recordDef})`;
+      from json_to_recordset($2::text::json) as r(${recordDef})`;
   const built: EntitySql = {
     insert,
     load: `select id, ${all.join(", ")} from ${spec.table}
