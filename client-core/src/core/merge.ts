@@ -166,8 +166,16 @@ export function applyChange(
   change: ChangeInput,
   spec: EntitySpec,
 ): ApplyResult {
-  const base = current ?? emptyRow();
   const incoming = changeToState(change, spec);
+  if (current === undefined && orSetColumns(spec).every((c) => !Object.hasOwn(change.payload, c))) {
+    // A row never seen and no orset column: the merge with the empty row is the change's own
+    // state (fresh objects), and all of it is taken. (Most of a first sync is this case.)
+    const deleteAccepted = change.op === "delete";
+    const accepted: Values = { ...incoming.values };
+    const changed = deleteAccepted || Object.keys(accepted).length > 0;
+    return { row: incoming, accepted, deleteAccepted, lost: [], winningHlc: undefined, changed };
+  }
+  const base = current ?? emptyRow();
   const row = mergeRows(base, incoming, spec);
 
   const accepted: Values = {};

@@ -26,7 +26,7 @@ import {
 import { type Queryable, settled } from "../db/db.ts";
 import { entitySql } from "./entity-sql.ts";
 import { rowStateFromDb } from "./row-state.ts";
-import { packClock } from "./stored-clock.ts";
+import { clockJson } from "./stored-clock.ts";
 
 export interface Conflict {
   readonly entity: EntityName;
@@ -138,7 +138,9 @@ export async function applyChanges(
       entity_id: change.entityId,
       scope_id: target.scopeId,
       op: change.op === "delete" ? 2 : 1,
-      payload: JSON.stringify(change.op === "delete" ? {} : result.accepted),
+      // Nested, not a string: json_to_recordset hands a json field over as
+      // its exact text, which is JSON.stringify of the object (no escaping twice).
+      payload: change.op === "delete" ? {} : result.accepted,
       hlc: change.hlc,
       author_id: change.authorId,
     });
@@ -151,9 +153,9 @@ export async function applyChanges(
     writes.push(
       tx.query(
         `insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
-       select $1, r.seq, r.entity, r.entity_id, r.scope_id, r.op, r.payload, r.hlc, r.author_id
+       select $1, r.seq, r.entity, r.entity_id, r.scope_id, r.op, r.payload::text, r.hlc, r.author_id
        from json_to_recordset($2::text::json) as r(seq bigint, entity text, entity_id text,
-         scope_id text, op smallint, payload text, hlc text, author_id text)`,
+         scope_id text, op smallint, payload json, hlc text, author_id text)`,
         [organizationId, JSON.stringify(feed)],
       ),
     );
@@ -229,27 +231,29 @@ function writeTargets(
   targets: Map<string, Target>,
 ): Promise<unknown>[] {
   // New rows are inserted; rows already stored are upserted (cheaper that way).
-  const byEntity = new Map<string, Record<string, unknown>[]>();
+  // Each group is a JSON array of records, written as text here: the record's
+  // clock is spliced in as JSON built by clockJson (HLC-keyed objects are slow
+  // to build and to stringify).
+  const byEntity = new Map<string, string[]>();
   for (const [key, t] of targets) {
     if (!t.dirty || t.state === undefined) continue;
     const slash = key.indexOf("/");
     const entity = key.slice(0, slash) as EntityName;
     const spec = entities[entity];
-    const record: Record<string, unknown> = {
+    const record = JSON.stringify({
       ...t.state.values,
       id: key.slice(slash + 1),
       scope_id: t.scopeId,
-      clock: packClock(t.state.clock),
       deleted: t.state.deleted,
       complete: isComplete(t.state, spec),
-    };
+    });
     const group = `${entity}/${t.stored ? "upsert" : "insert"}`;
     const list = byEntity.get(group) ?? [];
-    list.push(record);
+    list.push(`${record.slice(0, -1)},"clock":${clockJson(t.state.clock)}}`);
     byEntity.set(group, list);
   }
   return [...byEntity].map(([group, records]) => {
     const [entity, how] = group.split("/") as [EntityName, "upsert" | "insert"];
-    return tx.query(entitySql(entities[entity])[how], [organizationId, JSON.stringify(records)]);
+    return tx.query(entitySql(entities[entity])[how], [organizationId, `[${records.join(",")}]`]);
   });
 }

@@ -14,7 +14,10 @@ import type { Hlc } from "@hivekeep/client-core/core";
 /** The stored form: HLC → the columns it stamps. */
 export type StoredClock = Record<string, string[]>;
 
-export function packClock(clock: Readonly<Record<string, Hlc>>): StoredClock {
+export const packClock = (clock: Readonly<Record<string, Hlc>>): StoredClock =>
+  Object.fromEntries(groupClock(clock));
+
+function groupClock(clock: Readonly<Record<string, Hlc>>): Map<string, string[]> {
   // Columns stamped together mostly follow each other: look a group up only
   // when the stamp changes (HLC-keyed objects are slow dictionaries).
   const groups = new Map<string, string[]>();
@@ -29,7 +32,16 @@ export function packClock(clock: Readonly<Record<string, Hlc>>): StoredClock {
     }
     columns.push(column);
   }
-  return Object.fromEntries(groups);
+  return groups;
+}
+
+/** The stored form as JSON text, e.g. `{"<hlc>":["name","lat"]}` (what the writes send). */
+export function clockJson(clock: Readonly<Record<string, Hlc>>): string {
+  let json = "";
+  for (const [hlc, columns] of groupClock(clock)) {
+    json += `${json === "" ? "" : ","}${JSON.stringify(hlc)}:${JSON.stringify(columns)}`;
+  }
+  return `{${json}}`;
 }
 
 /** A stored clock (as the drivers return jsonb: parsed) → column → HLC. */
