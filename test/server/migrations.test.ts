@@ -125,6 +125,11 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
         [JSON.stringify(perColumn)],
       );
       expect(await migrate(old)).toContain(3);
+      const types = await old.query<{ data_type: string }>(
+        `select distinct data_type from information_schema.columns
+         where table_schema = current_schema() and column_name = 'clock'`,
+      );
+      expect(types.map((t) => t.data_type)).toEqual(["json"]);
       const rows = await old.query("select * from apiaries order by id");
       expect(rows.map((r) => r.clock)).toEqual([
         { [a]: ["address", "lng", "name"], [b]: ["_deleted", "lat"] },

@@ -43,7 +43,7 @@ export function entitySql(spec: EntitySpec): EntitySql {
   const recordDef = [
     "id text",
     "scope_id text",
-    "clock jsonb",
+    "clock json",
     "deleted boolean",
     "complete boolean",
     ...cols.map((c) => `${c} ${sqlTypes[spec.columns[c]?.type ?? "text"]}`),

@@ -1,5 +1,5 @@
 /**
- * How a row's clock is stored: `clock` jsonb maps each HLC to the columns it
+ * How a row's clock is stored: `clock` json maps each HLC to the columns it
  * stamps, `{"<hlc>": ["name", "lat", …]}` (the delete stamp is the column
  * `_deleted`). In memory (merge, validation, the server clock) a clock stays
  * column → HLC (`RowState.clock`); these functions convert at the table edge.
@@ -7,7 +7,9 @@
  * Why grouped: a change usually sets many columns under one stamp, so the
  * column → HLC form repeated the same 35-character HLC for every column
  * (~1.2 KB per inspection, about half of the row). Writing and storing that
- * cost more than the row's values (docs/decisions.md).
+ * cost more than the row's values (docs/decisions.md). It is `json`, not
+ * `jsonb`: the server reads it only whole, so a jsonb conversion on every
+ * write bought nothing.
  */
 import type { Hlc } from "@hivekeep/client-core/core";
 
@@ -44,7 +46,7 @@ export function clockJson(clock: Readonly<Record<string, Hlc>>): string {
   return `{${json}}`;
 }
 
-/** A stored clock (as the drivers return jsonb: parsed) → column → HLC. */
+/** A stored clock (as the drivers return json: parsed) → column → HLC. */
 export function unpackClock(stored: unknown): Record<string, Hlc> {
   const clock: Record<string, Hlc> = {};
   if (stored === null || stored === undefined) return clock;
@@ -62,5 +64,5 @@ export function unpackClock(stored: unknown): Record<string, Hlc> {
  */
 export const stampSql = (column: string, clockSql = "clock"): string => {
   if (!/^[a-z_]+$/.test(column)) throw new Error(`not a column name: ${column}`);
-  return `(select s.key from jsonb_each(${clockSql}) as s where s.value ? '${column}')`;
+  return `(select s.key from json_each(${clockSql}) as s where s.value::jsonb ? '${column}')`;
 };
