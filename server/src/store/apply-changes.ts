@@ -19,12 +19,14 @@ import {
   type EntityName,
   type EntitySpec,
   entities,
+  entityNames,
   isComplete,
   isUserScope,
   type RowState,
+  type Values,
 } from "@hivekeep/client-core/core";
 import { type Queryable, settled } from "../db/db.ts";
-import { entitySql } from "./entity-sql.ts";
+import { entitySql, sqlTypes } from "./entity-sql.ts";
 import { rowStateFromDb } from "./row-state.ts";
 import { clockJson } from "./stored-clock.ts";
 
@@ -74,6 +76,26 @@ interface Target {
   state: RowState | undefined;
   scopeId: string;
   dirty: boolean;
+  /**
+   * The feed row of the one change that created this row, while the row is
+   * exactly that change's accepted payload (a row never seen, one upsert, no
+   * orset column): then the feed row's payload also writes the row
+   * (feedSql), and the row's values travel to the database once.
+   */
+  feedRow?: FeedRecord;
+}
+
+interface FeedRecord {
+  seq: number;
+  entity: string;
+  entity_id: string;
+  scope_id: string;
+  op: 1 | 2;
+  payload: Values;
+  hlc: string;
+  author_id: string;
+  /** Set only on a feed row that also writes its row (Target.feedRow). */
+  row_complete?: boolean;
 }
 
 export async function applyChanges(
@@ -85,7 +107,7 @@ export async function applyChanges(
 ): Promise<ApplyOutcome> {
   const [targets, check] = await settled([loadTargets(tx, organizationId, changes), options.check]);
   const rejections: Rejection[] = [];
-  const feed: Record<string, unknown>[] = [];
+  const feed: FeedRecord[] = [];
   const conflicts: Conflict[] = [];
   const results: ApplyResult[] = [];
   let seq = feedSeq;
@@ -112,6 +134,7 @@ export async function applyChanges(
         continue;
       }
     }
+    const unseen = target.state === undefined;
     const result = applyChange(target.state, change, spec);
     results.push(result);
     if (result.lost.length > 0 && result.winningHlc !== undefined) {
@@ -132,7 +155,7 @@ export async function applyChanges(
     );
     target.dirty = true;
     seq += 1;
-    feed.push({
+    const feedRow: FeedRecord = {
       seq,
       entity: change.entity,
       entity_id: change.entityId,
@@ -143,22 +166,27 @@ export async function applyChanges(
       payload: change.op === "delete" ? {} : result.accepted,
       hlc: change.hlc,
       author_id: change.authorId,
-    });
+    };
+    feed.push(feedRow);
+    // The merge of a change into a row never seen, without orset columns, is
+    // the change's own state, all of it accepted (merge.ts): row = payload.
+    target.feedRow =
+      unseen && change.op === "upsert" && !hasOrSetColumn(spec, change) ? feedRow : undefined;
   }
 
   if (rejections.length > 0) throw new BatchRejectedError(rejections);
+  // Rows that are their feed row's payload are written by the feed's statement.
+  const rowEntities = new Set<EntityName>();
+  for (const [key, t] of targets) {
+    if (t.feedRow === undefined || t.state === undefined) continue;
+    const entity = key.slice(0, key.indexOf("/")) as EntityName;
+    t.feedRow.row_complete = isComplete(t.state, entities[entity]);
+    rowEntities.add(entity);
+  }
   // The writes are sent at once (pipelined on the connection, run in order).
   const writes = writeTargets(tx, organizationId, targets);
   if (feed.length > 0) {
-    writes.push(
-      tx.query(
-        `insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
-       select $1, r.seq, r.entity, r.entity_id, r.scope_id, r.op, r.payload::text, r.hlc, r.author_id
-       from json_to_recordset($2::text::json) as r(seq bigint, entity text, entity_id text,
-         scope_id text, op smallint, payload json, hlc text, author_id text)`,
-        [organizationId, JSON.stringify(feed)],
-      ),
-    );
+    writes.push(tx.query(feedSql(rowEntities), [organizationId, JSON.stringify(feed)]));
   }
   await settled(writes);
   return { conflicts, lastSeq: seq, appended: feed.length, results };
@@ -236,7 +264,7 @@ function writeTargets(
   // to build and to stringify).
   const byEntity = new Map<string, string[]>();
   for (const [key, t] of targets) {
-    if (!t.dirty || t.state === undefined) continue;
+    if (!t.dirty || t.state === undefined || t.feedRow !== undefined) continue;
     const slash = key.indexOf("/");
     const entity = key.slice(0, slash) as EntityName;
     const spec = entities[entity];
@@ -256,4 +284,43 @@ function writeTargets(
     const [entity, how] = group.split("/") as [EntityName, "upsert" | "insert"];
     return tx.query(entitySql(entities[entity])[how], [organizationId, `[${records.join(",")}]`]);
   });
+}
+
+const hasOrSetColumn = (spec: EntitySpec, change: Change): boolean =>
+  Object.keys(change.payload).some((column) => spec.columns[column]?.type === "orset");
+
+const feedSqlCache = new Map<string, string>();
+
+/**
+ * Inserts the feed rows of $2 (a JSON array of FeedRecord) and, in the same
+ * statement, the rows of `rowEntities` whose feed row has `row_complete`: the
+ * row's values are the feed row's payload, its clock stamps every payload
+ * column with the change's HLC (what applyChange gave for it).
+ */
+function feedSql(rowEntities: ReadonlySet<EntityName>): string {
+  const names = entityNames.filter((e) => rowEntities.has(e));
+  const cacheKey = names.join(",");
+  const hit = feedSqlCache.get(cacheKey);
+  if (hit) return hit;
+  const rowInserts = names.map((entity) => {
+    const spec = entities[entity];
+    const cols = Object.keys(spec.columns);
+    const defs = cols.map((c) => `${c} ${sqlTypes[spec.columns[c]?.type ?? "text"]}`).join(", ");
+    return `, rows_${entity} as (
+      insert into ${spec.table} (organization_id, id, scope_id, clock, deleted, complete, ${cols.join(", ")})
+      select $1, f.entity_id, f.scope_id,
+        json_build_object(f.hlc, (select json_agg(k) from json_object_keys(f.payload) as k)),
+        false, f.row_complete, ${cols.map((c) => `p.${c}`).join(", ")}
+      from f cross join lateral json_to_record(f.payload) as p(${defs})
+      where f.entity = '${entity}' and f.row_complete is not null)`;
+  });
+  const sql = `with f as (
+      select * from json_to_recordset($2::text::json) as r(seq bigint, entity text, entity_id text,
+        scope_id text, op smallint, payload json, hlc text, author_id text, row_complete boolean))
+    ${rowInserts.join("\n")}
+    insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
+    select $1, f.seq, f.entity, f.entity_id, f.scope_id, f.op, f.payload::text, f.hlc, f.author_id
+    from f`;
+  feedSqlCache.set(cacheKey, sql);
+  return sql;
 }
