@@ -31,7 +31,7 @@ export interface EntitySql {
  * table, so a Push got slower as the tenant grew.
  */
 export const idsSql = (param: string): string =>
-  `array(select jsonb_array_elements_text(${param}::text::jsonb))`;
+  `array(select json_array_elements_text(${param}::text::json))`;
 
 const cache = new Map<string, EntitySql>();
 
