@@ -11,7 +11,8 @@
  * Runs on PGlite, and on Postgres too when DATABASE_URL is set.
  * BENCH_BATCHES (default 20) sets the number of push batches; BENCH_PULL_PASSES
  * (default 5) how often the pages are pulled (after one pass of warm-up).
- * Ours and raw alternate, batch by batch and pass by pass.
+ * Ours and raw alternate, batch by batch and pass by pass, after 3 full-size
+ * push batches each to warm up (not counted).
  */
 import { randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -29,6 +30,7 @@ const batch = 500;
 const batches = Number(process.env.BENCH_BATCHES ?? 20);
 const page = 5000;
 const pullPasses = Number(process.env.BENCH_PULL_PASSES ?? 5);
+const warmupBatches = 3;
 
 interface Result {
   database: string;
@@ -149,10 +151,13 @@ async function bench(name: string, databaseUrl: string | undefined): Promise<Res
 
     const ours = Array.from({ length: batches }, () => inspections(apiaryId, hiveId, batch));
     const raw = Array.from({ length: batches }, () => inspections(apiaryId, hiveId, batch));
-    // Warm up both paths (connections, query plans).
-    await sync.push({ changes: inspections(apiaryId, hiveId, 20) });
+    // Warm up both paths (connections, query plans, and the JIT on full-size
+    // batches), alternating like the measured batches; not counted.
     const seq = { n: 0 };
-    await rawPush(db, inspections(apiaryId, hiveId, 20), seq);
+    for (let i = 0; i < warmupBatches; i++) {
+      await sync.push({ changes: inspections(apiaryId, hiveId, batch) });
+      await rawPush(db, inspections(apiaryId, hiveId, batch), seq);
+    }
 
     // Ours and raw alternate batch by batch (and pass by pass below), so load
     // from other processes on the machine falls on both sides alike.
