@@ -28,7 +28,7 @@ import {
 import { type Queryable, settled } from "../db/db.ts";
 import { entitySql, sqlTypes } from "./entity-sql.ts";
 import { rowStateFromDb } from "./row-state.ts";
-import { clockJson } from "./stored-clock.ts";
+import { clockJson, packClock, type StoredClock } from "./stored-clock.ts";
 
 export interface Conflict {
   readonly entity: EntityName;
@@ -96,6 +96,7 @@ interface FeedRecord {
   author_id: string;
   /** Set only on a feed row that also writes its row (Target.feedRow). */
   row_complete?: boolean;
+  row_clock?: StoredClock;
 }
 
 export async function applyChanges(
@@ -181,6 +182,7 @@ export async function applyChanges(
     if (t.feedRow === undefined || t.state === undefined) continue;
     const entity = key.slice(0, key.indexOf("/")) as EntityName;
     t.feedRow.row_complete = isComplete(t.state, entities[entity]);
+    t.feedRow.row_clock = packClock(t.state.clock);
     rowEntities.add(entity);
   }
   // The writes are sent at once (pipelined on the connection, run in order).
@@ -293,9 +295,8 @@ const feedSqlCache = new Map<string, string>();
 
 /**
  * Inserts the feed rows of $2 (a JSON array of FeedRecord) and, in the same
- * statement, the rows of `rowEntities` whose feed row has `row_complete`: the
- * row's values are the feed row's payload, its clock stamps every payload
- * column with the change's HLC (what applyChange gave for it).
+ * statement, the rows of `rowEntities` whose feed row has `row_complete` and
+ * `row_clock`: the row's values are the feed row's payload.
  */
 function feedSql(rowEntities: ReadonlySet<EntityName>): string {
   const names = entityNames.filter((e) => rowEntities.has(e));
@@ -309,14 +310,14 @@ function feedSql(rowEntities: ReadonlySet<EntityName>): string {
     return `, rows_${entity} as (
       insert into ${spec.table} (organization_id, id, scope_id, clock, deleted, complete, ${cols.join(", ")})
       select $1, f.entity_id, f.scope_id,
-        json_build_object(f.hlc, (select json_agg(k) from json_object_keys(f.payload) as k)),
-        false, f.row_complete, ${cols.map((c) => `p.${c}`).join(", ")}
+        f.row_clock, false, f.row_complete, ${cols.map((c) => `p.${c}`).join(", ")}
       from f cross join lateral json_to_record(f.payload) as p(${defs})
       where f.entity = '${entity}' and f.row_complete is not null)`;
   });
   const sql = `with f as (
       select * from json_to_recordset($2::text::json) as r(seq bigint, entity text, entity_id text,
-        scope_id text, op smallint, payload json, hlc text, author_id text, row_complete boolean))
+        scope_id text, op smallint, payload json, hlc text, author_id text,
+        row_complete boolean, row_clock json))
     ${rowInserts.join("\n")}
     insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
     select $1, f.seq, f.entity, f.entity_id, f.scope_id, f.op, f.payload::text, f.hlc, f.author_id
