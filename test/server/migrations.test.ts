@@ -1,6 +1,8 @@
 import { entities } from "@hivekeep/client-core/core";
 import { migrate, openPglite, openPostgres } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadMigrations } from "../../server/src/db/migrate.ts";
+import { rowStateFromDb } from "../../server/src/store/row-state.ts";
 import {
   createScratchDatabase,
   databaseKinds,
@@ -103,5 +105,44 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
     expect(t[0]?.t).toBeNull();
     const rec = await db.query("select 1 from schema_migrations where version = 900");
     expect(rec).toEqual([]);
+  });
+
+  it("003 regroups stored clocks by stamp without changing any row's state", async () => {
+    const own = scratch ? await createScratchDatabase() : undefined;
+    const old = own ? await openPostgres(own.url) : await openPglite(undefined);
+    try {
+      await migrate(
+        old,
+        loadMigrations().filter((m) => m.version < 3),
+      );
+      const a = "000001767225600000:00001:dev-a";
+      const b = "000001767225700000:00002:dev-b";
+      const perColumn = { name: a, address: a, lat: b, lng: a, _deleted: b };
+      await old.query(
+        `insert into apiaries (organization_id, id, name, address, lat, lng, scope_id, clock, deleted, complete)
+         values ('o', 'a1', 'Home', '', 1.5, 2.5, 'a1', $1::text::jsonb, true, false),
+                ('o', 'a2', null, null, null, null, 'a2', '{}', false, false)`,
+        [JSON.stringify(perColumn)],
+      );
+      expect(await migrate(old)).toContain(3);
+      const types = await old.query<{ data_type: string }>(
+        `select distinct data_type from information_schema.columns
+         where table_schema = current_schema() and column_name = 'clock'`,
+      );
+      expect(types.map((t) => t.data_type)).toEqual(["json"]);
+      const rows = await old.query("select * from apiaries order by id");
+      expect(rows.map((r) => r.clock)).toEqual([
+        { [a]: ["address", "lng", "name"], [b]: ["_deleted", "lat"] },
+        {},
+      ]);
+      expect(rowStateFromDb(rows[0] ?? {}, entities.apiary)).toEqual({
+        values: { name: "Home", address: "", lat: 1.5, lng: 2.5 },
+        clock: { name: a, address: a, lat: b, lng: a, _deleted: b },
+        deleted: true,
+      });
+    } finally {
+      await old.close();
+      await own?.drop();
+    }
   });
 });

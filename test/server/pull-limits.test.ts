@@ -1,5 +1,10 @@
-/** SyncService.Pull's page limits (DESIGN.md §4): default 500, capped at 5000. */
+/**
+ * SyncService.Pull's page limits (DESIGN.md §4): default 500, capped at 5000;
+ * and full pages read the same in binary (written by hand, pull-encoding.ts)
+ * and JSON.
+ */
 import { createApiary } from "@hivekeep/client-core/core";
+import { SyncService } from "@hivekeep/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedChanges, seedContext } from "../support/command-seed.ts";
 import { databaseKinds } from "../support/databases.ts";
@@ -44,5 +49,36 @@ describe.each(databaseKinds)("Pull limits on %s", (kind) => {
     const r = await t.call("SyncService/Pull", { cursor: "", limit: -1 });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe("invalid_argument");
+  });
+
+  it("gives binary and JSON clients the same changes, non-ASCII text and deletes included", async () => {
+    const name = "Bienenstöcke ✓ 🐝 «Süd»";
+    const created = await t.call("ApiaryService/CreateApiary", { name, lat: 1, lng: 2 });
+    const id = created.body.apiary.id as string;
+    expect((await t.call("ApiaryService/DeleteApiary", { id })).status).toBe(200);
+    const binary = t.client(SyncService);
+    const json = t.client(SyncService, { json: true });
+    let cursor = "";
+    let pages = 0;
+    for (;;) {
+      const [b, j] = await Promise.all([
+        binary.pull({ cursor, limit: 5000 }),
+        json.pull({ cursor, limit: 5000 }),
+      ]);
+      expect({ ...b, serverTime: undefined }).toEqual({ ...j, serverTime: undefined });
+      pages += 1;
+      if (!b.hasMore) {
+        const last = b.changes.slice(-2);
+        expect(last.map((c) => [c.entityId, c.op])).toEqual([
+          [id, 1],
+          [id, 2],
+        ]);
+        expect(JSON.parse(last[0]?.payloadJson ?? "{}").name).toBe(name);
+        expect(last[1]?.payloadJson).toBe("{}");
+        break;
+      }
+      cursor = b.nextCursor;
+    }
+    expect(pages).toBe(2);
   });
 });

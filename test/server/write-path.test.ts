@@ -3,6 +3,7 @@ import type { Change, Hlc } from "@hivekeep/client-core/core";
 import { type Db, migrate, openPglite, openPostgres } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFeed } from "../../server/src/store/feed.ts";
+import { unpackClock } from "../../server/src/store/stored-clock.ts";
 import { writeTenant } from "../../server/src/store/tenant-write.ts";
 import {
   ensureLocalTenant,
@@ -47,6 +48,56 @@ describe.each(databaseKinds)("applyChanges on %s", (kind) => {
     Number(
       (await db.query("select feed_seq from organizations where id = $1", [org]))[0]?.feed_seq,
     );
+
+  it("stores new rows written with their feed row exactly as rows merged change by change", async () => {
+    // One batch: b1 new and touched once (written by the feed statement), b2 new and touched
+    // twice, b3 new but deleted right away, b4 partial (incomplete). Then the same changes,
+    // one batch each, through the generic path for comparison.
+    const batch = (p: string): Change[] => [
+      change({
+        entityId: `${p}1`,
+        hlc: hlc(5000),
+        payload: { name: 'Süd «1» "q"', address: "", lat: 1.25, lng: -2, created_at: null },
+      }),
+      change({ entityId: `${p}2`, hlc: hlc(5001), payload: { name: "Two", address: "A", lat: 0 } }),
+      change({ entityId: `${p}2`, hlc: hlc(5002), payload: { lng: 3.5, name: "Two!" } }),
+      change({ entityId: `${p}3`, hlc: hlc(5003), payload: { name: "Three", address: "B" } }),
+      change({ entityId: `${p}3`, hlc: hlc(5004), op: "delete" }),
+      change({ entityId: `${p}4`, hlc: hlc(5005), payload: { address: "Partial" } }),
+    ];
+    await writeTenant(db, org, (w) => w.apply(batch("fb")));
+    for (const c of batch("gb")) await writeTenant(db, org, (w) => w.apply([c]));
+    const rows = async (p: string) =>
+      (
+        await db.query(
+          `select * from apiaries where organization_id = $1 and id like $2 || '%' order by id`,
+          [org, p],
+        )
+      ).map(({ id, scope_id, organization_id, ...rest }) => ({
+        id: String(id).slice(2),
+        scope: String(scope_id).slice(2),
+        ...rest,
+        clock: unpackClock(rest.clock),
+      }));
+    const together = await rows("fb");
+    expect(together).toHaveLength(4);
+    expect(together).toEqual(await rows("gb"));
+    expect(together[0]).toMatchObject({
+      name: 'Süd «1» "q"',
+      lat: 1.25,
+      lng: -2,
+      created_at: null,
+      complete: true,
+      deleted: false,
+      clock: {
+        name: hlc(5000),
+        address: hlc(5000),
+        lat: hlc(5000),
+        lng: hlc(5000),
+        created_at: hlc(5000),
+      },
+    });
+  });
 
   it("keeps a partial change for an unknown row until its create arrives", async () => {
     const before = await head();

@@ -111,12 +111,26 @@ export function changeToState(change: ChangeInput, spec: EntitySpec): RowState {
   return { values, clock, deleted };
 }
 
+const orSetColumnsCache = new WeakMap<EntitySpec, readonly string[]>();
+
+/** The orset columns of an entity (computed once per spec). */
+function orSetColumns(spec: EntitySpec): readonly string[] {
+  let columns = orSetColumnsCache.get(spec);
+  if (columns === undefined) {
+    columns = Object.keys(spec.columns).filter((column) => isOrSet(spec, column));
+    orSetColumnsCache.set(spec, columns);
+  }
+  return columns;
+}
+
 /** The join of two row states: commutative, associative and idempotent. */
 export function mergeRows(a: RowState, b: RowState, spec: EntitySpec): RowState {
   const values: Values = {};
   const clock: Record<string, Hlc> = {};
-  for (const column of new Set([...Object.keys(a.clock), ...Object.keys(b.clock)])) {
-    if (column === deletedKey) continue;
+  // Every stamped column of a, then those only b has (no set of all keys: this runs for every
+  // change of every Push).
+  const mergeColumn = (column: string): void => {
+    if (column === deletedKey) return;
     const sa = a.clock[column];
     const sb = b.clock[column];
     const winner =
@@ -124,12 +138,16 @@ export function mergeRows(a: RowState, b: RowState, spec: EntitySpec): RowState 
         ? a
         : b;
     const stamp = winner.clock[column];
-    if (stamp === undefined) continue;
+    if (stamp === undefined) return;
     clock[column] = stamp;
     values[column] = winner.values[column];
+  };
+  for (const column of Object.keys(a.clock)) mergeColumn(column);
+  for (const column of Object.keys(b.clock)) {
+    if (!Object.hasOwn(a.clock, column)) mergeColumn(column);
   }
-  for (const column of new Set([...Object.keys(a.values), ...Object.keys(b.values)])) {
-    if (!isOrSet(spec, column)) continue;
+  for (const column of orSetColumns(spec)) {
+    if (!Object.hasOwn(a.values, column) && !Object.hasOwn(b.values, column)) continue;
     values[column] = joinOrSets(orSetOf(a.values[column]), orSetOf(b.values[column]));
   }
   const da = a.clock[deletedKey];
@@ -148,8 +166,16 @@ export function applyChange(
   change: ChangeInput,
   spec: EntitySpec,
 ): ApplyResult {
-  const base = current ?? emptyRow();
   const incoming = changeToState(change, spec);
+  if (current === undefined && orSetColumns(spec).every((c) => !Object.hasOwn(change.payload, c))) {
+    // A row never seen and no orset column: the merge with the empty row is the change's own
+    // state (fresh objects), and all of it is taken. (Most of a first sync is this case.)
+    const deleteAccepted = change.op === "delete";
+    const accepted: Values = { ...incoming.values };
+    const changed = deleteAccepted || Object.keys(accepted).length > 0;
+    return { row: incoming, accepted, deleteAccepted, lost: [], winningHlc: undefined, changed };
+  }
+  const base = current ?? emptyRow();
   const row = mergeRows(base, incoming, spec);
 
   const accepted: Values = {};

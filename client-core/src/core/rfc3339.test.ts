@@ -47,8 +47,25 @@ describe("parseRfc3339", () => {
     ["a year before 0001 after normalising", "0001-01-01T00:00:00+01:00"],
     ["an extended year", "+010000-01-01T00:00:00Z"],
     ["an empty string", ""],
+    // The canonical shape (the fast path) must not let these through either.
+    ["a canonical-looking day that does not exist", "2026-02-29T00:00:00.000Z"],
+    ["a canonical-looking 31 April", "2026-04-31T12:00:00.000Z"],
+    ["a canonical-looking leap second", "2016-12-31T23:59:60.000Z"],
+    ["a canonical-looking hour 24", "2026-01-01T24:00:00.000Z"],
+    ["a canonical-looking year 0000", "0000-12-31T23:59:59.999Z"],
   ])("rejects %s", (_, s) => {
     expect(parseRfc3339(s)).toHaveProperty("error");
+  });
+
+  it("returns a canonical timestamp as it is, from year 0001 to 9999", () => {
+    for (const s of [
+      "0001-01-01T00:00:00.000Z",
+      "0042-03-04T05:06:07.890Z",
+      "2024-02-29T23:59:59.999Z",
+      "9999-12-31T23:59:59.999Z",
+    ]) {
+      expect(parseRfc3339(s)).toEqual({ value: s });
+    }
   });
 
   it("accepts 29 February in a leap year only", () => {

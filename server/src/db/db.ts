@@ -25,3 +25,21 @@ export interface Db extends Queryable {
   notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * Awaits statements sent together on one transaction (pipelined: they run in
+ * the order they were sent). Every one settles before the first failure, in
+ * that order, is thrown, so the transaction never ends (rolls back) while one
+ * of its statements is still in flight.
+ */
+export async function settled<T extends readonly unknown[] | []>(
+  promises: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const results = await Promise.allSettled(promises);
+  const values: unknown[] = [];
+  for (const r of results) {
+    if (r.status === "rejected") throw r.reason;
+    values.push(r.value);
+  }
+  return values as { -readonly [K in keyof T]: Awaited<T[K]> };
+}

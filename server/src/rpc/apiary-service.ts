@@ -1,12 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import {
-  createApiary,
-  deleteApiary,
-  type Hlc,
-  notFound,
-  updateApiary,
-} from "@hivekeep/client-core/core";
+import { createApiary, deleteApiary, notFound, updateApiary } from "@hivekeep/client-core/core";
 import {
   type ApiaryService,
   CreateApiaryResponseSchema,
@@ -17,6 +11,7 @@ import {
 } from "@hivekeep/proto";
 import type { Queryable } from "../db/db.ts";
 import { getApiary, listApiaries } from "../store/apiaries.ts";
+import { unpackClock } from "../store/stored-clock.ts";
 import { writeTenant } from "../store/tenant-write.ts";
 import { callerOf } from "./context.ts";
 import { commandContext, type Deps, observeClock } from "./deps.ts";
@@ -25,14 +20,14 @@ import { pageResponse, pageWindow } from "./paging.ts";
 
 /** The state the apiary commands need, read inside the write transaction. */
 async function apiaryState(tx: Queryable, deps: Deps, organizationId: string, id: string) {
-  const [row] = await tx.query<{ clock: Record<string, Hlc>; live_hives: number }>(
+  const [row] = await tx.query<{ clock: unknown; live_hives: number }>(
     `select a.clock, (select count(*) from hives h where h.organization_id = a.organization_id
         and h.apiary_id = a.id and h.complete and not h.deleted) as live_hives
      from apiaries a where a.organization_id = $1 and a.id = $2 and a.complete and not a.deleted`,
     [organizationId, id],
   );
   if (!row) return undefined;
-  observeClock(deps, row.clock);
+  observeClock(deps, unpackClock(row.clock));
   return { id, liveHives: Number(row.live_hives) };
 }
 

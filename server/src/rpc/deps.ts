@@ -5,6 +5,7 @@ import type { Db, Queryable, Row } from "../db/db.ts";
 import type { FeedNotifier } from "../store/feed-notifier.ts";
 import { getLive } from "../store/rows.ts";
 import type { ServerClock } from "../store/server-clock.ts";
+import { unpackClock } from "../store/stored-clock.ts";
 import type { Caller } from "./context.ts";
 
 /** How callers are authenticated (DESIGN.md §5). */
@@ -60,6 +61,6 @@ export async function rowForEdit(
   id: string,
 ): Promise<Row | undefined> {
   const row = await getLive(tx, spec, organizationId, id);
-  if (row) observeClock(deps, row.clock as Record<string, Hlc>);
+  if (row) observeClock(deps, unpackClock(row.clock));
   return row;
 }

@@ -10,7 +10,6 @@ import {
   deleteHarvest,
   entities,
   type HarvestState,
-  type Hlc,
   notFound,
 } from "@hivekeep/client-core/core";
 import {
@@ -52,7 +51,7 @@ async function harvestState(
   const row = await rowForEdit(deps, tx, entities.harvest, organizationId, id);
   if (!row) return undefined;
   const events = await harvestEvents(tx, organizationId, id);
-  for (const e of events) observeClock(deps, e.clock as Record<string, Hlc>);
+  for (const e of events) observeClock(deps, e.clock);
   return {
     id,
     scopeId: String(row.scope_id),

@@ -24,7 +24,7 @@ import {
   type PushResponse,
   PushResponseSchema,
 } from "@hivekeep/proto";
-import { BatchRejectedError } from "../store/apply-changes.ts";
+import { BatchRejectedError, type Check } from "../store/apply-changes.ts";
 import { loadPushFacts } from "../store/push-facts.ts";
 import { writeTenant } from "../store/tenant-write.ts";
 import { callerOf } from "./context.ts";
@@ -62,12 +62,12 @@ export async function push(
   const nowMs = deps.clock.nowMs();
   try {
     const outcome = await writeTenant(deps.db, caller.organizationId, async (w) => {
-      const facts = await loadPushFacts(w.tx, caller.organizationId, changes);
       const created = new Set<string>();
-      const exists = (entity: string, id: string) =>
-        created.has(`${entity}/${id}`) || facts.exists(entity as Change["entity"], id);
-      const applied = await w.apply(changes, {
-        check(change, i, existing) {
+      // The facts' query goes out together with the target rows' (see ApplyOptions).
+      const check = loadPushFacts(w.tx, caller.organizationId, changes).then((facts): Check => {
+        const exists = (entity: string, id: string) =>
+          created.has(`${entity}/${id}`) || facts.exists(entity as Change["entity"], id);
+        return (change, i, existing) => {
           const found = checkChange(change, indexes[i] ?? i, {
             nowMs,
             caller,
@@ -83,8 +83,9 @@ export async function push(
             created.add(`${change.entity}/${change.entityId}`);
           }
           return found;
-        },
+        };
       });
+      const applied = await w.apply(changes, { check });
       // Changes that did not even parse fail the batch too: roll it back. (The
       // others were still checked, so the device learns every problem at once.)
       if (rejections.length > 0) throw new BatchRejectedError([]);

@@ -7,6 +7,7 @@ import { callerOf } from "./context.ts";
 import type { Deps } from "./deps.ts";
 import { invalidArgument } from "./errors.ts";
 import { feedRowToProto } from "./mapping.ts";
+import { encodedChanges, isBinaryRequest } from "./pull-encoding.ts";
 import { push } from "./push.ts";
 import { subscribe } from "./subscribe.ts";
 
@@ -42,12 +43,15 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
       // Without more rows, every row up to `head` (committed before we read it)
       // has been scanned, so the cursor may pass rows this caller cannot see.
       const lastSeq = page.at(-1)?.seq ?? after;
-      return create(PullResponseSchema, {
-        changes: page.map(feedRowToProto),
+      const response = create(PullResponseSchema, {
         nextCursor: String(hasMore ? lastSeq : Math.max(lastSeq, head)),
         hasMore,
         serverTime: timestampFromMs(deps.clock.nowMs()),
       });
+      // Binary: the changes' bytes are written by hand (pull-encoding.ts).
+      if (isBinaryRequest(ctx.requestHeader)) response.$unknown = encodedChanges(page);
+      else response.changes = page.map(feedRowToProto);
+      return response;
     },
   };
 }

@@ -19,13 +19,16 @@ import {
   type EntityName,
   type EntitySpec,
   entities,
+  entityNames,
   isComplete,
   isUserScope,
   type RowState,
+  type Values,
 } from "@hivekeep/client-core/core";
-import type { Queryable } from "../db/db.ts";
-import { entitySql } from "./entity-sql.ts";
+import { type Queryable, settled } from "../db/db.ts";
+import { entitySql, sqlTypes } from "./entity-sql.ts";
 import { rowStateFromDb } from "./row-state.ts";
+import { clockJson, packClock, type StoredClock } from "./stored-clock.ts";
 
 export interface Conflict {
   readonly entity: EntityName;
@@ -50,8 +53,14 @@ export interface ApplyOptions {
    * stands (earlier changes of the batch included). Any rejection aborts the
    * whole batch before anything is written (Push validation).
    */
-  readonly check?: (change: Change, index: number, existing: RowFacts | undefined) => Rejection[];
+  readonly check?: Check | Promise<Check>;
 }
+
+/**
+ * A Push check. It may be given as a promise (of facts still being read), so
+ * its queries travel together with the target rows' (one round trip).
+ */
+export type Check = (change: Change, index: number, existing: RowFacts | undefined) => Rejection[];
 
 /** A batch with invalid changes: nothing of it was written. */
 export class BatchRejectedError extends Error {
@@ -67,6 +76,27 @@ interface Target {
   state: RowState | undefined;
   scopeId: string;
   dirty: boolean;
+  /**
+   * The feed row of the one change that created this row, while the row is
+   * exactly that change's accepted payload (a row never seen, one upsert, no
+   * orset column): then the feed row's payload also writes the row
+   * (feedSql), and the row's values travel to the database once.
+   */
+  feedRow?: FeedRecord;
+}
+
+interface FeedRecord {
+  seq: number;
+  entity: string;
+  entity_id: string;
+  scope_id: string;
+  op: 1 | 2;
+  payload: Values;
+  hlc: string;
+  author_id: string;
+  /** Set only on a feed row that also writes its row (Target.feedRow). */
+  row_complete?: boolean;
+  row_clock?: StoredClock;
 }
 
 export async function applyChanges(
@@ -76,9 +106,9 @@ export async function applyChanges(
   feedSeq: number,
   options: ApplyOptions = {},
 ): Promise<ApplyOutcome> {
-  const targets = await loadTargets(tx, organizationId, changes);
+  const [targets, check] = await settled([loadTargets(tx, organizationId, changes), options.check]);
   const rejections: Rejection[] = [];
-  const feed: Record<string, unknown>[] = [];
+  const feed: FeedRecord[] = [];
   const conflicts: Conflict[] = [];
   const results: ApplyResult[] = [];
   let seq = feedSeq;
@@ -93,18 +123,19 @@ export async function applyChanges(
       dirty: false,
     };
     targets.set(key, target);
-    if (options.check) {
+    if (check) {
       const facts: RowFacts | undefined = target.state && {
         ...target.state,
         complete: isComplete(target.state, spec),
         scopeId: target.scopeId,
       };
-      const found = options.check(change, index, facts);
+      const found = check(change, index, facts);
       if (found.length > 0) {
         rejections.push(...found);
         continue;
       }
     }
+    const unseen = target.state === undefined;
     const result = applyChange(target.state, change, spec);
     results.push(result);
     if (result.lost.length > 0 && result.winningHlc !== undefined) {
@@ -125,29 +156,41 @@ export async function applyChanges(
     );
     target.dirty = true;
     seq += 1;
-    feed.push({
+    const feedRow: FeedRecord = {
       seq,
       entity: change.entity,
       entity_id: change.entityId,
       scope_id: target.scopeId,
       op: change.op === "delete" ? 2 : 1,
-      payload: JSON.stringify(change.op === "delete" ? {} : result.accepted),
+      // Nested, not a string: json_to_recordset hands a json field over as
+      // its exact text, which is JSON.stringify of the object (no escaping twice).
+      payload: change.op === "delete" ? {} : result.accepted,
       hlc: change.hlc,
       author_id: change.authorId,
-    });
+    };
+    feed.push(feedRow);
+    // The merge of a change into a row never seen, without orset columns, is
+    // the change's own state, all of it accepted (merge.ts): row = payload.
+    target.feedRow =
+      unseen && change.op === "upsert" && !hasOrSetColumn(spec, change) ? feedRow : undefined;
   }
 
   if (rejections.length > 0) throw new BatchRejectedError(rejections);
-  await writeTargets(tx, organizationId, targets);
-  if (feed.length > 0) {
-    await tx.query(
-      `insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
-       select $1, r.seq, r.entity, r.entity_id, r.scope_id, r.op, r.payload, r.hlc, r.author_id
-       from jsonb_to_recordset($2::text::jsonb) as r(seq bigint, entity text, entity_id text,
-         scope_id text, op smallint, payload text, hlc text, author_id text)`,
-      [organizationId, JSON.stringify(feed)],
-    );
+  // Rows that are their feed row's payload are written by the feed's statement.
+  const rowEntities = new Set<EntityName>();
+  for (const [key, t] of targets) {
+    if (t.feedRow === undefined || t.state === undefined) continue;
+    const entity = key.slice(0, key.indexOf("/")) as EntityName;
+    t.feedRow.row_complete = isComplete(t.state, entities[entity]);
+    t.feedRow.row_clock = packClock(t.state.clock);
+    rowEntities.add(entity);
   }
+  // The writes are sent at once (pipelined on the connection, run in order).
+  const writes = writeTargets(tx, organizationId, targets);
+  if (feed.length > 0) {
+    writes.push(tx.query(feedSql(rowEntities), [organizationId, JSON.stringify(feed)]));
+  }
+  await settled(writes);
   return { conflicts, lastSeq: seq, appended: feed.length, results };
 }
 
@@ -190,9 +233,15 @@ async function loadTargets(
     idsByEntity.set(c.entity, ids);
   }
   const targets = new Map<string, Target>();
-  for (const [entity, ids] of idsByEntity) {
+  const loads = [...idsByEntity].map(async ([entity, ids]) => {
     const spec = entities[entity];
-    const rows = await tx.query(entitySql(spec).load, [organizationId, JSON.stringify([...ids])]);
+    return {
+      entity,
+      spec,
+      rows: await tx.query(entitySql(spec).load, [organizationId, JSON.stringify([...ids])]),
+    };
+  });
+  for (const { entity, spec, rows } of await settled(loads)) {
     for (const row of rows) {
       targets.set(`${entity}/${String(row.id)}`, {
         state: rowStateFromDb(row, spec),
@@ -205,33 +254,74 @@ async function loadTargets(
   return targets;
 }
 
-async function writeTargets(
+/** Sends the writes of the touched rows; the caller awaits them. */
+function writeTargets(
   tx: Queryable,
   organizationId: string,
   targets: Map<string, Target>,
-): Promise<void> {
+): Promise<unknown>[] {
   // New rows are inserted; rows already stored are upserted (cheaper that way).
-  const byEntity = new Map<string, Record<string, unknown>[]>();
+  // Each group is a JSON array of records, written as text here: the record's
+  // clock is spliced in as JSON built by clockJson (HLC-keyed objects are slow
+  // to build and to stringify).
+  const byEntity = new Map<string, string[]>();
   for (const [key, t] of targets) {
-    if (!t.dirty || t.state === undefined) continue;
+    if (!t.dirty || t.state === undefined || t.feedRow !== undefined) continue;
     const slash = key.indexOf("/");
     const entity = key.slice(0, slash) as EntityName;
     const spec = entities[entity];
-    const record: Record<string, unknown> = {
+    const record = JSON.stringify({
       ...t.state.values,
       id: key.slice(slash + 1),
       scope_id: t.scopeId,
-      clock: t.state.clock,
       deleted: t.state.deleted,
       complete: isComplete(t.state, spec),
-    };
+    });
     const group = `${entity}/${t.stored ? "upsert" : "insert"}`;
     const list = byEntity.get(group) ?? [];
-    list.push(record);
+    list.push(`${record.slice(0, -1)},"clock":${clockJson(t.state.clock)}}`);
     byEntity.set(group, list);
   }
-  for (const [group, records] of byEntity) {
+  return [...byEntity].map(([group, records]) => {
     const [entity, how] = group.split("/") as [EntityName, "upsert" | "insert"];
-    await tx.query(entitySql(entities[entity])[how], [organizationId, JSON.stringify(records)]);
-  }
+    return tx.query(entitySql(entities[entity])[how], [organizationId, `[${records.join(",")}]`]);
+  });
+}
+
+const hasOrSetColumn = (spec: EntitySpec, change: Change): boolean =>
+  Object.keys(change.payload).some((column) => spec.columns[column]?.type === "orset");
+
+const feedSqlCache = new Map<string, string>();
+
+/**
+ * Inserts the feed rows of $2 (a JSON array of FeedRecord) and, in the same
+ * statement, the rows of `rowEntities` whose feed row has `row_complete` and
+ * `row_clock`: the row's values are the feed row's payload.
+ */
+function feedSql(rowEntities: ReadonlySet<EntityName>): string {
+  const names = entityNames.filter((e) => rowEntities.has(e));
+  const cacheKey = names.join(",");
+  const hit = feedSqlCache.get(cacheKey);
+  if (hit) return hit;
+  const rowInserts = names.map((entity) => {
+    const spec = entities[entity];
+    const cols = Object.keys(spec.columns);
+    const defs = cols.map((c) => `${c} ${sqlTypes[spec.columns[c]?.type ?? "text"]}`).join(", ");
+    return `, rows_${entity} as (
+      insert into ${spec.table} (organization_id, id, scope_id, clock, deleted, complete, ${cols.join(", ")})
+      select $1, f.entity_id, f.scope_id,
+        f.row_clock, false, f.row_complete, ${cols.map((c) => `p.${c}`).join(", ")}
+      from f cross join lateral json_to_record(f.payload) as p(${defs})
+      where f.entity = '${entity}' and f.row_complete is not null)`;
+  });
+  const sql = `with f as (
+      select * from json_to_recordset($2::text::json) as r(seq bigint, entity text, entity_id text,
+        scope_id text, op smallint, payload json, hlc text, author_id text,
+        row_complete boolean, row_clock json))
+    ${rowInserts.join("\n")}
+    insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
+    select $1, f.seq, f.entity, f.entity_id, f.scope_id, f.op, f.payload::text, f.hlc, f.author_id
+    from f`;
+  feedSqlCache.set(cacheKey, sql);
+  return sql;
 }

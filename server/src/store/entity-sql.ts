@@ -24,6 +24,15 @@ export interface EntitySql {
   readonly insert: string;
 }
 
+/**
+ * SQL: the ids of the JSON array in parameter `param`, as a text[] for
+ * `id = any (…)`. An array (not `id in (select …)`) lets the planner probe the
+ * primary key for each id; the semi-join it chose otherwise scanned the whole
+ * table, so a Push got slower as the tenant grew.
+ */
+export const idsSql = (param: string): string =>
+  `array(select json_array_elements_text(${param}::text::json))`;
+
 const cache = new Map<string, EntitySql>();
 
 export function entitySql(spec: EntitySpec): EntitySql {
@@ -34,7 +43,7 @@ export function entitySql(spec: EntitySpec): EntitySql {
   const recordDef = [
     "id text",
     "scope_id text",
-    "clock jsonb",
+    "clock json",
     "deleted boolean",
     "complete boolean",
     ...cols.map((c) => `${c} ${sqlTypes[spec.columns[c]?.type ?? "text"]}`),
@@ -42,11 +51,11 @@ export function entitySql(spec: EntitySpec): EntitySql {
   const all = [...meta, ...cols];
   const insert = `insert into ${spec.table} (organization_id, id, ${all.join(", ")})
       select $1, r.id, ${all.map((c) => `r.${c}`).join(", ")}
-      from jsonb_to_recordset($2::text::jsonb) as r(${recordDef})`;
+      from json_to_recordset($2::text::json) as r(${recordDef})`;
   const built: EntitySql = {
     insert,
     load: `select id, ${all.join(", ")} from ${spec.table}
-      where organization_id = $1 and id in (select jsonb_array_elements_text($2::text::jsonb))`,
+      where organization_id = $1 and id = any (${idsSql("$2")})`,
     upsert: `${insert}
       on conflict (organization_id, id) do update set
       ${all.map((c) => `${c} = excluded.${c}`).join(", ")}`,

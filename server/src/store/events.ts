@@ -1,6 +1,9 @@
 /** Reads of the event log (contract §6). Events are written only by commands. */
+
+import type { Hlc } from "@hivekeep/client-core/core";
 import { EventType } from "@hivekeep/client-core/core";
 import type { Queryable, Row } from "../db/db.ts";
+import { stampSql, unpackClock } from "./stored-clock.ts";
 
 export interface EventFilter {
   /** "" = no filter. */
@@ -28,7 +31,7 @@ export async function listEvents(
        and ($2 = '' or apiary_id = $2)
        and ($3 = '' or hive_id = $3)
        and ($4 = '' or queen_id = $4)
-     order by date desc, (clock->>'type') collate "C" desc, id desc
+     order by date desc, ${stampSql("type")} collate "C" desc, id desc
      limit $5`,
     [organizationId, filter.apiaryId, filter.hiveId, filter.queenId, limit],
   );
@@ -39,12 +42,13 @@ export async function harvestEvents(
   q: Queryable,
   organizationId: string,
   harvestId: string,
-): Promise<{ id: string; scope_id: string; clock: Record<string, string> }[]> {
-  return q.query(
+): Promise<{ id: string; scope_id: string; clock: Record<string, Hlc> }[]> {
+  const rows = await q.query<{ id: string; scope_id: string; clock: unknown }>(
     `select id, scope_id, clock from events
      where organization_id = $1 and ref_entity = 'harvest' and ref_id = $2 and type = $3
        and complete and not deleted
      order by id`,
     [organizationId, harvestId, EventType.HARVEST],
   );
+  return rows.map((r) => ({ ...r, clock: unpackClock(r.clock) }));
 }

@@ -5,6 +5,7 @@
  */
 import type { Hlc } from "@hivekeep/client-core/core";
 import type { Queryable } from "../db/db.ts";
+import { unpackClock } from "./stored-clock.ts";
 
 export interface OpenPlacementRow {
   readonly id: string;
@@ -24,7 +25,7 @@ export async function openPlacements(
     id: string;
     apiary_id: string;
     started_at: Date | string;
-    clock: Record<string, Hlc>;
+    clock: unknown;
   }>(
     `select id, apiary_id, started_at, clock from placements
      where organization_id = $1 and hive_id = $2 and complete and not deleted
@@ -36,6 +37,6 @@ export async function openPlacements(
     id: r.id,
     apiaryId: r.apiary_id,
     startedAt: new Date(r.started_at).toISOString(),
-    clock: r.clock,
+    clock: unpackClock(r.clock),
   }));
 }

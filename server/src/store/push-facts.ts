@@ -1,12 +1,19 @@
 /**
  * The facts Push validation needs beyond the target rows: which referenced
- * ids and which apiary scopes exist in the tenant. Read in one query per
- * referenced table, inside the Push transaction. Tombstoned rows count as
+ * ids and which apiary scopes exist in the tenant. Read in one query (a union
+ * over the referenced tables), inside the Push transaction. Tombstoned rows count as
  * existing: an offline write about a hive deleted meanwhile stays valid
  * (its inspections are legal records).
  */
-import { type Change, type EntityName, entities, isUserScope } from "@hivekeep/client-core/core";
+import {
+  type Change,
+  type EntityName,
+  entities,
+  entityNames,
+  isUserScope,
+} from "@hivekeep/client-core/core";
 import type { Queryable } from "../db/db.ts";
+import { idsSql } from "./entity-sql.ts";
 
 export interface PushFacts {
   exists(entity: EntityName, id: string): boolean;
@@ -33,13 +40,25 @@ export async function loadPushFacts(
     }
   }
   const found = new Set<string>();
-  for (const [entity, ids] of wanted) {
-    const rows = await tx.query<{ id: string }>(
-      `select id from ${entities[entity].table}
-       where organization_id = $1 and id in (select jsonb_array_elements_text($2::text::jsonb))`,
-      [organizationId, JSON.stringify([...ids])],
+  if (wanted.size > 0) {
+    // In registry order, so there are few distinct statements to prepare.
+    const lists = entityNames.flatMap((e) => {
+      const ids = wanted.get(e);
+      return ids ? [[e, ids] as const] : [];
+    });
+    // $1 the tenant, then one JSON array of ids per table; entity names come
+    // from the registry (never from the request).
+    const rows = await tx.query<{ entity: string; id: string }>(
+      lists
+        .map(
+          ([entity], i) =>
+            `select '${entity}' as entity, id from ${entities[entity].table}
+             where organization_id = $1 and id = any (${idsSql(`$${i + 2}`)})`,
+        )
+        .join(" union all "),
+      [organizationId, ...lists.map(([, ids]) => JSON.stringify([...ids]))],
     );
-    for (const r of rows) found.add(`${entity}/${r.id}`);
+    for (const r of rows) found.add(`${r.entity}/${r.id}`);
   }
   return { exists: (entity, id) => found.has(`${entity}/${id}`) };
 }

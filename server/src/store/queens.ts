@@ -1,6 +1,7 @@
 /** Reads of queens beyond the generic ones of rows.ts (writes go through the one write path). */
 import type { Hlc } from "@hivekeep/client-core/core";
 import type { Queryable } from "../db/db.ts";
+import { unpackClock } from "./stored-clock.ts";
 
 export interface ActiveQueen {
   readonly id: string;
@@ -15,11 +16,11 @@ export async function activeQueens(
   organizationId: string,
   hiveId: string,
 ): Promise<ActiveQueen[]> {
-  const rows = await q.query<{ id: string; year: number | null; clock: Record<string, Hlc> }>(
+  const rows = await q.query<{ id: string; year: number | null; clock: unknown }>(
     `select id, year, clock from queens
      where organization_id = $1 and hive_id = $2 and active and complete and not deleted
      order by coalesce(introduced_at, created_at), id`,
     [organizationId, hiveId],
   );
-  return rows.map((r) => ({ id: r.id, year: Number(r.year ?? 0), clock: r.clock }));
+  return rows.map((r) => ({ id: r.id, year: Number(r.year ?? 0), clock: unpackClock(r.clock) }));
 }

@@ -43,8 +43,12 @@ export async function writeTenant<T>(
       },
     });
     if (seq !== start) {
-      await tx.query("update organizations set feed_seq = $2 where id = $1", [organizationId, seq]);
-      await tx.query("select pg_notify($1, $2)", [feedChannel, `${organizationId}:${seq}`]);
+      // One statement (one round trip): a data-modifying WITH always runs.
+      await tx.query(
+        `with bump as (update organizations set feed_seq = $2 where id = $1)
+         select pg_notify($3, $4)`,
+        [organizationId, seq, feedChannel, `${organizationId}:${seq}`],
+      );
     }
     return result;
   });
