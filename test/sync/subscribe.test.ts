@@ -73,8 +73,9 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
       { title: "Their errand", hiveId: "", apiaryId: "", priority: 0 },
     );
     await writeTenant(t.server.db, localOrganizationId, (w) => w.apply(personal.changes));
-    // Within two heartbeat intervals only heartbeats arrive, then our own write pokes.
-    const first = await r.next(1_000);
+    // The first message is a heartbeat, not a poke (waited for generously: on a
+    // loaded machine the stream may take a while to open); then our own write pokes.
+    const first = await r.next(10_000);
     await write("Ours");
     let poke = await r.next();
     for (let i = 0; i < 20 && poke?.heartbeat; i++) poke = await r.next();
