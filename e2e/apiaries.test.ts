@@ -5,59 +5,24 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../test/support/server.ts";
-import { browserSuite, launchChromium, newPhoneContext } from "./support/chromium.ts";
-import { ensurePwaBuilt } from "./support/pwa.ts";
+import { expect, it } from "vitest";
+import { apiaryItem, useBrowserApp } from "./support/app.ts";
+import { browserSuite } from "./support/chromium.ts";
 
 const screenshots = join(import.meta.dirname, "screenshots");
 
 browserSuite("PWA: apiaries", () => {
-  let server: TestServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    const pwaDir = ensurePwaBuilt();
-    server = await startTestServer("pglite", { HIVEKEEP_PWA_DIR: pwaDir });
-  });
-
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  /** A page in a fresh phone-sized profile; uncaught page errors are collected. */
-  async function openPage(
-    opts: { serviceWorkers?: "allow" | "block" } = {},
-  ): Promise<{ page: Page; context: BrowserContext; pageErrors: Error[] }> {
-    const context = await newPhoneContext(browser, opts);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const pageErrors: Error[] = [];
-    page.on("pageerror", (err) => pageErrors.push(err));
-    return { page, context, pageErrors };
-  }
-
-  const apiaryItem = (page: Page, name: string) =>
-    page.getByRole("listitem").filter({ hasText: name });
+  const app = useBrowserApp();
 
   it("loads the app shell and lists an apiary created through the API", async () => {
-    const created = await server.call("ApiaryService/CreateApiary", {
+    const created = await app.server.call("ApiaryService/CreateApiary", {
       name: "Home yard",
       address: "12 Linden Lane",
     });
     expect(created.status).toBe(200);
 
-    const { page, pageErrors } = await openPage();
-    const res = await page.goto(server.url);
+    const { page, pageErrors } = await app.openPage();
+    const res = await page.goto(app.server.url);
     expect(res?.status()).toBe(200);
     expect(await page.title()).toBe("Hivekeep");
     await page.getByRole("heading", { level: 1, name: "Hivekeep" }).waitFor();
@@ -74,8 +39,8 @@ browserSuite("PWA: apiaries", () => {
   });
 
   it("adds an apiary through the form, and the server has it", async () => {
-    const { page, pageErrors } = await openPage();
-    await page.goto(server.url);
+    const { page, pageErrors } = await app.openPage();
+    await page.goto(app.server.url);
     await apiaryItem(page, "Home yard").waitFor();
 
     await page.getByLabel("Name", { exact: true }).fill("Orchard hill");
@@ -86,7 +51,7 @@ browserSuite("PWA: apiaries", () => {
     await page.getByText("Added “Orchard hill”.").waitFor();
     expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("");
 
-    const listed = await server.call("ApiaryService/ListApiaries", {});
+    const listed = await app.server.call("ApiaryService/ListApiaries", {});
     expect(listed.status).toBe(200);
     expect(listed.body.apiaries).toEqual(
       expect.arrayContaining([
@@ -100,19 +65,19 @@ browserSuite("PWA: apiaries", () => {
   });
 
   it("shows an apiary written elsewhere without a reload (Subscribe over connect-web, HTTP/1.1)", async () => {
-    const { page, pageErrors } = await openPage();
+    const { page, pageErrors } = await app.openPage();
     // Count the Subscribe streams the page opens.
     let streams = 0;
     page.on("request", (r) => {
       if (r.url().endsWith("/hivekeep.v1.SyncService/Subscribe")) streams += 1;
     });
-    await page.goto(server.url);
+    await page.goto(app.server.url);
     await apiaryItem(page, "Home yard").waitFor();
     await expect.poll(() => streams, { timeout: 10_000 }).toBeGreaterThan(0);
     // Give the stream time to settle on the feed's position before the write.
     await page.waitForTimeout(500);
 
-    const written = await server.call("ApiaryService/CreateApiary", { name: "Heath meadow" });
+    const written = await app.server.call("ApiaryService/CreateApiary", { name: "Heath meadow" });
     expect(written.status).toBe(200);
     await apiaryItem(page, "Heath meadow").waitFor({ timeout: 10_000 });
     expect(streams).toBe(1);
@@ -121,8 +86,8 @@ browserSuite("PWA: apiaries", () => {
 
   it("serves the app shell for a deep link (SPA fallback)", async () => {
     // No service worker: the answer must come from the server itself.
-    const { page } = await openPage({ serviceWorkers: "block" });
-    const res = await page.goto(`${server.url}/apiaries/xyz`);
+    const { page } = await app.openPage({ serviceWorkers: "block" });
+    const res = await page.goto(`${app.server.url}/apiaries/xyz`);
     expect(res?.status()).toBe(200);
     expect(res?.headers()["content-type"]).toMatch(/^text\/html/);
     await page.getByRole("heading", { level: 1, name: "Hivekeep" }).waitFor();
@@ -130,11 +95,11 @@ browserSuite("PWA: apiaries", () => {
   });
 
   it("serves a web manifest that names Hivekeep, with icons", async () => {
-    const { page } = await openPage({ serviceWorkers: "block" });
-    await page.goto(server.url);
+    const { page } = await app.openPage({ serviceWorkers: "block" });
+    await page.goto(app.server.url);
     const href = await page.locator('link[rel="manifest"]').getAttribute("href");
     expect(href).toBeTruthy();
-    const manifestUrl = new URL(href ?? "", server.url);
+    const manifestUrl = new URL(href ?? "", app.server.url);
 
     const res = await fetch(manifestUrl);
     expect(res.status).toBe(200);
@@ -156,8 +121,8 @@ browserSuite("PWA: apiaries", () => {
   });
 
   it("opens from the service worker cache when offline and says so", async () => {
-    const { page, context } = await openPage();
-    await page.goto(server.url);
+    const { page, context } = await app.openPage();
+    await page.goto(app.server.url);
     await apiaryItem(page, "Home yard").waitFor();
     await page.getByRole("status").filter({ hasText: "Available offline" }).waitFor();
     // The shell is precached once the service worker has activated.

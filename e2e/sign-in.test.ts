@@ -5,51 +5,17 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../test/support/server.ts";
-import { browserSuite, launchChromium, newPhoneContext } from "./support/chromium.ts";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
+import { startTestServer } from "../test/support/server.ts";
+import { apiaryItem, useBrowserApp } from "./support/app.ts";
+import { browserSuite } from "./support/chromium.ts";
 import { ensurePwaBuilt } from "./support/pwa.ts";
 
 const screenshots = join(import.meta.dirname, "screenshots");
 
 browserSuite("PWA: sign-in (hosted mode)", () => {
-  let server: TestServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    const pwaDir = ensurePwaBuilt();
-    server = await startTestServer("pglite", {
-      HIVEKEEP_PWA_DIR: pwaDir,
-      HIVEKEEP_AUTH: "login",
-      HIVEKEEP_DEMO: "true",
-    });
-  });
-
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  /** A page in a fresh phone-sized profile; uncaught page errors are collected. */
-  async function openPage(): Promise<{ page: Page; pageErrors: Error[] }> {
-    const context = await newPhoneContext(browser);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const pageErrors: Error[] = [];
-    page.on("pageerror", (err) => pageErrors.push(err));
-    return { page, pageErrors };
-  }
-
-  const apiaryItem = (page: Page, name: string) =>
-    page.getByRole("listitem").filter({ hasText: name });
+  const app = useBrowserApp({ HIVEKEEP_AUTH: "login", HIVEKEEP_DEMO: "true" });
   const apiariesHeading = (page: Page) => page.getByRole("heading", { name: "Apiaries" });
   const signInTab = (page: Page, name: "Log in" | "Sign up") => page.getByRole("tab", { name });
   const account = (page: Page) => page.getByRole("region", { name: "Account" });
@@ -64,8 +30,8 @@ browserSuite("PWA: sign-in (hosted mode)", () => {
   }
 
   it("shows the sign-in screen, and the app only after sign-in", async () => {
-    const { page, pageErrors } = await openPage();
-    const res = await page.goto(server.url);
+    const { page, pageErrors } = await app.openPage();
+    const res = await page.goto(app.server.url);
     expect(res?.status()).toBe(200);
     await page.getByRole("heading", { level: 1, name: "Hivekeep" }).waitFor();
     await signInTab(page, "Log in").waitFor();
@@ -82,8 +48,8 @@ browserSuite("PWA: sign-in (hosted mode)", () => {
   });
 
   it("signs up, adds an apiary, signs out, and logs in again", async () => {
-    const { page, pageErrors } = await openPage();
-    await page.goto(server.url);
+    const { page, pageErrors } = await app.openPage();
+    await page.goto(app.server.url);
 
     // Sign up: the organization is created and the (empty) list shows.
     await signInTab(page, "Sign up").click();
@@ -114,7 +80,7 @@ browserSuite("PWA: sign-in (hosted mode)", () => {
     await apiaryItem(page, "Orchard hill").waitFor();
     await page.getByText("Added “Orchard hill”.").waitFor();
 
-    const listed = await server.as(token ?? "").call("ApiaryService/ListApiaries", {});
+    const listed = await app.server.as(token ?? "").call("ApiaryService/ListApiaries", {});
     expect(listed.status).toBe(200);
     expect(listed.body.apiaries).toEqual([
       expect.objectContaining({ name: "Orchard hill", address: "Old orchard, north gate" }),
@@ -126,7 +92,7 @@ browserSuite("PWA: sign-in (hosted mode)", () => {
     await expect.poll(() => subscribes.length, { timeout: 10_000 }).toBeGreaterThan(0);
     expect(subscribes[0]).toBe(`Bearer ${token}`);
     await page.waitForTimeout(500);
-    const written = await server
+    const written = await app.server
       .as(token ?? "")
       .call("ApiaryService/CreateApiary", { name: "Heath meadow" });
     expect(written.status).toBe(200);
@@ -140,7 +106,7 @@ browserSuite("PWA: sign-in (hosted mode)", () => {
     await signInTab(page, "Log in").waitFor();
     expect(await apiariesHeading(page).count()).toBe(0);
     expect(await page.evaluate(() => localStorage.getItem("hivekeep.sessionToken"))).toBeNull();
-    const after = await server.as(token ?? "").call("ApiaryService/ListApiaries", {});
+    const after = await app.server.as(token ?? "").call("ApiaryService/ListApiaries", {});
     expect(after.status).toBe(401);
 
     // Log in again with the same credentials.
@@ -151,15 +117,15 @@ browserSuite("PWA: sign-in (hosted mode)", () => {
   });
 
   it("shows the server's message for a wrong password, and stays on sign-in", async () => {
-    const signedUp = await server.call("AuthService/SignUp", {
+    const signedUp = await app.server.call("AuthService/SignUp", {
       email: "grace@example.org",
       password: "a long good password",
       organizationName: "Hopper Hives",
     });
     expect(signedUp.status).toBe(200);
 
-    const { page, pageErrors } = await openPage();
-    await page.goto(server.url);
+    const { page, pageErrors } = await app.openPage();
+    await page.goto(app.server.url);
     await logIn(page, "grace@example.org", "not the password");
     const alert = page.getByRole("alert");
     await alert.waitFor();
@@ -189,8 +155,8 @@ browserSuite("PWA: sign-in (hosted mode)", () => {
   });
 
   it("tries the demo: seeded apiaries, read only", async () => {
-    const { page, pageErrors } = await openPage();
-    await page.goto(server.url);
+    const { page, pageErrors } = await app.openPage();
+    await page.goto(app.server.url);
     await page.getByRole("button", { name: "Try the demo" }).click();
 
     // The first StartDemo seeds a season of sample data (several seconds).
@@ -215,7 +181,7 @@ browserSuite("PWA: sign-in (hosted mode)", () => {
       HIVEKEEP_AUTH: "login",
     });
     try {
-      const { page, pageErrors } = await openPage();
+      const { page, pageErrors } = await app.openPage();
       await page.goto(noDemo.url);
       await page.getByRole("button", { name: "Try the demo" }).click();
       await page.getByText("The demo is not available on this server.").waitFor();
@@ -230,15 +196,15 @@ browserSuite("PWA: sign-in (hosted mode)", () => {
   });
 
   it("returns to sign-in when the session is revoked elsewhere", async () => {
-    const { page, pageErrors } = await openPage();
-    await page.goto(server.url);
+    const { page, pageErrors } = await app.openPage();
+    await page.goto(app.server.url);
     await logIn(page, "ada@example.org", "correct horse battery");
     await apiaryItem(page, "Orchard hill").waitFor();
     const token = await page.evaluate(() => localStorage.getItem("hivekeep.sessionToken"));
     expect(token).toBeTruthy();
 
     // Ended from another device; the next call from this page is unauthenticated.
-    const ended = await server.as(token ?? "").call("AuthService/Logout", {});
+    const ended = await app.server.as(token ?? "").call("AuthService/Logout", {});
     expect(ended.status).toBe(200);
     await page.getByLabel("Name", { exact: true }).fill("Linden alley");
     await page.getByRole("button", { name: "Add apiary" }).click();

@@ -40,8 +40,6 @@ export interface StartOptions {
   readonly throttle?: ThrottleLimits;
 }
 
-const invitationTtlMs = 7 * 86_400_000;
-
 export async function startServer(
   config: Config,
   options: StartOptions = {},
@@ -72,7 +70,6 @@ export async function startServer(
     sessionTtlMs: config.sessionTtlMs,
     signup: config.signup,
     throttle: options.throttle ?? defaultThrottle,
-    invitationTtlMs,
     ...(config.auth === "login" && config.demo
       ? { demo: () => (prepareDemo as () => Promise<DemoTenant>)() }
       : {}),

@@ -4,9 +4,6 @@
  * bearer token on every request. Single-user mode is covered at the end.
  */
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { SyncService } from "@hivekeep/proto";
@@ -19,7 +16,7 @@ import {
   signUp,
   uniqueEmail,
 } from "../support/accounts.ts";
-import { createScratchDatabase, databaseKinds } from "../support/databases.ts";
+import { databaseKinds, lastingDatabase } from "../support/databases.ts";
 import { callOk, expectError, newApiary, useTestServer } from "../support/fixtures.ts";
 import { startTestServer } from "../support/server.ts";
 
@@ -439,28 +436,12 @@ describe.each(databaseKinds)("hosted mode settings on %s", (kind) => {
     }
   });
 
-  /** A database that outlives one server, so a test can restart with other settings. */
-  async function lastingDatabase(): Promise<{
-    env: Record<string, string>;
-    drop: () => Promise<void>;
-  }> {
-    if (kind === "postgres") {
-      const scratch = await createScratchDatabase();
-      return { env: { DATABASE_URL: scratch.url }, drop: scratch.drop };
-    }
-    const dir = mkdtempSync(join(tmpdir(), "hivekeep-auth-"));
-    return {
-      env: { HIVEKEEP_DATA_DIR: dir },
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  // The database is chosen by env; "pglite" here only stops startTestServer
-  // from making a scratch database of its own.
+  // The database is chosen by env (see lastingDatabase).
   const restart = (env: Record<string, string>) =>
     startTestServer("pglite", { ...loginEnv, ...env }, { throttle: relaxedThrottle });
 
   it("HIVEKEEP_SIGNUP=closed refuses to start until someone could sign in", async () => {
-    const database = await lastingDatabase();
+    const database = await lastingDatabase(kind);
     try {
       await expect(restart({ ...database.env, HIVEKEEP_SIGNUP: "closed" })).rejects.toThrow(
         /HIVEKEEP_SIGNUP=closed, but no account exists yet/,

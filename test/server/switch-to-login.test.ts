@@ -6,13 +6,11 @@
  * in a directory, and on Postgres when DATABASE_URL is set.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { relaxedThrottle, signUp } from "../support/accounts.ts";
-import { createScratchDatabase, databaseKinds } from "../support/databases.ts";
+import { databaseKinds, lastingDatabase } from "../support/databases.ts";
 import { callOk, expectError, newApiary } from "../support/fixtures.ts";
 import { startTestServer } from "../support/server.ts";
 
@@ -34,18 +32,8 @@ async function invite(env: Record<string, string>, args: string[]) {
 
 describe.each(databaseKinds)("switching to login on %s", (kind) => {
   it("pnpm invite gives the single-user organization an owner", { timeout: 60_000 }, async () => {
-    let env: Record<string, string>;
-    let drop: () => Promise<void>;
-    if (kind === "postgres") {
-      const scratch = await createScratchDatabase();
-      env = { DATABASE_URL: scratch.url };
-      drop = scratch.drop;
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), "hivekeep-switch-"));
-      env = { HIVEKEEP_DATA_DIR: dir };
-      drop = async () => rmSync(dir, { recursive: true, force: true });
-    }
-    // "pglite": the database comes from env; see auth.test.ts.
+    const { env, drop } = await lastingDatabase(kind);
+    // "pglite": the database comes from env (see lastingDatabase).
     const start = (more: Record<string, string>) =>
       startTestServer("pglite", { ...env, ...more }, { throttle: relaxedThrottle });
     try {

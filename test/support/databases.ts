@@ -3,6 +3,9 @@
  * server too when DATABASE_URL is set. Each test file gets a fresh database.
  */
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import postgres from "postgres";
 
 export type DbKind = "pglite" | "postgres";
@@ -46,5 +49,30 @@ export async function createScratchDatabase(): Promise<ScratchDatabase> {
         await a.end();
       }
     },
+  };
+}
+
+export interface LastingDatabase {
+  /** Server settings that open it: DATABASE_URL, or HIVEKEEP_DATA_DIR for PGlite. */
+  readonly env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/**
+ * A database that outlives one server, so a test can restart the server on it
+ * with other settings: a scratch database on the Postgres server, or a PGlite
+ * directory. Start servers on it with startTestServer("pglite", {...env}):
+ * the env chooses the database, and "pglite" keeps startTestServer from making
+ * a scratch database of its own.
+ */
+export async function lastingDatabase(kind: DbKind): Promise<LastingDatabase> {
+  if (kind === "postgres") {
+    const scratch = await createScratchDatabase();
+    return { env: { DATABASE_URL: scratch.url }, drop: scratch.drop };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "hivekeep-test-"));
+  return {
+    env: { HIVEKEEP_DATA_DIR: dir },
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -5,7 +5,7 @@
  * where a function creates one and returns it once.
  */
 import type { Queryable } from "../db/db.ts";
-import type { Caller, Role } from "../rpc/context.ts";
+import type { Caller, Credential, Role } from "../rpc/context.ts";
 import { apiKeyPrefix, hashToken, newToken, sessionPrefix, visiblePrefix } from "./secrets.ts";
 
 export interface UserRow {
@@ -25,8 +25,25 @@ export interface OrganizationRow {
  * organization (so removing a member stops their tokens at once).
  */
 export async function callerForToken(q: Queryable, token: string): Promise<Caller | undefined> {
-  const tokenHash = hashToken(token);
-  if (token.startsWith(sessionPrefix)) {
+  const kind = token.startsWith(sessionPrefix)
+    ? "session"
+    : token.startsWith(apiKeyPrefix)
+      ? "apiKey"
+      : undefined;
+  return kind && callerFor(q, { kind, tokenHash: hashToken(token) });
+}
+
+/** Whether the caller's credential still works (long streams check it now and then). */
+export async function credentialValid(q: Queryable, caller: Caller): Promise<boolean> {
+  const credential = caller.credential;
+  if (credential === undefined || credential.kind === "local") return true;
+  return (await callerFor(q, credential)) !== undefined;
+}
+
+type TokenCredential = Extract<Credential, { tokenHash: string }>;
+
+async function callerFor(q: Queryable, credential: TokenCredential): Promise<Caller | undefined> {
+  if (credential.kind === "session") {
     const [row] = await q.query<{
       organization_id: string;
       user_id: string;
@@ -38,74 +55,48 @@ export async function callerForToken(q: Queryable, token: string): Promise<Calle
          join memberships m on m.organization_id = s.organization_id and m.user_id = s.user_id
          join organizations o on o.id = s.organization_id
         where s.token_hash = $1 and s.revoked_at is null and s.expires_at > now()`,
-      [tokenHash],
+      [credential.tokenHash],
     );
-    if (!row) return undefined;
-    return {
-      organizationId: row.organization_id,
-      userId: row.user_id,
-      role: row.role,
-      demo: row.demo,
-      credential: { kind: "session", tokenHash },
-    };
+    return row && callerOfRow(row, credential);
   }
-  if (token.startsWith(apiKeyPrefix)) {
-    const [row] = await q.query<{
-      organization_id: string;
-      user_id: string;
-      id: string;
-      role: Role;
-      demo: boolean;
-      fresh: boolean;
-    }>(
-      `select k.organization_id, k.user_id, k.id, m.role, o.demo,
-              coalesce(k.last_used_at > now() - interval '1 minute', false) as fresh
-         from api_keys k
-         join memberships m on m.organization_id = k.organization_id and m.user_id = k.user_id
-         join organizations o on o.id = k.organization_id
-        where k.key_hash = $1 and k.revoked_at is null`,
-      [tokenHash],
+  const [row] = await q.query<{
+    organization_id: string;
+    user_id: string;
+    id: string;
+    role: Role;
+    demo: boolean;
+    fresh: boolean;
+  }>(
+    `select k.organization_id, k.user_id, k.id, m.role, o.demo,
+            coalesce(k.last_used_at > now() - interval '1 minute', false) as fresh
+       from api_keys k
+       join memberships m on m.organization_id = k.organization_id and m.user_id = k.user_id
+       join organizations o on o.id = k.organization_id
+      where k.key_hash = $1 and k.revoked_at is null`,
+    [credential.tokenHash],
+  );
+  if (!row) return undefined;
+  // "Last used" is kept to the minute: a scale posting every few seconds
+  // does not turn every read into a write.
+  if (!row.fresh) {
+    await q.query(
+      "update api_keys set last_used_at = now() where organization_id = $1 and id = $2",
+      [row.organization_id, row.id],
     );
-    if (!row) return undefined;
-    // "Last used" is kept to the minute: a scale posting every few seconds
-    // does not turn every read into a write.
-    if (!row.fresh) {
-      await q.query(
-        "update api_keys set last_used_at = now() where organization_id = $1 and id = $2",
-        [row.organization_id, row.id],
-      );
-    }
-    return {
-      organizationId: row.organization_id,
-      userId: row.user_id,
-      role: row.role,
-      demo: row.demo,
-      credential: { kind: "apiKey", id: row.id },
-    };
   }
-  return undefined;
+  return callerOfRow(row, credential);
 }
 
-/** Whether the caller's credential still works (long streams check it now and then). */
-export async function credentialValid(q: Queryable, caller: Caller): Promise<boolean> {
-  const credential = caller.credential;
-  if (credential === undefined || credential.kind === "local") return true;
-  const rows =
-    credential.kind === "session"
-      ? await q.query(
-          `select 1 from sessions s
-             join memberships m on m.organization_id = s.organization_id and m.user_id = s.user_id
-            where s.token_hash = $1 and s.revoked_at is null and s.expires_at > now()`,
-          [credential.tokenHash],
-        )
-      : await q.query(
-          `select 1 from api_keys k
-             join memberships m on m.organization_id = k.organization_id and m.user_id = k.user_id
-            where k.organization_id = $1 and k.id = $2 and k.revoked_at is null`,
-          [caller.organizationId, credential.id],
-        );
-  return rows.length > 0;
-}
+const callerOfRow = (
+  row: { organization_id: string; user_id: string; role: Role; demo: boolean },
+  credential: TokenCredential,
+): Caller => ({
+  organizationId: row.organization_id,
+  userId: row.user_id,
+  role: row.role,
+  demo: row.demo,
+  credential,
+});
 
 export async function userByEmail(q: Queryable, email: string): Promise<UserRow | undefined> {
   const [row] = await q.query<UserRow & Record<string, unknown>>(

@@ -14,6 +14,7 @@ import { localCallerInterceptor } from "../rpc/auth-interceptor.ts";
 import type { Deps } from "../rpc/deps.ts";
 import { errorInterceptor, routes } from "../rpc/router.ts";
 import { seedSeason } from "../seed/season.ts";
+import { ensureTenant } from "../store/tenants.ts";
 
 export const demoOrganizationId = "00000000-0000-7000-8000-00000000d001";
 export const demoUserId = "00000000-0000-7000-8000-00000000d002";
@@ -43,22 +44,16 @@ export function demoPreparer(deps: Deps): () => Promise<DemoTenant> {
 
 async function prepare(deps: Deps): Promise<DemoTenant> {
   const { db } = deps;
-  await db.transaction(async (tx) => {
-    await tx.query(
-      `insert into organizations (id, name, demo) values ($1, 'Demo apiaries', true)
-       on conflict (id) do nothing`,
-      [demoOrganizationId],
-    );
-    await tx.query(
-      `insert into users (id, email) values ($1, 'demo@hivekeep.invalid') on conflict (id) do nothing`,
-      [demoUserId],
-    );
-    await tx.query(
-      `insert into memberships (organization_id, user_id, role) values ($1, $2, 'member')
-       on conflict (organization_id, user_id) do nothing`,
-      [demoOrganizationId, demoUserId],
-    );
-  });
+  await db.transaction((tx) =>
+    ensureTenant(tx, {
+      organizationId: demoOrganizationId,
+      name: "Demo apiaries",
+      demo: true,
+      userId: demoUserId,
+      email: "demo@hivekeep.invalid",
+      role: "member",
+    }),
+  );
   const tenant = { organizationId: demoOrganizationId, userId: demoUserId };
   for (;;) {
     const claimed = await db.query(

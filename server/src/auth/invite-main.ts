@@ -14,6 +14,7 @@ import { ConfigError, loadConfig } from "../config.ts";
 import { openDb } from "../db/open-db.ts";
 import { ensureLocalTenant, localOrganizationId } from "../store/tenants.ts";
 import { insertInvitation, organizationById } from "./auth-store.ts";
+import { invitationTtlMs, isEmailAddress } from "./rules.ts";
 import { hashToken, invitationPrefix, newToken } from "./secrets.ts";
 
 const { values } = parseArgs({
@@ -30,7 +31,7 @@ function fail(message: string): never {
 }
 
 const email = values.email?.trim() ?? "";
-if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+if (!isEmailAddress(email)) {
   fail("--email <address> is required, e.g. pnpm invite --email ana@example.org");
 }
 const role = values.role === "member" ? "member" : values.role === "owner" ? "owner" : undefined;
@@ -57,7 +58,7 @@ try {
     role,
     tokenHash: hashToken(token),
     createdBy: undefined,
-    ttlMs: 7 * 86_400_000,
+    ttlMs: invitationTtlMs,
   });
   console.log(
     `Invitation for ${email} to join "${org.name}" as ${role}, valid until ${invitation.expires_at.toISOString()}:\n\n` +

@@ -21,6 +21,7 @@ import {
   Role as ProtoRole,
 } from "@hivekeep/proto";
 import * as store from "../auth/auth-store.ts";
+import { invitationTtlMs, isEmailAddress } from "../auth/rules.ts";
 import {
   hashPassword,
   hashToken,
@@ -40,7 +41,6 @@ import { type Caller, callerOf, clientAddressKey, type Role } from "./context.ts
 import type { AuthSettings, Deps } from "./deps.ts";
 import { invalidArgument } from "./errors.ts";
 
-const maxEmail = 254;
 const minPassword = 8;
 const maxPassword = 1024;
 const maxName = 200;
@@ -58,7 +58,7 @@ function loginMode(deps: Deps): AuthSettings {
 
 function checkedEmail(raw: string): string {
   const email = raw.trim();
-  if (email.length > maxEmail || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+  if (!isEmailAddress(email)) {
     throw invalidArgument("email must be an email address like name@example.org");
   }
   return email;
@@ -300,7 +300,7 @@ export function authService(deps: Deps): ServiceImpl<typeof AuthService> {
     },
 
     async createInvitation(req, ctx) {
-      const auth = loginMode(deps);
+      loginMode(deps);
       const caller = callerOf(ctx);
       ownerOnly(caller, "invite members");
       const email = checkedEmail(req.email);
@@ -321,7 +321,7 @@ export function authService(deps: Deps): ServiceImpl<typeof AuthService> {
           role,
           tokenHash: hashToken(token),
           createdBy: caller.userId,
-          ttlMs: auth.invitationTtlMs,
+          ttlMs: invitationTtlMs,
         });
       });
       return {

@@ -5,8 +5,7 @@ export type Role = "owner" | "member";
 /** What the caller presented: nothing (single-user mode), a session token or an API key. */
 export type Credential =
   | { readonly kind: "local" }
-  | { readonly kind: "session"; readonly tokenHash: string }
-  | { readonly kind: "apiKey"; readonly id: string };
+  | { readonly kind: "session" | "apiKey"; readonly tokenHash: string };
 
 /** Who is calling: resolved once per request by the auth interceptor. */
 export interface Caller {

@@ -16,8 +16,6 @@ export interface AuthSettings {
   /** Resolves when the demo organization is ready; absent when demo sessions are off. */
   readonly demo?: () => Promise<{ organizationId: string; userId: string }>;
   readonly throttle: ThrottleLimits;
-  /** How long an invitation can be used. */
-  readonly invitationTtlMs: number;
 }
 
 /** What the RPC handlers need; built once by the composition root. */

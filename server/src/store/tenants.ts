@@ -16,18 +16,39 @@ export const localCaller = {
   demo: false,
 } as const;
 
-export async function ensureLocalTenant(q: Queryable): Promise<void> {
+/** Creates an organization with one member if they do not exist yet (fixed-id tenants). */
+export async function ensureTenant(
+  q: Queryable,
+  t: {
+    organizationId: string;
+    name: string;
+    demo?: boolean;
+    userId: string;
+    email: string;
+    role: "owner" | "member";
+  },
+): Promise<void> {
   await q.query(
-    `insert into organizations (id, name) values ($1, 'My apiaries') on conflict (id) do nothing`,
-    [localOrganizationId],
+    "insert into organizations (id, name, demo) values ($1, $2, $3) on conflict (id) do nothing",
+    [t.organizationId, t.name, t.demo ?? false],
   );
+  await q.query("insert into users (id, email) values ($1, $2) on conflict (id) do nothing", [
+    t.userId,
+    t.email,
+  ]);
   await q.query(
-    `insert into users (id, email) values ($1, 'local@hivekeep.invalid') on conflict (id) do nothing`,
-    [localUserId],
-  );
-  await q.query(
-    `insert into memberships (organization_id, user_id, role) values ($1, $2, 'owner')
+    `insert into memberships (organization_id, user_id, role) values ($1, $2, $3)
      on conflict (organization_id, user_id) do nothing`,
-    [localOrganizationId, localUserId],
+    [t.organizationId, t.userId, t.role],
   );
+}
+
+export async function ensureLocalTenant(q: Queryable): Promise<void> {
+  await ensureTenant(q, {
+    organizationId: localOrganizationId,
+    name: "My apiaries",
+    userId: localUserId,
+    email: "local@hivekeep.invalid",
+    role: "owner",
+  });
 }

@@ -1,0 +1,61 @@
+/**
+ * What every browser suite shares: Chromium and the real server with the built
+ * PWA, started before the suite's tests and stopped after them, and fresh
+ * phone-sized pages whose profiles are closed after each test.
+ */
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { startTestServer, type TestServer } from "../../test/support/server.ts";
+import { launchChromium, newPhoneContext } from "./chromium.ts";
+import { ensurePwaBuilt } from "./pwa.ts";
+
+export interface BrowserApp {
+  /** The server (PGlite in memory) serving the built PWA. */
+  readonly server: TestServer;
+  /** A page in a fresh phone-sized profile; uncaught page errors are collected. */
+  openPage(opts?: {
+    serviceWorkers?: "allow" | "block";
+  }): Promise<{ page: Page; context: BrowserContext; pageErrors: Error[] }>;
+}
+
+/** Call inside a browserSuite; `env` adds server settings (e.g. HIVEKEEP_AUTH). */
+export function useBrowserApp(env: Record<string, string> = {}): BrowserApp {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    server = await startTestServer("pglite", { HIVEKEEP_PWA_DIR: ensurePwaBuilt(), ...env });
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the browser app starts in beforeAll");
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    async openPage(opts = {}) {
+      const context = await newPhoneContext(started(browser), opts);
+      contexts.push(context);
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      const pageErrors: Error[] = [];
+      page.on("pageerror", (err) => pageErrors.push(err));
+      return { page, context, pageErrors };
+    },
+  };
+}
+
+/** The apiary list's entry that names an apiary. */
+export const apiaryItem = (page: Page, name: string) =>
+  page.getByRole("listitem").filter({ hasText: name });
