@@ -1,8 +1,8 @@
 /**
  * `pnpm bench`: Push and Pull through the real server (HTTP/1.1, binary
- * protobuf) against the raw database doing the same work in the same run,
- * printed as ratios (ours / raw throughput; 1.0 = as fast as raw) and written
- * to bench-results/*.json.
+ * protobuf, from a device's client-core sync client) against the raw database
+ * doing the same work in the same run, printed as ratios (ours / raw
+ * throughput; 1.0 = as fast as raw) and written to bench-results/*.json.
  *
  * - push: batches of 500 new inspections (stock-card and scale columns) that
  *   a device pushes; raw: one multi-row insert of the same rows and one of
@@ -17,11 +17,9 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { create } from "@bufbuild/protobuf";
-import { createClient } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
 import { formatHlc } from "@hivekeep/client-core/core";
-import { type Change, ChangeOp, ChangeSchema, SyncService } from "@hivekeep/proto";
+import { createSyncClient, type SyncChange } from "@hivekeep/client-core/sync";
+import { ChangeOp } from "@hivekeep/proto";
 import { type Db, loadConfig, localOrganizationId as org, startServer } from "@hivekeep/server";
 import pino from "pino";
 import { createScratchDatabase } from "../support/databases.ts";
@@ -42,7 +40,7 @@ interface Result {
 }
 
 let counter = 0;
-function inspections(apiaryId: string, hiveId: string, n: number): Change[] {
+function inspections(apiaryId: string, hiveId: string, n: number): SyncChange[] {
   const ms = Date.now();
   return Array.from({ length: n }, (_, i) => {
     const payload = {
@@ -70,14 +68,15 @@ function inspections(apiaryId: string, hiveId: string, n: number): Change[] {
       varroa: "2 mites/day",
       super_added: i % 7 === 0,
     };
-    return create(ChangeSchema, {
+    return {
       entity: "inspection",
       entityId: randomUUID(),
       scopeId: apiaryId,
       op: ChangeOp.UPSERT,
       payloadJson: JSON.stringify(payload),
       hlc: formatHlc({ ms, counter: ++counter % 100_000, node: "bench-device" }),
-    });
+      authorId: "",
+    };
   });
 }
 
@@ -98,7 +97,7 @@ const rawNames = rawColumns
   .map((c) => c.trim().split(" ")[0])
   .join(", ");
 
-async function rawPush(db: Db, changes: Change[], seq: { n: number }): Promise<void> {
+async function rawPush(db: Db, changes: SyncChange[], seq: { n: number }): Promise<void> {
   const rows = changes.map((c) => ({ id: c.entityId, ...JSON.parse(c.payloadJson) }));
   const feed = changes.map((c) => ({
     seq: ++seq.n,
@@ -136,8 +135,7 @@ async function bench(name: string, databaseUrl: string | undefined): Promise<Res
   );
   try {
     const { db } = server;
-    const transport = createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" });
-    const sync = createClient(SyncService, transport);
+    const sync = createSyncClient({ baseUrl: server.url });
     const call = async (path: string, body: unknown) =>
       (await fetch(`${server.url}/hivekeep.v1.${path}`, {
         method: "POST",
@@ -155,7 +153,7 @@ async function bench(name: string, databaseUrl: string | undefined): Promise<Res
     // batches), alternating like the measured batches; not counted.
     const seq = { n: 0 };
     for (let i = 0; i < warmupBatches; i++) {
-      await sync.push({ changes: inspections(apiaryId, hiveId, batch) });
+      await sync.push(inspections(apiaryId, hiveId, batch));
       await rawPush(db, inspections(apiaryId, hiveId, batch), seq);
     }
 
@@ -165,7 +163,7 @@ async function bench(name: string, databaseUrl: string | undefined): Promise<Res
     let rawPushS = 0;
     for (const [i, changes] of ours.entries()) {
       oursPush += await timed(async () => {
-        await sync.push({ changes });
+        await sync.push(changes);
       });
       const rawChanges = raw[i] ?? [];
       rawPushS += await timed(() => rawPush(db, rawChanges, seq));
@@ -177,7 +175,7 @@ async function bench(name: string, databaseUrl: string | undefined): Promise<Res
       let rows = 0;
       let cursor = "";
       for (let p = 0; p < pages; p++) {
-        const r = await sync.pull({ cursor, limit: page });
+        const r = await sync.pull(cursor, page);
         rows += r.changes.length;
         cursor = r.nextCursor;
       }

@@ -9,9 +9,23 @@
  */
 export type Row = Record<string, unknown>;
 
+/**
+ * A column of `queryRaw`: text as the UTF-8 bytes the server sent where the
+ * driver can hand them over undecoded (postgres.js: every column, numbers as
+ * their digits), else the value as `query` parses it (PGlite decodes every
+ * value itself). Null for SQL null.
+ */
+export type RawValue = Uint8Array | string | number | boolean | null;
+
 export interface Queryable {
   /** One parameterised statement ($1, $2, …). */
   query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<R[]>;
+  /**
+   * Like `query`, each row an array of its columns in select order, with text
+   * left undecoded where the driver allows (see RawValue): for bulk reads that
+   * pass text through to the wire (Pull) without a string per value.
+   */
+  queryRaw(text: string, params?: readonly unknown[]): Promise<RawValue[][]>;
   /** Several statements without parameters (migrations). */
   exec(text: string): Promise<void>;
 }

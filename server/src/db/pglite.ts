@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { PGlite, types } from "@electric-sql/pglite";
-import type { Db, Queryable, Row } from "./db.ts";
+import type { Db, Queryable, RawValue, Row } from "./db.ts";
 import { parseTimestamptz } from "./timestamptz.ts";
 
 /**
@@ -16,6 +16,12 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
   const wrap = (q: Pick<PGlite, "query" | "exec">): Queryable => ({
     async query<R extends Row>(text: string, params?: readonly unknown[]) {
       const res = await q.query<R>(text, params ? [...params] : undefined);
+      return res.rows;
+    },
+    async queryRaw(text: string, params?: readonly unknown[]) {
+      const res = await q.query<RawValue[]>(text, params ? [...params] : undefined, {
+        rowMode: "array",
+      });
       return res.rows;
     },
     async exec(text: string) {

@@ -1,5 +1,5 @@
 import postgres from "postgres";
-import type { Db, Queryable, Row } from "./db.ts";
+import type { Db, Queryable, RawValue, Row } from "./db.ts";
 import { parseTimestamptz } from "./timestamptz.ts";
 
 type Types = { bigint: number; date: Date };
@@ -34,6 +34,12 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
         prepare: true,
       });
       return rows as unknown as R[];
+    },
+    async queryRaw(text: string, params?: readonly unknown[]) {
+      const rows = await q
+        .unsafe(text, (params ?? []) as postgres.ParameterOrJSON<never>[], { prepare: true })
+        .raw();
+      return rows as unknown as RawValue[][];
     },
     async exec(text: string) {
       await q.unsafe(text);

@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { PullResponseSchema, type SyncService } from "@hivekeep/proto";
-import { feedHead, readFeed } from "../store/feed.ts";
+import { feedHead, readFeedRaw } from "../store/feed.ts";
 import { callerOf } from "./context.ts";
 import type { Deps } from "./deps.ts";
 import { invalidArgument } from "./errors.ts";
@@ -37,7 +37,7 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
         );
       }
       // One row more than asked tells whether more follow.
-      const rows = await readFeed(db, caller.organizationId, caller.userId, after, limit + 1);
+      const rows = await readFeedRaw(db, caller.organizationId, caller.userId, after, limit + 1);
       const page = rows.slice(0, limit);
       const hasMore = rows.length > limit;
       // Without more rows, every row up to `head` (committed before we read it)

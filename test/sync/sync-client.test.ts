@@ -1,0 +1,139 @@
+/**
+ * The device's sync client (client-core/src/sync) against the real server:
+ * its hand-written Push and Pull messages mean the same to the server as a
+ * generated Connect client's, and its errors are the same ConnectErrors
+ * (code, message, PushRejection details).
+ */
+import { randomUUID } from "node:crypto";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { createSyncClient, type SyncChange } from "@hivekeep/client-core/sync";
+import { ChangeOp, PushRejectionSchema, SyncService } from "@hivekeep/proto";
+import { localUserId } from "@hivekeep/server";
+import { describe, expect, it } from "vitest";
+import { loginEnv, relaxedThrottle, signUp } from "../support/accounts.ts";
+import { databaseKinds } from "../support/databases.ts";
+import { useTestServer, withApiaryAndHive } from "../support/fixtures.ts";
+import { device } from "../support/sync.ts";
+
+const inspection = (apiaryId: string, hiveId: string, hlc: string, note: string): SyncChange => ({
+  entity: "inspection",
+  entityId: randomUUID(),
+  scopeId: apiaryId,
+  op: ChangeOp.UPSERT,
+  payloadJson: JSON.stringify({
+    hive_id: hiveId,
+    apiary_id: apiaryId,
+    date: new Date().toISOString(),
+    note,
+  }),
+  hlc,
+  authorId: "",
+});
+
+describe.each(databaseKinds)("device sync client on %s", (kind) => {
+  const t = useTestServer(kind);
+
+  it("pushes a batch and pulls the same changes a Connect client pulls", async () => {
+    const { apiaryId, hiveId } = await withApiaryAndHive(t);
+    const d = device("client-core-a");
+    const sync = createSyncClient({ baseUrl: t.url });
+    // Non-ASCII text and a long payload travel intact both ways.
+    const pushed = [
+      inspection(apiaryId, hiveId, d.stamp(), "Königin gesehen 🐝, Brut ✓"),
+      inspection(apiaryId, hiveId, d.stamp(), "x".repeat(5000)),
+      inspection(apiaryId, hiveId, d.stamp(), ""),
+    ];
+    const reply = await sync.push(pushed);
+    expect(reply.conflicts).toEqual([]);
+    expect(Math.abs(Number(reply.serverTime?.seconds) * 1000 - Date.now())).toBeLessThan(60_000);
+
+    const connect = t.client(SyncService);
+    let cursor = "";
+    for (;;) {
+      const ours = await sync.pull(cursor, 2);
+      const theirs = await connect.pull({ cursor, limit: 2 });
+      expect(ours.changes).toEqual(
+        theirs.changes.map(({ entity, entityId, scopeId, op, payloadJson, hlc, authorId }) => ({
+          entity,
+          entityId,
+          scopeId,
+          op,
+          payloadJson,
+          hlc,
+          authorId,
+        })),
+      );
+      expect(ours.nextCursor).toBe(theirs.nextCursor);
+      expect(ours.hasMore).toBe(theirs.hasMore);
+      expect(ours.serverTimeMs).toBeGreaterThan(0);
+      cursor = ours.nextCursor;
+      if (!ours.hasMore) break;
+    }
+    const all = await sync.pull("", 5000);
+    const mine = all.changes.filter((c) => pushed.some((p) => p.entityId === c.entityId));
+    expect(mine.map((c) => JSON.parse(c.payloadJson).note)).toEqual(
+      pushed.map((p) => JSON.parse(p.payloadJson).note),
+    );
+    // The server names the author, whatever the device claims.
+    expect(new Set(mine.map((c) => c.authorId))).toEqual(new Set([localUserId]));
+  });
+
+  it("throws the ConnectError with every rejected change as a PushRejection", async () => {
+    const { apiaryId, hiveId } = await withApiaryAndHive(t);
+    const d = device("client-core-b");
+    const sync = createSyncClient({ baseUrl: t.url });
+    const good = inspection(apiaryId, hiveId, d.stamp(), "fine");
+    const err = await sync
+      .push([
+        good,
+        { ...inspection(apiaryId, hiveId, d.stamp(), "x"), entity: "beehive" },
+        { ...inspection(apiaryId, hiveId, d.stamp(), "x"), hlc: "yesterday" },
+      ])
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectError);
+    const e = err as ConnectError;
+    expect(e.code).toBe(Code.InvalidArgument);
+    expect(e.rawMessage).toMatch(/^2 changes rejected, nothing written/);
+    const [detail] = e.findDetails(PushRejectionSchema);
+    expect(detail?.rejections.map((r) => [r.index, r.code])).toEqual([
+      [1, "invalid_argument"],
+      [2, "invalid_argument"],
+    ]);
+    // Nothing of the batch was written.
+    const all = await sync.pull("", 5000);
+    expect(all.changes.some((c) => c.entityId === good.entityId)).toBe(false);
+  });
+
+  it("answers a malformed cursor and an unreachable server with ConnectErrors", async () => {
+    const sync = createSyncClient({ baseUrl: `${t.url}/` });
+    await expect(sync.pull("not-a-cursor")).rejects.toMatchObject({
+      code: Code.InvalidArgument,
+      rawMessage: expect.stringMatching(/cursor "not-a-cursor" is malformed/),
+    });
+    const closed = createSyncClient({ baseUrl: "http://127.0.0.1:9" });
+    await expect(closed.pull("")).rejects.toMatchObject({ code: Code.Unavailable });
+  });
+});
+
+describe.each(databaseKinds)("device sync client in login mode on %s", (kind) => {
+  const t = useTestServer(kind, loginEnv, { throttle: relaxedThrottle });
+
+  it("sends the session token and is refused without one", async () => {
+    const account = await signUp(t);
+    const { apiaryId, hiveId } = await withApiaryAndHive(account.t);
+    const signedIn = createSyncClient({
+      baseUrl: t.url,
+      headers: () => ({ authorization: `Bearer ${account.token}` }),
+    });
+    const d = device("client-core-c");
+    await signedIn.push([inspection(apiaryId, hiveId, d.stamp(), "signed in")]);
+    const page = await signedIn.pull("");
+    expect(page.changes.some((c) => c.payloadJson.includes("signed in"))).toBe(true);
+
+    const anonymous = createSyncClient({ baseUrl: t.url });
+    await expect(anonymous.pull("")).rejects.toMatchObject({ code: Code.Unauthenticated });
+    await expect(
+      anonymous.push([inspection(apiaryId, hiveId, d.stamp(), "x")]),
+    ).rejects.toMatchObject({ code: Code.Unauthenticated });
+  });
+});
