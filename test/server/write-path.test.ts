@@ -119,6 +119,66 @@ describe.each(databaseKinds)("applyChanges on %s", (kind) => {
     ]);
   });
 
+  it("writes a batch in chunks exactly as in one statement", async () => {
+    // Chunks of 2: c1 created in the first chunk and edited in the third; c2
+    // created, then re-sent unchanged in a later chunk (its feed row went out
+    // with the first chunk, so its row is written on its own); c3 created
+    // and deleted across chunks; c4 once, alone in the last chunk.
+    const batch = (p: string): Change[] => [
+      change({ entityId: `${p}1`, hlc: hlc(7100), payload: { name: "One", address: "A" } }),
+      change({ entityId: `${p}2`, hlc: hlc(7101), payload: { name: "Two", address: "B" } }),
+      change({ entityId: `${p}3`, hlc: hlc(7102), payload: { name: "Three", address: "C" } }),
+      change({ entityId: `${p}2`, hlc: hlc(7101), payload: { name: "Two", address: "B" } }),
+      change({ entityId: `${p}1`, hlc: hlc(7103), payload: { lat: 4.5 } }),
+      change({ entityId: `${p}3`, hlc: hlc(7104), op: "delete" }),
+      change({ entityId: `${p}4`, hlc: hlc(7105), payload: { name: "Four", address: "D" } }),
+    ];
+    const rows = async (p: string) =>
+      (
+        await db.query(
+          `select * from apiaries where organization_id = $1 and id like $2 || '%' order by id`,
+          [org, p],
+        )
+      ).map(({ id, scope_id, organization_id, ...rest }) => ({
+        id: String(id).slice(2),
+        ...rest,
+        clock: unpackClock(rest.clock),
+      }));
+    const before = await head();
+    const chunked = await writeTenant(db, org, (w) => w.apply(batch("ck"), { writeChunk: 2 }));
+    const whole = await writeTenant(db, org, (w) => w.apply(batch("wh"), { writeChunk: 1000 }));
+    expect(chunked.appended).toBe(6);
+    expect(whole.appended).toBe(6);
+    expect(await head()).toBe(before + 12);
+    expect(await rows("ck")).toEqual(await rows("wh"));
+    expect(await rows("ck")).toMatchObject([
+      { id: "1", name: "One", lat: 4.5, complete: true, deleted: false },
+      { id: "2", name: "Two", complete: true },
+      { id: "3", deleted: true },
+      { id: "4", name: "Four" },
+    ]);
+    const feed = await readFeed(db, org, user, before, 100);
+    expect(feed.map((f) => f.seq)).toEqual(Array.from({ length: 12 }, (_, i) => before + i + 1));
+    expect(feed.slice(0, 6).map((f) => f.payload)).toEqual(feed.slice(6).map((f) => f.payload));
+  });
+
+  it("rolls back the chunks already written when a later change is rejected", async () => {
+    const before = await head();
+    const batch = [
+      change({ entityId: "rb1", hlc: hlc(7200), payload: { name: "One" } }),
+      change({ entityId: "rb2", hlc: hlc(7201), payload: { name: "Two" } }),
+      change({ entityId: "rb3", hlc: hlc(7202), payload: { name: "Three" } }),
+    ];
+    const refuseLast = (c: Change, i: number) =>
+      c.entityId === "rb3" ? [{ index: i, code: "invalid_argument" as const, reason: "no" }] : [];
+    await expect(
+      writeTenant(db, org, (w) => w.apply(batch, { writeChunk: 1, check: refuseLast })),
+    ).rejects.toMatchObject({ rejections: [{ index: 2, reason: "no" }] });
+    expect(await row("rb1")).toBeUndefined();
+    expect(await row("rb2")).toBeUndefined();
+    expect(await head()).toBe(before);
+  });
+
   it("adds nothing for a re-applied batch and reports lost columns", async () => {
     const batch = [change({ entityId: "a2", hlc: hlc(5000), payload: { name: "Two", lat: 1 } })];
     await writeTenant(db, org, (w) => w.apply(batch));

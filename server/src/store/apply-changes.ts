@@ -51,9 +51,17 @@ export interface ApplyOptions {
   /**
    * Called for each change, in order, before it merges, with the row as it
    * stands (earlier changes of the batch included). Any rejection aborts the
-   * whole batch before anything is written (Push validation).
+   * whole batch before anything is written (Push validation); writes of
+   * earlier chunks already sent are rolled back with the transaction.
    */
   readonly check?: Check | Promise<Check>;
+  /**
+   * Changes merged per write statement (default: all of them). With a
+   * database in another process (Postgres), a chunk's writes are sent before
+   * the next chunk merges, so the database writes while the server merges;
+   * in process (PGlite) that overlap cannot happen and one write is cheapest.
+   */
+  readonly writeChunk?: number;
 }
 
 /**
@@ -107,11 +115,20 @@ export async function applyChanges(
   options: ApplyOptions = {},
 ): Promise<ApplyOutcome> {
   const [targets, check] = await settled([loadTargets(tx, organizationId, changes), options.check]);
+  const chunk = options.writeChunk ?? changes.length;
+  // A row is written once, with the chunk that holds its last change.
+  const lastChange = new Map<string, number>();
+  for (const [index, c] of changes.entries()) lastChange.set(`${c.entity}/${c.entityId}`, index);
   const rejections: Rejection[] = [];
-  const feed: FeedRecord[] = [];
   const conflicts: Conflict[] = [];
   const results: ApplyResult[] = [];
+  const writes: Promise<unknown>[] = [];
   let seq = feedSeq;
+  let feed: FeedRecord[] = [];
+  /** Rows whose last change has merged, not yet written. */
+  let finished: string[] = [];
+  /** The last sequence number whose feed row has been sent. */
+  let sentSeq = feedSeq;
 
   for (const [index, change] of changes.entries()) {
     const spec = entities[change.entity];
@@ -123,75 +140,132 @@ export async function applyChanges(
       dirty: false,
     };
     targets.set(key, target);
-    if (check) {
-      const facts: RowFacts | undefined = target.state && {
+    const found = check?.(
+      change,
+      index,
+      target.state && {
         ...target.state,
         complete: isComplete(target.state, spec),
         scopeId: target.scopeId,
-      };
-      const found = check(change, index, facts);
-      if (found.length > 0) {
-        rejections.push(...found);
-        continue;
+      },
+    );
+    if (found !== undefined && found.length > 0) {
+      rejections.push(...found);
+    } else {
+      const record = merge(change, spec, target, seq + 1, results, conflicts);
+      if (record !== undefined) {
+        seq = record.seq;
+        feed.push(record);
       }
     }
-    const unseen = target.state === undefined;
-    const result = applyChange(target.state, change, spec);
-    results.push(result);
-    if (result.lost.length > 0 && result.winningHlc !== undefined) {
-      conflicts.push({
-        entity: change.entity,
-        entityId: change.entityId,
-        columns: result.lost,
-        winningHlc: result.winningHlc,
-      });
+    if (lastChange.get(key) === index) finished.push(key);
+    const chunkEnd = (index + 1) % chunk === 0 || index === changes.length - 1;
+    // After a rejection nothing more is sent: the batch fails and rolls back.
+    if (chunkEnd && rejections.length === 0) {
+      writes.push(...sendWrites(tx, organizationId, targets, finished, feed, sentSeq));
+      sentSeq = seq;
+      feed = [];
+      finished = [];
+      // Let the driver send them before the next chunk merges.
+      if (index < changes.length - 1) await new Promise((resolve) => setImmediate(resolve));
     }
-    if (!result.changed) continue;
-    target.state = result.row;
-    target.scopeId = rowScope(
-      spec,
-      change,
-      result.row,
-      target.dirty || target.stored ? target.scopeId : undefined,
-    );
-    target.dirty = true;
-    seq += 1;
-    const feedRow: FeedRecord = {
-      seq,
-      entity: change.entity,
-      entity_id: change.entityId,
-      scope_id: target.scopeId,
-      op: change.op === "delete" ? 2 : 1,
-      // Nested, not a string: json_to_recordset hands a json field over as
-      // its exact text, which is JSON.stringify of the object (no escaping twice).
-      payload: change.op === "delete" ? {} : result.accepted,
-      hlc: change.hlc,
-      author_id: change.authorId,
-    };
-    feed.push(feedRow);
-    // The merge of a change into a row never seen, without orset columns, is
-    // the change's own state, all of it accepted (merge.ts): row = payload.
-    target.feedRow =
-      unseen && change.op === "upsert" && !hasOrSetColumn(spec, change) ? feedRow : undefined;
   }
 
-  if (rejections.length > 0) throw new BatchRejectedError(rejections);
-  // Rows that are their feed row's payload are written by the feed's statement.
-  const rowEntities = new Set<EntityName>();
-  for (const [key, t] of targets) {
-    if (t.feedRow === undefined || t.state === undefined) continue;
-    const entity = key.slice(0, key.indexOf("/")) as EntityName;
-    t.feedRow.row_complete = isComplete(t.state, entities[entity]);
-    t.feedRow.row_clock = packClock(t.state.clock);
-    rowEntities.add(entity);
+  if (rejections.length > 0) {
+    await Promise.allSettled(writes);
+    throw new BatchRejectedError(rejections);
   }
-  // The writes are sent at once (pipelined on the connection, run in order).
-  const writes = writeTargets(tx, organizationId, targets);
+  await settled(writes);
+  return { conflicts, lastSeq: seq, appended: seq - feedSeq, results };
+}
+
+/**
+ * Merges one accepted change into its target (shared rule, client-core) and
+ * answers its feed row (sequence number `seq`), none when nothing changed.
+ */
+function merge(
+  change: Change,
+  spec: EntitySpec,
+  target: Target,
+  seq: number,
+  results: ApplyResult[],
+  conflicts: Conflict[],
+): FeedRecord | undefined {
+  const unseen = target.state === undefined;
+  const result = applyChange(target.state, change, spec);
+  results.push(result);
+  if (result.lost.length > 0 && result.winningHlc !== undefined) {
+    conflicts.push({
+      entity: change.entity,
+      entityId: change.entityId,
+      columns: result.lost,
+      winningHlc: result.winningHlc,
+    });
+  }
+  if (!result.changed) return undefined;
+  target.state = result.row;
+  target.scopeId = rowScope(
+    spec,
+    change,
+    result.row,
+    target.dirty || target.stored ? target.scopeId : undefined,
+  );
+  target.dirty = true;
+  const feedRow: FeedRecord = {
+    seq,
+    entity: change.entity,
+    entity_id: change.entityId,
+    scope_id: target.scopeId,
+    op: change.op === "delete" ? 2 : 1,
+    // Nested, not a string: json_to_recordset hands a json field over as
+    // its exact text, which is JSON.stringify of the object (no escaping twice).
+    payload: change.op === "delete" ? {} : result.accepted,
+    hlc: change.hlc,
+    author_id: change.authorId,
+  };
+  // The merge of a change into a row never seen, without orset columns, is
+  // the change's own state, all of it accepted (merge.ts): row = payload.
+  target.feedRow =
+    unseen && change.op === "upsert" && !hasOrSetColumn(spec, change) ? feedRow : undefined;
+  return feedRow;
+}
+
+/**
+ * Sends (does not await) the writes of a chunk: its feed rows, and the rows
+ * whose last change it holds. A row that is its feed row's payload is written
+ * by the feed's statement, unless that feed row went out with an earlier chunk.
+ */
+function sendWrites(
+  tx: Queryable,
+  organizationId: string,
+  targets: ReadonlyMap<string, Target>,
+  finished: readonly string[],
+  feed: readonly FeedRecord[],
+  sentSeq: number,
+): Promise<unknown>[] {
+  const rows: [string, Target][] = [];
+  const rowEntities = new Set<EntityName>();
+  for (const key of finished) {
+    const t = targets.get(key);
+    if (t === undefined || !t.dirty || t.state === undefined) continue;
+    const entity = key.slice(0, key.indexOf("/")) as EntityName;
+    if (t.feedRow !== undefined && t.feedRow.seq > sentSeq) {
+      t.feedRow.row_complete = isComplete(t.state, entities[entity]);
+      t.feedRow.row_clock = packClock(t.state.clock);
+      rowEntities.add(entity);
+    } else {
+      t.feedRow = undefined;
+      rows.push([key, t]);
+    }
+  }
+  const writes = writeTargets(tx, organizationId, rows);
   if (feed.length > 0) {
     writes.push(tx.query(feedSql(rowEntities), [organizationId, JSON.stringify(feed)]));
   }
-  await settled(writes);
-  return { conflicts, lastSeq: seq, appended: feed.length, results };
+  // Awaited later (applyChanges), after the next chunks merge: marked handled
+  // now, so a failure meanwhile is not an unhandled rejection.
+  for (const w of writes) w.catch(() => {});
+  return writes;
 }
 
 /**
@@ -254,11 +328,11 @@ async function loadTargets(
   return targets;
 }
 
-/** Sends the writes of the touched rows; the caller awaits them. */
+/** Sends the writes of rows not written by the feed's statement; the caller awaits them. */
 function writeTargets(
   tx: Queryable,
   organizationId: string,
-  targets: Map<string, Target>,
+  targets: Iterable<[string, Target]>,
 ): Promise<unknown>[] {
   // New rows are inserted; rows already stored are upserted (cheaper that way).
   // Each group is a JSON array of records, written as text here: the record's

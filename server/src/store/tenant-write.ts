@@ -17,6 +17,14 @@ export interface TenantWriter {
   apply(changes: readonly Change[], options?: ApplyOptions): Promise<ApplyOutcome>;
 }
 
+/**
+ * Changes per write statement on Postgres: the server merges the next chunk
+ * while Postgres writes one (ApplyOptions.writeChunk). Applying batches of
+ * 500 new inspections, chunks of 50 and 100 measured alike and one chunk of
+ * 500 (no overlap) about a fifth slower.
+ */
+export const postgresWriteChunk = 100;
+
 export class UnknownOrganizationError extends Error {
   override name = "UnknownOrganizationError";
 }
@@ -37,7 +45,10 @@ export async function writeTenant<T>(
     const result = await fn({
       tx,
       async apply(changes, options) {
-        const outcome = await applyChanges(tx, organizationId, changes, seq, options);
+        const outcome = await applyChanges(tx, organizationId, changes, seq, {
+          writeChunk: db.kind === "postgres" ? postgresWriteChunk : undefined,
+          ...options,
+        });
         seq = outcome.lastSeq;
         return outcome;
       },
