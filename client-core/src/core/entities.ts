@@ -323,6 +323,20 @@ export const isEntityName = (name: string): name is EntityName =>
 export const entitySpec = (name: string): EntitySpec | undefined =>
   isEntityName(name) ? entities[name] : undefined;
 
+const refCache = new Map<EntitySpec, readonly (readonly [string, EntityName])[]>();
+
+/** The columns of `spec` that reference another entity, with that entity. */
+export function refColumns(spec: EntitySpec): readonly (readonly [string, EntityName])[] {
+  let refs = refCache.get(spec);
+  if (refs === undefined) {
+    refs = Object.entries(spec.columns).flatMap(([column, c]) =>
+      c.ref === undefined ? [] : [[column, c.ref] as const],
+    );
+    refCache.set(spec, refs);
+  }
+  return refs;
+}
+
 /** snake_case column → lowerCamelCase proto JSON name. */
 export const camelCase = (column: string): string =>
   column.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

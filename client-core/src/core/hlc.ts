@@ -50,14 +50,19 @@ export function formatHlc(parts: HlcParts): Hlc {
   return `${String(ms).padStart(15, "0")}:${String(counter).padStart(5, "0")}:${node}` as Hlc;
 }
 
+const hlcPattern = /^(\d{15}):(\d{5}):([A-Za-z0-9_-]{1,64})$/;
+
 export function parseHlc(s: string): { value: HlcParts } | { error: string } {
+  // One pattern for the well-formed stamp (every pushed change has one); the
+  // checks part by part only to say what is wrong.
+  const m = hlcPattern.exec(s);
+  if (m !== null) return { value: { ms: Number(m[1]), counter: Number(m[2]), node: m[3] ?? "" } };
   const parts = s.split(":");
   if (parts.length !== 3) return { error: "HLC must be <ms>:<counter>:<node>" };
-  const [ms = "", counter = "", node = ""] = parts;
+  const [ms = "", counter = ""] = parts;
   if (!msPattern.test(ms)) return { error: "HLC ms must be 15 digits" };
   if (!counterPattern.test(counter)) return { error: "HLC counter must be 5 digits" };
-  if (!isNodeId(node)) return { error: "HLC node id must be 1-64 of [A-Za-z0-9_-]" };
-  return { value: { ms: Number(ms), counter: Number(counter), node } };
+  return { error: "HLC node id must be 1-64 of [A-Za-z0-9_-]" };
 }
 
 /** Narrows a string to Hlc after checking the format (for stamps read from the wire). */

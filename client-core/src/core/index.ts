@@ -92,6 +92,7 @@ export {
   isUserScope,
   maxPhotoBytes,
   photoPrefix,
+  refColumns,
   userScope,
   userScopePrefix,
 } from "./entities.ts";

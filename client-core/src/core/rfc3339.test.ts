@@ -68,6 +68,30 @@ describe("parseRfc3339", () => {
     }
   });
 
+  it("a canonical-shaped string is accepted as it is exactly when Date reads it back to itself", () => {
+    // Digits anywhere in range or out (month 13, day 31 of a 30-day month, hour 24, second 60).
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, "0"));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9999 }).map((n) => String(n).padStart(4, "0")),
+        two(19),
+        two(39),
+        two(29),
+        two(69),
+        two(69),
+        (y, mo, d, h, mi, sec) => {
+          const s = `${y}-${mo}-${d}T${h}:${mi}:${sec}.123Z`;
+          const ms = Date.parse(s);
+          const roundTrips = !Number.isNaN(ms) && new Date(ms).toISOString() === s;
+          const parsed = parseRfc3339(s);
+          if (roundTrips) expect(parsed).toEqual({ value: s });
+          else expect(parsed).toHaveProperty("error");
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
   it("accepts 29 February in a leap year only", () => {
     expect(parseRfc3339("2024-02-29T00:00:00Z")).toHaveProperty("value");
     expect(parseRfc3339("2100-02-29T00:00:00Z")).toHaveProperty("error");

@@ -18,20 +18,44 @@ export const maxTimestampMs = 253_402_300_799_999;
 
 const isLeapYear = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 const daysInMonth = (y: number, m: number): number =>
-  m === 2 ? (isLeapYear(y) ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31;
+  m === 2 ? (isLeapYear(y) ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
 
 /** Already the canonical form (years 0001–9999 as `toISOString` writes them). */
 const canonical = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+/** Digits at s[i], s[i + 1], … as a number (the caller has matched them). */
+function digits(s: string, i: number, n: number): number {
+  let v = 0;
+  for (let k = i; k < i + n; k++) v = v * 10 + (s.charCodeAt(k) - 48);
+  return v;
+}
+
+/**
+ * A string of the `canonical` shape that names a real instant: a calendar
+ * date and a time of day. `Date` reads exactly those back to themselves
+ * (years 0001–9999 keep four digits), so no other check is needed.
+ */
+function isCanonicalInstant(s: string): boolean {
+  const year = digits(s, 0, 4);
+  const month = digits(s, 5, 2);
+  const day = digits(s, 8, 2);
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month) &&
+    digits(s, 11, 2) <= 23 &&
+    digits(s, 14, 2) <= 59 &&
+    digits(s, 17, 2) <= 59
+  );
+}
+
 /** Parses an RFC 3339 timestamp into its canonical UTC form (`toISOString`). */
 export function parseRfc3339(s: string): { value: string } | { error: string } {
   // Fast path for what replicas send (their stored form): a canonical string that
-  // Date reads back to itself names a real instant, so the full parse would return
-  // it unchanged. Anything else (rolled-over dates, leap seconds, offsets) goes on.
-  if (canonical.test(s)) {
-    const ms = Date.parse(s);
-    if (!Number.isNaN(ms) && new Date(ms).toISOString() === s) return { value: s };
-  }
+  // names a real instant is what the full parse would return. Anything else
+  // (rolled-over dates, leap seconds, offsets) goes on.
+  if (canonical.test(s) && isCanonicalInstant(s)) return { value: s };
   const m = pattern.exec(s);
   if (m === null) {
     return { error: "must be an RFC 3339 timestamp with a zone, e.g. 2026-01-01T00:00:00Z" };

@@ -43,6 +43,7 @@ import {
   entityNames,
   entitySpec,
   isUserScope,
+  refColumns,
   userScope,
   userScopePrefix,
 } from "./entities.ts";
@@ -266,9 +267,9 @@ function checkReferences(
   ctx: CheckContext,
   reject: Reject,
 ): void {
-  for (const [column, value] of Object.entries(change.payload)) {
-    const ref = spec.columns[column]?.ref;
-    if (ref === undefined || typeof value !== "string" || value === "") continue;
+  for (const [column, ref] of refColumns(spec)) {
+    const value = change.payload[column];
+    if (typeof value !== "string" || value === "") continue;
     // Re-sending the stored value (a re-push, an overwrite) needs no new check: the reference
     // was checked when it was first written, and its target may be deleted since.
     if (isStored(ctx.existing, column, value)) continue;

@@ -11,6 +11,7 @@ import {
   entities,
   entityNames,
   isUserScope,
+  refColumns,
 } from "@hivekeep/client-core/core";
 import type { Queryable } from "../db/db.ts";
 import { idsSql } from "./entity-sql.ts";
@@ -33,10 +34,9 @@ export async function loadPushFacts(
   };
   for (const c of changes) {
     if (!isUserScope(c.scopeId)) want("apiary", c.scopeId);
-    const spec = entities[c.entity];
-    for (const [column, value] of Object.entries(c.payload)) {
-      const ref = spec.columns[column]?.ref;
-      if (ref && typeof value === "string") want(ref, value);
+    for (const [column, ref] of refColumns(entities[c.entity])) {
+      const value = c.payload[column];
+      if (typeof value === "string") want(ref, value);
     }
   }
   const found = new Set<string>();
