@@ -78,6 +78,41 @@ describe.each(databaseKinds)("device sync client on %s", (kind) => {
     expect(new Set(mine.map((c) => c.authorId))).toEqual(new Set([localUserId]));
   });
 
+  it("reads the whole feed page by page, asking ahead, and stops when told", async () => {
+    const { apiaryId, hiveId } = await withApiaryAndHive(t);
+    const d = device("client-core-p");
+    const sync = createSyncClient({ baseUrl: t.url });
+    await sync.push(
+      Array.from({ length: 7 }, (_, i) => inspection(apiaryId, hiveId, d.stamp(), `p${i}`)),
+    );
+    const oneByOne = [];
+    let cursor = "";
+    for (;;) {
+      const page = await sync.pull(cursor, 3);
+      oneByOne.push(page);
+      cursor = page.nextCursor;
+      if (!page.hasMore) break;
+    }
+    const pages = [];
+    for await (const page of sync.pages("", 3)) pages.push(page);
+    expect(pages.map((p) => [p.changes, p.nextCursor, p.hasMore])).toEqual(
+      oneByOne.map((p) => [p.changes, p.nextCursor, p.hasMore]),
+    );
+    expect(pages.length).toBeGreaterThan(2);
+    // Stopping after the first page cancels the page asked for ahead.
+    for await (const page of sync.pages("", 3)) {
+      expect(page.changes).toHaveLength(3);
+      break;
+    }
+    await expect(
+      (async () => {
+        for await (const _ of sync.pages("bad", 3)) {
+          /* the first page already fails */
+        }
+      })(),
+    ).rejects.toMatchObject({ code: Code.InvalidArgument });
+  });
+
   it("throws the ConnectError with every rejected change as a PushRejection", async () => {
     const { apiaryId, hiveId } = await withApiaryAndHive(t);
     const d = device("client-core-b");

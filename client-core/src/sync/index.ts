@@ -4,4 +4,10 @@
  * and `TextDecoder` (browsers, Node ≥ 18).
  */
 export { createSyncClient, type SyncClient, type SyncClientOptions } from "./sync-client.ts";
-export { decodePullResponse, encodePushRequest, type PullPage, type SyncChange } from "./wire.ts";
+export {
+  decodePullResponse,
+  encodePushRequest,
+  type PullPage,
+  readPullHead,
+  type SyncChange,
+} from "./wire.ts";

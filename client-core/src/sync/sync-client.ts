@@ -22,7 +22,22 @@ import {
   PushResponseSchema,
   SyncService,
 } from "@hivekeep/proto";
-import { decodePullResponse, encodePushRequest, type PullPage, type SyncChange } from "./wire.ts";
+import {
+  decodePullResponse,
+  encodePushRequest,
+  type PullPage,
+  readPullHead,
+  type SyncChange,
+} from "./wire.ts";
+
+/** A response body that does not decode is the server's fault: internal. */
+function decoded<T>(bytes: Uint8Array, decode: (bytes: Uint8Array) => T): T {
+  try {
+    return decode(bytes);
+  } catch (err) {
+    throw ConnectError.from(err, Code.Internal);
+  }
+}
 
 export interface SyncClientOptions {
   /** Where the Connect services are served, e.g. `https://hivekeep.example`. */
@@ -38,6 +53,13 @@ export interface SyncClient {
   push(changes: readonly SyncChange[], signal?: AbortSignal): Promise<PushResponse>;
   /** One page of the feed after `cursor` ("" = the start); `limit` 0 = the server's default. */
   pull(cursor: string, limit?: number, signal?: AbortSignal): Promise<PullPage>;
+  /**
+   * The feed after `cursor`, page by page, up to its end. The next page is
+   * asked for as soon as a page arrives, before that page is decoded and
+   * handed over, so the server reads it while the device applies this one
+   * (and a slow link's round trip is hidden). Stopping early cancels it.
+   */
+  pages(cursor: string, limit?: number, signal?: AbortSignal): AsyncGenerator<PullPage>;
 }
 
 export function createSyncClient(options: SyncClientOptions): SyncClient {
@@ -84,20 +106,34 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
   return {
     async push(changes, signal) {
       const bytes = await unary(SyncService.method.push.name, encodePushRequest(changes), signal);
-      try {
-        return fromBinary(PushResponseSchema, bytes);
-      } catch (err) {
-        throw ConnectError.from(err, Code.Internal);
-      }
+      return decoded(bytes, (b) => fromBinary(PushResponseSchema, b));
     },
     async pull(cursor, limit = 0, signal) {
-      const request = toBinary(PullRequestSchema, create(PullRequestSchema, { cursor, limit }));
-      const bytes = await unary(SyncService.method.pull.name, request, signal);
+      return decoded(await pullBytes(cursor, limit, signal), decodePullResponse);
+    },
+    async *pages(cursor, limit = 0, signal) {
+      const stop = new AbortController();
+      const onAbort = () => stop.abort(signal?.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
       try {
-        return decodePullResponse(bytes);
-      } catch (err) {
-        throw ConnectError.from(err, Code.Internal);
+        let next: Promise<Uint8Array> | undefined = pullBytes(cursor, limit, stop.signal);
+        while (next !== undefined) {
+          const bytes: Uint8Array = await next;
+          const head = decoded(bytes, readPullHead);
+          next = head.hasMore ? pullBytes(head.nextCursor, limit, stop.signal) : undefined;
+          // Awaited on the next turn; until then a failure is not unhandled.
+          next?.catch(() => {});
+          yield decoded(bytes, decodePullResponse);
+        }
+      } finally {
+        signal?.removeEventListener("abort", onAbort);
+        stop.abort();
       }
     },
   };
+
+  function pullBytes(cursor: string, limit: number, signal?: AbortSignal): Promise<Uint8Array> {
+    const request = toBinary(PullRequestSchema, create(PullRequestSchema, { cursor, limit }));
+    return unary(SyncService.method.pull.name, request, signal);
+  }
 }

@@ -10,7 +10,7 @@ import {
 } from "@hivekeep/proto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodePullResponse, encodePushRequest, type SyncChange } from "./wire.ts";
+import { decodePullResponse, encodePushRequest, readPullHead, type SyncChange } from "./wire.ts";
 
 // Strings of every kind protobuf-es must agree on: empty, ASCII, multi-byte,
 // astral (surrogate pairs) and lone surrogates (encoded as U+FFFD).
@@ -135,6 +135,44 @@ describe("decodePullResponse", () => {
     expect(ours.changes).toEqual(theirs.changes.map(plain));
     expect(ours).toMatchObject({ nextCursor: "42", hasMore: true, serverTimeMs: undefined });
     expect(ours.changes[0]?.payloadJson).toBe('{"name":"Königin"}');
+  });
+
+  it("reads repeated and nearly repeated entity, scope and author values right", () => {
+    const values = ["hive", "hivf", "hive", "", "hive", "queen", "hive", "hivé"];
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            entity: fc.constantFrom(...values),
+            scopeId: fc.constantFrom(...values),
+            authorId: fc.constantFrom(...values),
+          }),
+          { maxLength: 30 },
+        ),
+        (rows) => {
+          const message = create(PullResponseSchema, {
+            changes: rows.map((r) => create(ChangeSchema, { ...r, op: 1, hlc: "h" })),
+          });
+          expect(decodePullResponse(toBinary(PullResponseSchema, message)).changes).toEqual(
+            message.changes.map(plain),
+          );
+        },
+      ),
+    );
+  });
+
+  it("reads only the cursor and has_more for the next request", () => {
+    const message = create(PullResponseSchema, {
+      changes: [create(ChangeSchema, { entity: "hive", payloadJson: "{}" })],
+      nextCursor: "17",
+      hasMore: true,
+      serverTime: timestampFromMs(1_767_225_600_000),
+    });
+    expect(readPullHead(toBinary(PullResponseSchema, message))).toEqual({
+      nextCursor: "17",
+      hasMore: true,
+    });
+    expect(readPullHead(new Uint8Array())).toEqual({ nextCursor: "", hasMore: false });
   });
 
   it("reads a negative op as protobuf-es does", () => {

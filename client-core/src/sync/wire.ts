@@ -124,7 +124,7 @@ class Reader {
   constructor(
     readonly buf: Uint8Array,
     start: number,
-    readonly end: number,
+    public end: number,
   ) {
     this.pos = start;
   }
@@ -204,6 +204,7 @@ class Reader {
 export function decodePullResponse(bytes: Uint8Array): PullPage {
   const r = new Reader(bytes, 0, bytes.length);
   const changes: SyncChange[] = [];
+  const repeated = [new RepeatedString(), new RepeatedString(), new RepeatedString()];
   let nextCursor = "";
   let hasMore = false;
   let serverTime: Timestamp | undefined;
@@ -213,7 +214,7 @@ export function decodePullResponse(bytes: Uint8Array): PullPage {
     switch (tag >>> 3) {
       case 1:
         if (wireType !== 2) break;
-        changes.push(readChange(r, r.delimited()));
+        changes.push(readChange(r, r.delimited(), repeated));
         continue;
       case 2:
         if (wireType !== 2) break;
@@ -235,7 +236,53 @@ export function decodePullResponse(bytes: Uint8Array): PullPage {
   return { changes, nextCursor, hasMore, serverTimeMs };
 }
 
-function readChange(r: Reader, end: number): SyncChange {
+/**
+ * Just `next_cursor` and `has_more` of a PullResponse: the changes are
+ * skipped, not decoded, so a client can ask for the next page before it
+ * decodes this one.
+ */
+export function readPullHead(bytes: Uint8Array): { nextCursor: string; hasMore: boolean } {
+  const r = new Reader(bytes, 0, bytes.length);
+  let nextCursor = "";
+  let hasMore = false;
+  while (r.pos < r.end) {
+    const tag = r.uint32();
+    const wireType = tag & 7;
+    if (tag >>> 3 === 2 && wireType === 2) nextCursor = r.string();
+    else if (tag >>> 3 === 3 && wireType === 0) hasMore = r.uint32() !== 0;
+    else r.skip(wireType);
+  }
+  return { nextCursor, hasMore };
+}
+
+/**
+ * A string field that mostly repeats the same field of the change before
+ * (entity, scope, author): the bytes are compared with the last ones and
+ * their string reused, instead of decoding a new copy.
+ */
+class RepeatedString {
+  private start = 0;
+  private length = -1;
+  private value = "";
+
+  read(r: Reader): string {
+    const end = r.delimited();
+    const { buf } = r;
+    const length = end - r.pos;
+    let same = length === this.length;
+    for (let i = 0; same && i < length; i++) same = buf[r.pos + i] === buf[this.start + i];
+    if (!same) {
+      this.value = decoder.decode(buf.subarray(r.pos, end));
+      this.length = length;
+    }
+    this.start = r.pos;
+    r.pos = end;
+    return this.value;
+  }
+}
+
+/** Reads a Change from `r` up to `end`, then leaves `r` at `end`. */
+function readChange(r: Reader, end: number, repeated: RepeatedString[]): SyncChange {
   let entity = "";
   let entityId = "";
   let scopeId = "";
@@ -243,39 +290,40 @@ function readChange(r: Reader, end: number): SyncChange {
   let payloadJson = "";
   let hlc = "";
   let authorId = "";
-  const inner = new Reader(r.buf, r.pos, end);
-  while (inner.pos < end) {
-    const tag = inner.uint32();
+  const outer = r.end;
+  r.end = end;
+  while (r.pos < end) {
+    const tag = r.uint32();
     const wireType = tag & 7;
     if (wireType === 2) {
       switch (tag >>> 3) {
         case 1:
-          entity = inner.string();
+          entity = (repeated[0] as RepeatedString).read(r);
           continue;
         case 2:
-          entityId = inner.string();
+          entityId = r.string();
           continue;
         case 3:
-          scopeId = inner.string();
+          scopeId = (repeated[1] as RepeatedString).read(r);
           continue;
         case 5:
-          payloadJson = inner.string();
+          payloadJson = r.string();
           continue;
         case 6:
-          hlc = inner.string();
+          hlc = r.string();
           continue;
         case 7:
-          authorId = inner.string();
+          authorId = (repeated[2] as RepeatedString).read(r);
           continue;
       }
     } else if (wireType === 0 && tag >>> 3 === 4) {
       // An enum is an int32; a negative one arrives as 10 bytes.
-      op = inner.uint32() | 0;
+      op = r.uint32() | 0;
       continue;
     }
-    inner.skip(wireType);
+    r.skip(wireType);
   }
-  r.pos = end;
+  r.end = outer;
   return { entity, entityId, scopeId, op, payloadJson, hlc, authorId };
 }
 
