@@ -6,8 +6,11 @@
 export { createSyncClient, type SyncClient, type SyncClientOptions } from "./sync-client.ts";
 export {
   decodePullResponse,
+  type EncodableChange,
+  encodeChanges,
   encodePushRequest,
   type PullPage,
   readPullHead,
   type SyncChange,
+  type WireText,
 } from "./wire.ts";

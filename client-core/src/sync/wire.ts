@@ -8,8 +8,8 @@
  * than the server spends on it, and several times that on a phone. A change is
  * seven strings and a small enum, so its bytes are written and read directly
  * here; everything else (PushResponse, errors, small calls) goes through
- * protobuf-es. The server writes PullResponse the same way
- * (server/src/rpc/pull-encoding.ts).
+ * protobuf-es. The server writes a Pull page's changes with the same
+ * `encodeChanges` (server/src/rpc/pull-encoding.ts).
  *
  * `encodePushRequest` writes byte for byte what `toBinary(PushRequestSchema, …)`
  * writes, and `decodePullResponse` reads whatever a protobuf writer may send
@@ -17,16 +17,26 @@
  * singular value winning): wire.test.ts proves both against protobuf-es.
  */
 
+import { utf8ByteLength } from "../core/utf8.ts";
+import type { WireChange } from "../core/validate-change.ts";
+
 /** A change as it travels (the proto `Change`, plain object, `op` as the enum number). */
-export interface SyncChange {
-  readonly entity: string;
-  readonly entityId: string;
-  readonly scopeId: string;
-  /** 1 = upsert, 2 = delete (`ChangeOp`). */
-  readonly op: number;
-  readonly payloadJson: string;
-  readonly hlc: string;
+export interface SyncChange extends WireChange {
   readonly authorId: string;
+}
+
+/** Text to encode: a string, or its UTF-8 bytes (the server copies them from the database). */
+export type WireText = string | Uint8Array;
+
+/** A change to encode, its text as strings or as UTF-8 bytes. */
+export interface EncodableChange {
+  readonly entity: WireText;
+  readonly entityId: WireText;
+  readonly scopeId: WireText;
+  readonly op: number;
+  readonly payloadJson: WireText;
+  readonly hlc: WireText;
+  readonly authorId: WireText;
 }
 
 /** A PullResponse. */
@@ -37,8 +47,6 @@ export interface PullPage {
   /** `server_time` in Unix milliseconds; undefined when the server sent none. */
   readonly serverTimeMs: number | undefined;
 }
-
-import { utf8ByteLength } from "../core/utf8.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -54,13 +62,21 @@ const stringFieldSize = (bytes: number): number =>
  * The bytes of a PushRequest carrying `changes` (`authorId` included when
  * set, as the message would; the server ignores it).
  */
-export function encodePushRequest(changes: readonly SyncChange[]): Uint8Array {
+export const encodePushRequest = (changes: readonly SyncChange[]): Uint8Array =>
+  encodeChanges(changes);
+
+/**
+ * `changes` as the repeated field 1 of a message: each change's tag, length
+ * and fields. That is all of a PushRequest, and the `changes` of a
+ * PullResponse.
+ */
+export function encodeChanges(changes: readonly EncodableChange[]): Uint8Array {
   // Pass 1: the UTF-8 size of every string and of every Change, so that every
   // length is known before it is written.
   const sizes = new Int32Array(changes.length * 7);
   let total = 0;
   for (let i = 0; i < changes.length; i++) {
-    const c = changes[i] as SyncChange;
+    const c = changes[i] as EncodableChange;
     if (!Number.isInteger(c.op) || c.op < 0 || c.op > 0x7fffffff) {
       throw new RangeError(`change ${i}: op must be a ChangeOp number, got ${c.op}`);
     }
@@ -68,7 +84,8 @@ export function encodePushRequest(changes: readonly SyncChange[]): Uint8Array {
     const strings = [c.entity, c.entityId, c.scopeId, c.payloadJson, c.hlc, c.authorId];
     let message = c.op === 0 ? 0 : 1 + varintSize(c.op);
     for (let j = 0; j < 6; j++) {
-      const bytes = utf8ByteLength(strings[j] as string);
+      const t = strings[j] as WireText;
+      const bytes = typeof t === "string" ? utf8ByteLength(t) : t.length;
       sizes[k + j] = bytes;
       message += stringFieldSize(bytes);
     }
@@ -86,11 +103,13 @@ export function encodePushRequest(changes: readonly SyncChange[]): Uint8Array {
     }
     out[o++] = n;
   };
-  const string = (tag: number, s: string, bytes: number): void => {
+  const string = (tag: number, s: WireText, bytes: number): void => {
     if (bytes === 0) return;
     out[o++] = tag;
     varint(bytes);
-    if (bytes === s.length && bytes < 64) {
+    if (typeof s !== "string") {
+      out.set(s, o);
+    } else if (bytes === s.length && bytes < 64) {
       // Short ASCII (ids, names, stamps): cheaper than a call into the encoder.
       for (let j = 0; j < bytes; j++) out[o + j] = s.charCodeAt(j);
     } else {
@@ -99,9 +118,9 @@ export function encodePushRequest(changes: readonly SyncChange[]): Uint8Array {
     o += bytes;
   };
   for (let i = 0; i < changes.length; i++) {
-    const c = changes[i] as SyncChange;
+    const c = changes[i] as EncodableChange;
     const k = i * 7;
-    out[o++] = 0x0a; // PushRequest.changes = 1, length-delimited
+    out[o++] = 0x0a; // field 1 (changes), length-delimited
     varint(sizes[k + 6] as number);
     string(0x0a, c.entity, sizes[k] as number); // 1 entity
     string(0x12, c.entityId, sizes[k + 1] as number); // 2 entity_id
@@ -114,7 +133,7 @@ export function encodePushRequest(changes: readonly SyncChange[]): Uint8Array {
     string(0x32, c.hlc, sizes[k + 4] as number); // 6 hlc
     string(0x3a, c.authorId, sizes[k + 5] as number); // 7 author_id
   }
-  if (o !== total) throw new Error(`push encoding wrote ${o} bytes, expected ${total}`);
+  if (o !== total) throw new Error(`change encoding wrote ${o} bytes, expected ${total}`);
   return out;
 }
 

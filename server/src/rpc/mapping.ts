@@ -46,7 +46,7 @@ export function feedRowToProto(row: FeedRow<FeedText>): Change {
     entityId: str(row.entityId),
     scopeId: str(row.scopeId),
     op: row.op === 2 ? ChangeOp.DELETE : ChangeOp.UPSERT,
-    payloadJson: str(row.payload),
+    payloadJson: str(row.payloadJson),
     hlc: str(row.hlc),
     authorId: str(row.authorId),
   });

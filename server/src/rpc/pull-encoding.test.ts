@@ -13,7 +13,7 @@ const row = (over: Partial<FeedRow> = {}): FeedRow => ({
   entityId: "0193a0c2-7f00-7000-8000-000000000001",
   scopeId: "0193a0c2-7f00-7000-8000-000000000002",
   op: 1,
-  payload: '{"note":"Strong flight"}',
+  payloadJson: '{"note":"Strong flight"}',
   hlc: "000001767225600000:00001:device-a",
   authorId: "user-1",
   ...over,
@@ -31,11 +31,11 @@ describe("hand-written Pull encoding", () => {
   it("writes exactly the bytes of toBinary, changes first", () => {
     const rows = [
       row(),
-      row({ op: 2, payload: "{}" }),
+      row({ op: 2, payloadJson: "{}" }),
       // Non-ASCII (2-, 3- and 4-byte UTF-8) and a payload longer than 16 KiB (3-byte length).
-      row({ payload: JSON.stringify({ note: `Bienenstöcke ✓ 🐝 ${"x".repeat(20_000)}` }) }),
+      row({ payloadJson: JSON.stringify({ note: `Bienenstöcke ✓ 🐝 ${"x".repeat(20_000)}` }) }),
       // Empty strings are left out, as proto3 does.
-      row({ scopeId: "", authorId: "", payload: "" }),
+      row({ scopeId: "", authorId: "", payloadJson: "" }),
     ];
     const { ordinary, encoded } = responses(rows);
     // protobuf-es writes unknown fields last; `changes` (field 1) is written
@@ -66,7 +66,7 @@ describe("hand-written Pull encoding", () => {
             entityId: text,
             scopeId: text,
             op: fc.constantFrom(1 as const, 2 as const),
-            payload: text,
+            payloadJson: text,
             hlc: text,
             authorId: text,
           }),

@@ -1,5 +1,6 @@
 /** Reading the change feed (SyncService.Pull). */
 import { userScope } from "@hivekeep/client-core/core";
+import type { WireText } from "@hivekeep/client-core/sync";
 import type { Queryable, RawValue } from "../db/db.ts";
 
 /**
@@ -13,12 +14,12 @@ export interface FeedRow<T extends FeedText = string> {
   readonly entityId: T;
   readonly scopeId: T;
   readonly op: 1 | 2;
-  readonly payload: T;
+  readonly payloadJson: T;
   readonly hlc: T;
   readonly authorId: T;
 }
 
-export type FeedText = string | Uint8Array;
+export type FeedText = WireText;
 
 export async function feedHead(q: Queryable, organizationId: string): Promise<number | undefined> {
   const [row] = await q.query<{ feed_seq: number }>(
@@ -54,7 +55,7 @@ export async function readFeedRaw(
     entity: text(r[2]),
     entityId: text(r[3]),
     scopeId: text(r[4]),
-    payload: text(r[5]),
+    payloadJson: text(r[5]),
     hlc: text(r[6]),
     authorId: text(r[7]),
   }));
@@ -74,7 +75,7 @@ export async function readFeed(
     entity: feedString(r.entity),
     entityId: feedString(r.entityId),
     scopeId: feedString(r.scopeId),
-    payload: feedString(r.payload),
+    payloadJson: feedString(r.payloadJson),
     hlc: feedString(r.hlc),
     authorId: feedString(r.authorId),
   }));
