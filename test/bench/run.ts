@@ -4,31 +4,36 @@
  * doing the same work in the same run, printed as ratios (ours / raw
  * throughput; 1.0 = as fast as raw) and written to bench-results/*.json.
  *
+ * The server runs in a process of its own (server-process.ts), as in
+ * production, where the device is another machine; this process is the
+ * device. The raw side runs in the server's process, beside the database
+ * (PGlite lives there), and is timed there.
+ *
  * - push: batches of 500 new inspections (stock-card and scale columns) that
  *   a device pushes; raw: one multi-row insert of the same rows and one of
  *   their feed rows, in one transaction.
  * - pull: the whole feed in pages of 5000 changes (the device's client asks
  *   for the next page before it decodes one); raw: the same select of the
  *   raw feed, page after page.
- * Runs on PGlite, and on Postgres too when DATABASE_URL is set.
- * BENCH_BATCHES (default 20) sets the number of push batches; BENCH_PULL_PASSES
- * (default 5) how often the pages are pulled (after one pass of warm-up).
- * Ours and raw alternate, batch by batch and pass by pass, after 3 full-size
- * push batches each to warm up (not counted).
+ * Beside the ratios, the server process's CPU time per 1000 changes, ours and
+ * raw: what a page costs the server, whatever runs in parallel.
+ *
+ * Runs on PGlite, and on Postgres too when DATABASE_URL is set;
+ * BENCH_DATABASES=postgres (or pglite) narrows that. BENCH_BATCHES (default
+ * 20) sets the number of push batches; BENCH_PULL_PASSES (default 5) how often
+ * the pages are pulled (after one pass of warm-up). Ours and raw alternate,
+ * batch by batch and pass by pass, after 3 full-size push batches each to
+ * warm up (not counted).
  */
-import { randomUUID } from "node:crypto";
+import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { formatHlc } from "@hivekeep/client-core/core";
-import { createSyncClient, type SyncChange } from "@hivekeep/client-core/sync";
-import { ChangeOp } from "@hivekeep/proto";
-import { type Db, loadConfig, localOrganizationId as org, startServer } from "@hivekeep/server";
-import pino from "pino";
+import { createSyncClient } from "@hivekeep/client-core/sync";
 import { createScratchDatabase } from "../support/databases.ts";
+import type { Reply, Request } from "./server-process.ts";
+import { batch, inspections, page } from "./workload.ts";
 
-const batch = 500;
 const batches = Number(process.env.BENCH_BATCHES ?? 20);
-const page = 5000;
 const pullPasses = Number(process.env.BENCH_PULL_PASSES ?? 5);
 const warmupBatches = 3;
 
@@ -39,104 +44,55 @@ interface Result {
   ours: number;
   raw: number;
   ratio: number;
+  /** CPU milliseconds of the server process per 1000 changes. */
+  serverCpuMsPer1000: { ours: number; raw: number };
 }
 
-let counter = 0;
-function inspections(apiaryId: string, hiveId: string, n: number): SyncChange[] {
-  const ms = Date.now();
-  return Array.from({ length: n }, (_, i) => {
-    const payload = {
-      hive_id: hiveId,
-      apiary_id: apiaryId,
-      queen_id: "",
-      date: new Date(ms - i * 60_000).toISOString(),
-      note: "Strong flight, added a super",
-      created_at: new Date(ms).toISOString(),
-      weight_kg: 31.5 + (i % 10),
-      temp_hive: 34.1,
-      temp_outside: 18.2,
-      humidity_hive: 61,
-      humidity_outside: 72,
-      weather: "sunny",
-      queen_seen: true,
-      eggs_seen: true,
-      covered_larva: true,
-      frames: 20,
-      brood_frames: 7,
-      stores: 1,
-      temperament: 2,
-      calmness: 3,
-      queen_cells: 0,
-      varroa: "2 mites/day",
-      super_added: i % 7 === 0,
-    };
-    return {
-      entity: "inspection",
-      entityId: randomUUID(),
-      scopeId: apiaryId,
-      op: ChangeOp.UPSERT,
-      payloadJson: JSON.stringify(payload),
-      hlc: formatHlc({ ms, counter: ++counter % 100_000, node: "bench-device" }),
-      authorId: "",
-    };
+/** The server process, and a way to ask it something. */
+async function startServerProcess(databaseUrl: string | undefined) {
+  const child: ChildProcess = fork(join(import.meta.dirname, "server-process.ts"), [], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, DATABASE_URL: databaseUrl ?? "" },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
+  const waiting = new Map<number, (reply: Reply) => void>();
+  let nextId = 0;
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`server process exited with ${code}`)));
+    child.on("message", (m: Reply | { ready: string }) => {
+      if ("ready" in m) resolve(m.ready);
+      else waiting.get(m.id)?.(m);
+    });
+  });
+  const ask = (op: Request["op"], extra: Record<string, string> = {}): Promise<Reply> =>
+    new Promise((resolve, reject) => {
+      const id = ++nextId;
+      waiting.set(id, (reply) => {
+        waiting.delete(id);
+        if (reply.error) reject(new Error(`server process, ${op}: ${reply.error}`));
+        else resolve(reply);
+      });
+      child.send({ id, op, ...extra });
+    });
+  const cpu = async () => (await ask("cpu")).cpuSeconds ?? 0;
+  const stop = async () => {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    await ask("stop").catch(() => child.kill());
+    await exited;
+  };
+  return { url, ask, cpu, stop };
 }
 
-async function timed(fn: () => Promise<void>): Promise<number> {
+async function timed(fn: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
   await fn();
   return (performance.now() - start) / 1000;
 }
 
-const rawColumns = `id text, hive_id text, apiary_id text, queen_id text, date timestamptz,
-  note text, created_at timestamptz, weight_kg double precision, temp_hive double precision,
-  temp_outside double precision, humidity_hive double precision, humidity_outside double precision,
-  weather text, queen_seen boolean, eggs_seen boolean, covered_larva boolean, frames integer,
-  brood_frames integer, stores integer, temperament integer, calmness integer,
-  queen_cells integer, varroa text, super_added boolean`;
-const rawNames = rawColumns
-  .split(",")
-  .map((c) => c.trim().split(" ")[0])
-  .join(", ");
-
-async function rawPush(db: Db, changes: SyncChange[], seq: { n: number }): Promise<void> {
-  const rows = changes.map((c) => ({ id: c.entityId, ...JSON.parse(c.payloadJson) }));
-  const feed = changes.map((c) => ({
-    seq: ++seq.n,
-    entity_id: c.entityId,
-    scope_id: c.scopeId,
-    payload: c.payloadJson,
-    hlc: c.hlc,
-  }));
-  await db.transaction(async (tx) => {
-    await tx.query(
-      `insert into raw_inspections (organization_id, ${rawNames}, scope_id, complete)
-       select $1, ${rawNames}, r.apiary_id, true
-       from jsonb_to_recordset($2::text::jsonb) as r(${rawColumns})`,
-      [org, JSON.stringify(rows)],
-    );
-    await tx.query(
-      `insert into raw_changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
-       select $1, r.seq, 'inspection', r.entity_id, r.scope_id, 1, r.payload, r.hlc, 'bench'
-       from jsonb_to_recordset($2::text::jsonb) as r(seq bigint, entity_id text, scope_id text,
-         payload text, hlc text)`,
-      [org, JSON.stringify(feed)],
-    );
-  });
-}
-
 async function bench(name: string, databaseUrl: string | undefined): Promise<Result[]> {
-  const server = await startServer(
-    loadConfig({
-      HIVEKEEP_PORT: "0",
-      HIVEKEEP_DATA_DIR: ":memory:",
-      HIVEKEEP_PWA_DIR: "/nonexistent",
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    }),
-    { log: pino({ level: "silent" }) },
-  );
+  const server = await startServerProcess(databaseUrl);
   try {
-    const { db } = server;
     const sync = createSyncClient({ baseUrl: server.url });
     const call = async (path: string, body: unknown) =>
       (await fetch(`${server.url}/hivekeep.v1.${path}`, {
@@ -146,29 +102,28 @@ async function bench(name: string, databaseUrl: string | undefined): Promise<Res
       }).then((r) => r.json())) as Record<string, { id: string }>;
     const apiaryId = (await call("ApiaryService/CreateApiary", { name: "Bench" })).apiary?.id ?? "";
     const hiveId = (await call("HiveService/CreateHive", { apiaryId, name: "B1" })).hive?.id ?? "";
-    await db.exec(`create table raw_inspections (like inspections including all);
-      create table raw_changes (like changes including all)`);
+    await server.ask("setup", { apiaryId, hiveId });
 
     const ours = Array.from({ length: batches }, () => inspections(apiaryId, hiveId, batch));
-    const raw = Array.from({ length: batches }, () => inspections(apiaryId, hiveId, batch));
     // Warm up both paths (connections, query plans, and the JIT on full-size
     // batches), alternating like the measured batches; not counted.
-    const seq = { n: 0 };
     for (let i = 0; i < warmupBatches; i++) {
       await sync.push(inspections(apiaryId, hiveId, batch));
-      await rawPush(db, inspections(apiaryId, hiveId, batch), seq);
+      await server.ask("rawPush");
     }
 
     // Ours and raw alternate batch by batch (and pass by pass below), so load
     // from other processes on the machine falls on both sides alike.
+    const cpu = { oursPush: 0, rawPush: 0, oursPull: 0, rawPull: 0 };
     let oursPush = 0;
-    let rawPushS = 0;
-    for (const [i, changes] of ours.entries()) {
-      oursPush += await timed(async () => {
-        await sync.push(changes);
-      });
-      const rawChanges = raw[i] ?? [];
-      rawPushS += await timed(() => rawPush(db, rawChanges, seq));
+    let rawPush = 0;
+    for (const changes of ours) {
+      let before = await server.cpu();
+      oursPush += await timed(() => sync.push(changes));
+      cpu.oursPush += (await server.cpu()) - before;
+      before = await server.cpu();
+      rawPush += (await server.ask("rawPush")).seconds ?? 0;
+      cpu.rawPush += (await server.cpu()) - before;
     }
 
     const total = batch * batches;
@@ -179,57 +134,72 @@ async function bench(name: string, databaseUrl: string | undefined): Promise<Res
       for await (const p of sync.pages("", page)) rows += p.changes.length;
       return rows;
     };
-    const rawPass = async (): Promise<number> => {
-      let rows = 0;
-      let after = 0;
-      for (;;) {
-        const found = await db.query<{ seq: number }>(
-          `select seq, entity, entity_id, scope_id, op, payload, hlc, author_id from raw_changes
-           where organization_id = $1 and seq > $2 order by seq limit $3`,
-          [org, after, page],
-        );
-        rows += found.length;
-        if (found.length < page) return rows;
-        after = Number(found.at(-1)?.seq ?? after);
-      }
-    };
     // One pass each to warm up (code paths, query plans), then `pullPasses`
     // measured passes over the same pages.
     await oursPass();
-    await rawPass();
+    await server.ask("rawPull");
     let oursRows = 0;
     let rawRows = 0;
     let oursPull = 0;
     let rawPull = 0;
     for (let pass = 0; pass < pullPasses; pass++) {
+      let before = await server.cpu();
       oursPull += await timed(async () => {
         oursRows += await oursPass();
       });
-      rawPull += await timed(async () => {
-        rawRows += await rawPass();
-      });
+      cpu.oursPull += (await server.cpu()) - before;
+      before = await server.cpu();
+      const raw = await server.ask("rawPull");
+      cpu.rawPull += (await server.cpu()) - before;
+      rawPull += raw.seconds ?? 0;
+      rawRows += raw.rows ?? 0;
     }
 
-    const result = (c: string, oursRate: number, rawRate: number): Result => ({
-      database: name,
-      case: c,
-      unit: "changes/s",
-      ours: Math.round(oursRate),
-      raw: Math.round(rawRate),
-      ratio: Math.round((oursRate / rawRate) * 100) / 100,
-    });
+    const perThousand = (seconds: number, changes: number) =>
+      Math.round((seconds / changes) * 1e6 * 100) / 100;
+    const result = (
+      c: string,
+      [oursChanges, oursSeconds, oursCpu]: number[],
+      [rawChanges, rawSeconds, rawCpu]: number[],
+    ): Result => {
+      const oursRate = (oursChanges as number) / (oursSeconds as number);
+      const rawRate = (rawChanges as number) / (rawSeconds as number);
+      return {
+        database: name,
+        case: c,
+        unit: "changes/s",
+        ours: Math.round(oursRate),
+        raw: Math.round(rawRate),
+        ratio: Math.round((oursRate / rawRate) * 100) / 100,
+        serverCpuMsPer1000: {
+          ours: perThousand(oursCpu as number, oursChanges as number),
+          raw: perThousand(rawCpu as number, rawChanges as number),
+        },
+      };
+    };
     return [
-      result(`push, batches of ${batch}`, total / oursPush, total / rawPushS),
-      result(`pull, pages of ${page}`, oursRows / oursPull, rawRows / rawPull),
+      result(
+        `push, batches of ${batch}`,
+        [total, oursPush, cpu.oursPush],
+        [total, rawPush, cpu.rawPush],
+      ),
+      result(
+        `pull, pages of ${page}`,
+        [oursRows, oursPull, cpu.oursPull],
+        [rawRows, rawPull, cpu.rawPull],
+      ),
     ];
   } finally {
-    await server.close();
+    await server.stop();
   }
 }
 
+// BENCH_DATABASES=postgres (or pglite) narrows the run, like TEST_DATABASES.
+const wanted = (kind: string) =>
+  !process.env.BENCH_DATABASES || process.env.BENCH_DATABASES.split(",").includes(kind);
 const results: Result[] = [];
-results.push(...(await bench("pglite", undefined)));
-if (process.env.DATABASE_URL) {
+if (wanted("pglite")) results.push(...(await bench("pglite", undefined)));
+if (process.env.DATABASE_URL && wanted("postgres")) {
   const scratch = await createScratchDatabase();
   try {
     results.push(...(await bench("postgres", scratch.url)));
@@ -238,7 +208,13 @@ if (process.env.DATABASE_URL) {
   }
 }
 
-console.table(results);
+console.table(
+  results.map(({ serverCpuMsPer1000: cpu, ...r }) => ({
+    ...r,
+    "server CPU ms/1000 (ours)": cpu.ours,
+    "(raw)": cpu.raw,
+  })),
+);
 const dir = join(import.meta.dirname, "..", "..", "bench-results");
 mkdirSync(dir, { recursive: true });
 const file = join(dir, `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);

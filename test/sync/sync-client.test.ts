@@ -5,9 +5,15 @@
  * (code, message, PushRejection details).
  */
 import { randomUUID } from "node:crypto";
+import { fromBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { createSyncClient, type SyncChange } from "@hivekeep/client-core/sync";
-import { ChangeOp, PushRejectionSchema, SyncService } from "@hivekeep/proto";
+import {
+  createSyncClient,
+  nextPageHeader,
+  type PullPage,
+  type SyncChange,
+} from "@hivekeep/client-core/sync";
+import { ChangeOp, PullRequestSchema, PushRejectionSchema, SyncService } from "@hivekeep/proto";
 import { localUserId } from "@hivekeep/server";
 import { describe, expect, it } from "vitest";
 import { loginEnv, relaxedThrottle, signUp } from "../support/accounts.ts";
@@ -48,10 +54,15 @@ describe.each(databaseKinds)("device sync client on %s", (kind) => {
     expect(Math.abs(Number(reply.serverTime?.seconds) * 1000 - Date.now())).toBeLessThan(60_000);
 
     const connect = t.client(SyncService);
+    const connectJson = t.client(SyncService, { json: true });
     let cursor = "";
     for (;;) {
       const ours = await sync.pull(cursor, 2);
       const theirs = await connect.pull({ cursor, limit: 2 });
+      // The feed laid out for the wire by the database (binary) and decoded
+      // to strings (JSON) are the same changes.
+      const json = await connectJson.pull({ cursor, limit: 2 });
+      expect(theirs.changes).toEqual(json.changes);
       expect(ours.changes).toEqual(
         theirs.changes.map(({ entity, entityId, scopeId, op, payloadJson, hlc, authorId }) => ({
           entity,
@@ -111,6 +122,95 @@ describe.each(databaseKinds)("device sync client on %s", (kind) => {
         }
       })(),
     ).rejects.toMatchObject({ code: Code.InvalidArgument });
+  });
+
+  it("names the next page's cursor in a header exactly when more follow", async () => {
+    const { apiaryId, hiveId } = await withApiaryAndHive(t);
+    const d = device("client-core-h");
+    const sync = createSyncClient({ baseUrl: t.url });
+    await sync.push(
+      Array.from({ length: 5 }, (_, i) => inspection(apiaryId, hiveId, d.stamp(), `h${i}`)),
+    );
+    let cursor = "";
+    for (let json = 0; json < 2; json++) {
+      for (;;) {
+        const res = await fetch(`${t.url}/hivekeep.v1.SyncService/Pull`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ cursor, limit: 2 }),
+        });
+        const page = (await res.json()) as { nextCursor: string; hasMore?: boolean };
+        expect(res.headers.get(nextPageHeader)).toBe(page.hasMore ? page.nextCursor : null);
+        cursor = page.nextCursor;
+        if (!page.hasMore) break;
+      }
+      const binary = await sync.pull("", 2);
+      expect(binary.hasMore).toBe(true);
+      cursor = "";
+    }
+  });
+
+  it("asks for the next page from the header before reading this page's body; the body decides", async () => {
+    const { apiaryId, hiveId } = await withApiaryAndHive(t);
+    const d = device("client-core-q");
+    await createSyncClient({ baseUrl: t.url }).push(
+      Array.from({ length: 7 }, (_, i) => inspection(apiaryId, hiveId, d.stamp(), `q${i}`)),
+    );
+    // Pages without serverTime, which differs between reads.
+    const content = ({ changes, nextCursor, hasMore }: PullPage) => ({
+      changes,
+      nextCursor,
+      hasMore,
+    });
+    const expected = [];
+    for await (const page of createSyncClient({ baseUrl: t.url }).pages("", 3)) {
+      expected.push(content(page));
+    }
+    // A fetch that logs requests and body reads, and may rewrite the hint.
+    const recording = (rewrite?: (hint: string) => string) => {
+      const events: string[] = [];
+      const cancelled: string[] = [];
+      const doFetch: typeof fetch = async (input, init) => {
+        const body = init?.body as Uint8Array;
+        const { cursor } = fromBinary(PullRequestSchema, body);
+        events.push(`ask ${cursor}`);
+        init?.signal?.addEventListener("abort", () => cancelled.push(cursor));
+        const res = await fetch(input, init);
+        const headers = new Headers(res.headers);
+        const hint = headers.get(nextPageHeader);
+        if (hint !== null && rewrite) headers.set(nextPageHeader, rewrite(hint));
+        const bytes = await res.arrayBuffer();
+        const wrapped = new Response(bytes, { status: res.status, headers });
+        const read = wrapped.arrayBuffer.bind(wrapped);
+        Object.defineProperty(wrapped, "arrayBuffer", {
+          value: () => {
+            events.push(`read ${cursor}`);
+            return read();
+          },
+        });
+        return wrapped;
+      };
+      return { events, cancelled, sync: createSyncClient({ baseUrl: t.url, fetch: doFetch }) };
+    };
+
+    const honest = recording();
+    const pages = [];
+    for await (const page of honest.sync.pages("", 3)) pages.push(content(page));
+    expect(pages).toEqual(expected);
+    const cursors = ["", ...expected.slice(0, -1).map((p) => p.nextCursor)];
+    // Each next page is asked for before the page before it is read.
+    expect(honest.events).toEqual([
+      `ask ${cursors[0]}`,
+      ...cursors.slice(1).flatMap((c, i) => [`ask ${c}`, `read ${cursors[i]}`]),
+      `read ${cursors.at(-1)}`,
+    ]);
+
+    // A hint the body does not confirm is cancelled, and the body's cursor is used.
+    const lying = recording(() => "1");
+    const again = [];
+    for await (const page of lying.sync.pages("", 3)) again.push(content(page));
+    expect(again).toEqual(expected);
+    expect(lying.cancelled.filter((c) => c === "1").length).toBeGreaterThan(0);
   });
 
   it("throws the ConnectError with every rejected change as a PushRejection", async () => {

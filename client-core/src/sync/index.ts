@@ -3,14 +3,18 @@
  * bulk messages encoded by hand (see wire.ts). Needs `fetch`, `TextEncoder`
  * and `TextDecoder` (browsers, Node ≥ 18).
  */
-export { createSyncClient, type SyncClient, type SyncClientOptions } from "./sync-client.ts";
+export {
+  createSyncClient,
+  nextPageHeader,
+  type SyncClient,
+  type SyncClientOptions,
+} from "./sync-client.ts";
 export {
   decodePullResponse,
-  type EncodableChange,
-  encodeChanges,
   encodePushRequest,
   type PullPage,
   readPullHead,
   type SyncChange,
-  type WireText,
+  varintSize,
+  writeVarint,
 } from "./wire.ts";

@@ -30,6 +30,13 @@ import {
   type SyncChange,
 } from "./wire.ts";
 
+/**
+ * A Pull response header with the next page's cursor, sent when more pages
+ * follow. It is only a hint for asking ahead: the body's `next_cursor` and
+ * `has_more` decide.
+ */
+export const nextPageHeader = "hivekeep-next-cursor";
+
 /** A response body that does not decode is the server's fault: internal. */
 function decoded<T>(bytes: Uint8Array, decode: (bytes: Uint8Array) => T): T {
   try {
@@ -55,9 +62,10 @@ export interface SyncClient {
   pull(cursor: string, limit?: number, signal?: AbortSignal): Promise<PullPage>;
   /**
    * The feed after `cursor`, page by page, up to its end. The next page is
-   * asked for as soon as a page arrives, before that page is decoded and
-   * handed over, so the server reads it while the device applies this one
-   * (and a slow link's round trip is hidden). Stopping early cancels it.
+   * asked for as soon as this one's headers name its cursor (`nextPageHeader`),
+   * while this one's body is still arriving and being decoded, so the server
+   * reads the next page meanwhile (and a slow link's round trip is hidden).
+   * Stopping early cancels it.
    */
   pages(cursor: string, limit?: number, signal?: AbortSignal): AsyncGenerator<PullPage>;
 }
@@ -66,7 +74,8 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const base = options.baseUrl.replace(/\/+$/, "");
 
-  async function unary(method: string, body: Uint8Array, signal?: AbortSignal) {
+  /** A call's response once its headers are in; an error status throws (reading the error body). */
+  async function call(method: string, body: Uint8Array, signal?: AbortSignal): Promise<Response> {
     const headers = new Headers(options.headers?.());
     headers.set("content-type", contentTypeUnaryProto);
     headers.set("connect-protocol-version", protocolVersion);
@@ -81,8 +90,8 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
     } catch (err) {
       throw ConnectError.from(err, Code.Unavailable);
     }
-    const bytes = new Uint8Array(await response.arrayBuffer());
     if (response.status !== 200) {
+      const bytes = await bodyBytes(response);
       // Connect sends unary errors as JSON; anything else (a proxy's page)
       // gets the code its HTTP status maps to.
       const fallback = new ConnectError(
@@ -100,7 +109,11 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
         Code.Internal,
       );
     }
-    return bytes;
+    return response;
+  }
+
+  async function unary(method: string, body: Uint8Array, signal?: AbortSignal) {
+    return bodyBytes(await call(method, body, signal));
   }
 
   return {
@@ -109,20 +122,43 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
       return decoded(bytes, (b) => fromBinary(PushResponseSchema, b));
     },
     async pull(cursor, limit = 0, signal) {
-      return decoded(await pullBytes(cursor, limit, signal), decodePullResponse);
+      const bytes = await unary(SyncService.method.pull.name, pullRequest(cursor, limit), signal);
+      return decoded(bytes, decodePullResponse);
     },
     async *pages(cursor, limit = 0, signal) {
+      // Every request of this generator ends when it ends (or `signal` fires).
       const stop = new AbortController();
       const onAbort = () => stop.abort(signal?.reason);
       signal?.addEventListener("abort", onAbort, { once: true });
+      const ask = (from: string) => {
+        const request = new AbortController();
+        stop.signal.addEventListener("abort", () => request.abort(stop.signal.reason), {
+          once: true,
+        });
+        const response = pullResponse(from, limit, request.signal);
+        // Awaited later; until then a failure is not unhandled.
+        response.catch(() => {});
+        return { from, response, cancel: () => request.abort() };
+      };
       try {
-        let next: Promise<Uint8Array> | undefined = pullBytes(cursor, limit, stop.signal);
+        let next: ReturnType<typeof ask> | undefined = ask(cursor);
         while (next !== undefined) {
-          const bytes: Uint8Array = await next;
+          const response: Response = await next.response;
+          // The server names the next page's cursor in a header, so that page
+          // is asked for while this one's body is still arriving.
+          const hint = response.headers.get(nextPageHeader);
+          const ahead = hint === null ? undefined : ask(hint);
+          const bytes = await bodyBytes(response);
+          // The body decides; a hint it does not confirm is dropped.
           const head = decoded(bytes, readPullHead);
-          next = head.hasMore ? pullBytes(head.nextCursor, limit, stop.signal) : undefined;
-          // Awaited on the next turn; until then a failure is not unhandled.
-          next?.catch(() => {});
+          if (ahead !== undefined && (!head.hasMore || ahead.from !== head.nextCursor)) {
+            ahead.cancel();
+          }
+          next = !head.hasMore
+            ? undefined
+            : ahead?.from === head.nextCursor
+              ? ahead
+              : ask(head.nextCursor);
           yield decoded(bytes, decodePullResponse);
         }
       } finally {
@@ -132,8 +168,20 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
     },
   };
 
-  function pullBytes(cursor: string, limit: number, signal?: AbortSignal): Promise<Uint8Array> {
-    const request = toBinary(PullRequestSchema, create(PullRequestSchema, { cursor, limit }));
-    return unary(SyncService.method.pull.name, request, signal);
+  function pullResponse(cursor: string, limit: number, signal?: AbortSignal): Promise<Response> {
+    return call(SyncService.method.pull.name, pullRequest(cursor, limit), signal);
+  }
+
+  function pullRequest(cursor: string, limit: number): Uint8Array {
+    return toBinary(PullRequestSchema, create(PullRequestSchema, { cursor, limit }));
+  }
+}
+
+/** A response's body; a failure while reading it is unavailable, like a failed fetch. */
+async function bodyBytes(response: Response): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await response.arrayBuffer());
+  } catch (err) {
+    throw ConnectError.from(err, Code.Unavailable);
   }
 }

@@ -8,8 +8,8 @@
  * than the server spends on it, and several times that on a phone. A change is
  * seven strings and a small enum, so its bytes are written and read directly
  * here; everything else (PushResponse, errors, small calls) goes through
- * protobuf-es. The server writes a Pull page's changes with the same
- * `encodeChanges` (server/src/rpc/pull-encoding.ts).
+ * protobuf-es. (The server frames a Pull page's changes from bytes the
+ * database has laid out: server/src/store/feed.ts.)
  *
  * `encodePushRequest` writes byte for byte what `toBinary(PushRequestSchema, …)`
  * writes, and `decodePullResponse` reads whatever a protobuf writer may send
@@ -25,20 +25,6 @@ export interface SyncChange extends WireChange {
   readonly authorId: string;
 }
 
-/** Text to encode: a string, or its UTF-8 bytes (the server copies them from the database). */
-export type WireText = string | Uint8Array;
-
-/** A change to encode, its text as strings or as UTF-8 bytes. */
-export interface EncodableChange {
-  readonly entity: WireText;
-  readonly entityId: WireText;
-  readonly scopeId: WireText;
-  readonly op: number;
-  readonly payloadJson: WireText;
-  readonly hlc: WireText;
-  readonly authorId: WireText;
-}
-
 /** A PullResponse. */
 export interface PullPage {
   readonly changes: SyncChange[];
@@ -51,32 +37,36 @@ export interface PullPage {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-const varintSize = (n: number): number =>
+/** The bytes of `n` (below 2^32) as a varint. */
+export const varintSize = (n: number): number =>
   n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5;
+
+/** Writes `n` (below 2^32) as a varint into `out` at `at`; returns where it ends. */
+export function writeVarint(out: Uint8Array, at: number, n: number): number {
+  while (n > 0x7f) {
+    out[at++] = (n & 0x7f) | 0x80;
+    n >>>= 7;
+  }
+  out[at++] = n;
+  return at;
+}
 
 /** Bytes of a string field: tag, length and UTF-8; 0 when empty (proto3 leaves it out). */
 const stringFieldSize = (bytes: number): number =>
   bytes === 0 ? 0 : 1 + varintSize(bytes) + bytes;
 
 /**
- * The bytes of a PushRequest carrying `changes` (`authorId` included when
- * set, as the message would; the server ignores it).
+ * The bytes of a PushRequest carrying `changes`: its repeated field 1, each
+ * change's tag, length and fields (`authorId` included when set, as the
+ * message would; the server ignores it).
  */
-export const encodePushRequest = (changes: readonly SyncChange[]): Uint8Array =>
-  encodeChanges(changes);
-
-/**
- * `changes` as the repeated field 1 of a message: each change's tag, length
- * and fields. That is all of a PushRequest, and the `changes` of a
- * PullResponse.
- */
-export function encodeChanges(changes: readonly EncodableChange[]): Uint8Array {
+export function encodePushRequest(changes: readonly SyncChange[]): Uint8Array {
   // Pass 1: the UTF-8 size of every string and of every Change, so that every
   // length is known before it is written.
   const sizes = new Int32Array(changes.length * 7);
   let total = 0;
   for (let i = 0; i < changes.length; i++) {
-    const c = changes[i] as EncodableChange;
+    const c = changes[i] as SyncChange;
     if (!Number.isInteger(c.op) || c.op < 0 || c.op > 0x7fffffff) {
       throw new RangeError(`change ${i}: op must be a ChangeOp number, got ${c.op}`);
     }
@@ -84,8 +74,7 @@ export function encodeChanges(changes: readonly EncodableChange[]): Uint8Array {
     const strings = [c.entity, c.entityId, c.scopeId, c.payloadJson, c.hlc, c.authorId];
     let message = c.op === 0 ? 0 : 1 + varintSize(c.op);
     for (let j = 0; j < 6; j++) {
-      const t = strings[j] as WireText;
-      const bytes = typeof t === "string" ? utf8ByteLength(t) : t.length;
+      const bytes = utf8ByteLength(strings[j] as string);
       sizes[k + j] = bytes;
       message += stringFieldSize(bytes);
     }
@@ -97,19 +86,13 @@ export function encodeChanges(changes: readonly EncodableChange[]): Uint8Array {
   const out = new Uint8Array(total);
   let o = 0;
   const varint = (n: number): void => {
-    while (n > 0x7f) {
-      out[o++] = (n & 0x7f) | 0x80;
-      n >>>= 7;
-    }
-    out[o++] = n;
+    o = writeVarint(out, o, n);
   };
-  const string = (tag: number, s: WireText, bytes: number): void => {
+  const string = (tag: number, s: string, bytes: number): void => {
     if (bytes === 0) return;
     out[o++] = tag;
     varint(bytes);
-    if (typeof s !== "string") {
-      out.set(s, o);
-    } else if (bytes === s.length && bytes < 64) {
+    if (bytes === s.length && bytes < 64) {
       // Short ASCII (ids, names, stamps): cheaper than a call into the encoder.
       for (let j = 0; j < bytes; j++) out[o + j] = s.charCodeAt(j);
     } else {
@@ -118,7 +101,7 @@ export function encodeChanges(changes: readonly EncodableChange[]): Uint8Array {
     o += bytes;
   };
   for (let i = 0; i < changes.length; i++) {
-    const c = changes[i] as EncodableChange;
+    const c = changes[i] as SyncChange;
     const k = i * 7;
     out[o++] = 0x0a; // field 1 (changes), length-delimited
     varint(sizes[k + 6] as number);

@@ -10,6 +10,7 @@ import {
   universalServerRequestFromFetch,
   universalServerResponseToFetch,
 } from "@connectrpc/connect/protocol";
+import { nextPageHeader } from "@hivekeep/client-core/sync";
 import type { HttpBindings } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { type Context, Hono } from "hono";
@@ -65,7 +66,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
           "Connect-Protocol-Version",
           "Connect-Timeout-Ms",
         ],
-        exposeHeaders: ["Content-Type", "Connect-Protocol-Version", "Retry-After"],
+        exposeHeaders: ["Content-Type", "Connect-Protocol-Version", "Retry-After", nextPageHeader],
         maxAge: 3600,
       }),
     );

@@ -4,7 +4,7 @@ import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/prot
 import { entities, invalid } from "@hivekeep/client-core/core";
 import { type Apiary, ApiarySchema, type Change, ChangeOp, ChangeSchema } from "@hivekeep/proto";
 import type { ApiaryRow } from "../store/apiaries.ts";
-import { type FeedRow, type FeedText, feedString } from "../store/feed.ts";
+import type { FeedRow } from "../store/feed.ts";
 import { rowToProto } from "./row-to-proto.ts";
 
 export const toTimestamp = (d: Date | null | undefined): Timestamp | undefined =>
@@ -39,15 +39,14 @@ export const isoOrNull = (ts: Timestamp | undefined, field: string): string | nu
 export const apiaryToProto = (row: ApiaryRow): Apiary =>
   rowToProto(ApiarySchema, entities.apiary, row, { hive_count: Number(row.hive_count) });
 
-export function feedRowToProto(row: FeedRow<FeedText>): Change {
-  const str = feedString;
+export function feedRowToProto(row: FeedRow): Change {
   return create(ChangeSchema, {
-    entity: str(row.entity),
-    entityId: str(row.entityId),
-    scopeId: str(row.scopeId),
+    entity: row.entity,
+    entityId: row.entityId,
+    scopeId: row.scopeId,
     op: row.op === 2 ? ChangeOp.DELETE : ChangeOp.UPSERT,
-    payloadJson: str(row.payloadJson),
-    hlc: str(row.hlc),
-    authorId: str(row.authorId),
+    payloadJson: row.payloadJson,
+    hlc: row.hlc,
+    authorId: row.authorId,
   });
 }

@@ -3,12 +3,11 @@
  *
  * protobuf-es builds a message per feed row and encodes it by reflection,
  * about 8 µs per change (40 ms for a page of 5000, more than reading the page
- * from the database). Feed rows are seven strings and a small enum, so their
- * wire bytes are written straight from the rows into one buffer by
- * client-core's `encodeChanges` (the device's Push encoder: the same repeated
- * field 1 of Change), copying the text as the driver handed it over. The bytes
- * equal what `toBinary(PullResponseSchema, …)` writes for the same changes
- * (proven by pull-encoding.test.ts).
+ * from the database). The database lays each change out for the wire and the
+ * server frames them into one buffer (FeedPage in store/feed.ts), copying the
+ * bytes as the driver handed them over. They decode to the same message as
+ * `toBinary(PullResponseSchema, …)` writes for the same changes (proven by
+ * pull-encoding.test.ts).
  *
  * The bytes travel as an unknown field of an otherwise ordinary PullResponse
  * (`encodedChanges`): protobuf-es writes a message's unknown fields after its
@@ -21,16 +20,15 @@
  */
 import type { UnknownField } from "@bufbuild/protobuf";
 import { WireType } from "@bufbuild/protobuf/wire";
-import { encodeChanges } from "@hivekeep/client-core/sync";
-import type { FeedRow, FeedText } from "../store/feed.ts";
+import type { FeedPage } from "../store/feed.ts";
 
 /**
  * The changes of a page as one unknown field of PullResponse (field 1) whose
- * bytes are everything after its first tag. None for no rows.
+ * bytes are everything after its first tag. None for no changes.
  */
-export function encodedChanges(rows: readonly FeedRow<FeedText>[]): UnknownField[] {
-  if (rows.length === 0) return [];
-  const data = encodeChanges(rows).subarray(1);
+export function encodedChanges(page: FeedPage): UnknownField[] {
+  if (page.count === 0) return [];
+  const data = page.encodeChanges().subarray(1);
   return [{ no: 1, wireType: WireType.LengthDelimited, data }];
 }
 

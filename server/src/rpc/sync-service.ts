@@ -1,8 +1,9 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
+import { nextPageHeader } from "@hivekeep/client-core/sync";
 import { PullResponseSchema, type SyncService } from "@hivekeep/proto";
-import { feedHead, readFeedRaw } from "../store/feed.ts";
+import { feedHead, readFeedPage } from "../store/feed.ts";
 import { callerOf } from "./context.ts";
 import type { Deps } from "./deps.ts";
 import { invalidArgument } from "./errors.ts";
@@ -36,21 +37,27 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
           `cursor ${req.cursor} is unknown to this server (the feed ends at ${head}); pull again from ""`,
         );
       }
-      // One row more than asked tells whether more follow.
-      const rows = await readFeedRaw(db, caller.organizationId, caller.userId, after, limit + 1);
-      const page = rows.slice(0, limit);
-      const hasMore = rows.length > limit;
+      const page = await readFeedPage(db, caller.organizationId, caller.userId, after, limit);
+      const { hasMore } = page;
       // Without more rows, every row up to `head` (committed before we read it)
       // has been scanned, so the cursor may pass rows this caller cannot see.
-      const lastSeq = page.at(-1)?.seq ?? after;
+      const lastSeq = page.count > 0 ? page.seq(page.count - 1) : after;
+      const nextCursor = String(hasMore ? lastSeq : Math.max(lastSeq, head));
+      // The next page's cursor ahead of the body, so a device can ask for that
+      // page while this one is still on its way (pages() in client-core/sync).
+      if (hasMore) ctx.responseHeader.set(nextPageHeader, nextCursor);
       const response = create(PullResponseSchema, {
-        nextCursor: String(hasMore ? lastSeq : Math.max(lastSeq, head)),
+        nextCursor,
         hasMore,
         serverTime: timestampFromMs(deps.clock.nowMs()),
       });
       // Binary: the changes' bytes are written by hand (pull-encoding.ts).
       if (isBinaryRequest(ctx.requestHeader)) response.$unknown = encodedChanges(page);
-      else response.changes = page.map(feedRowToProto);
+      else {
+        response.changes = Array.from({ length: page.count }, (_, i) =>
+          feedRowToProto(page.row(i)),
+        );
+      }
       return response;
     },
   };

@@ -1,25 +1,19 @@
 /** Reading the change feed (SyncService.Pull). */
 import { userScope } from "@hivekeep/client-core/core";
-import type { WireText } from "@hivekeep/client-core/sync";
+import { varintSize, writeVarint } from "@hivekeep/client-core/sync";
 import type { Queryable, RawValue } from "../db/db.ts";
 
-/**
- * A change of the feed. `T` is how its text arrives: strings (`readFeed`), or
- * for the binary Pull either UTF-8 bytes straight from the driver or strings
- * (`readFeedRaw`, see `Queryable.queryRaw`).
- */
-export interface FeedRow<T extends FeedText = string> {
+/** A change of the feed. */
+export interface FeedRow {
   readonly seq: number;
-  readonly entity: T;
-  readonly entityId: T;
-  readonly scopeId: T;
+  readonly entity: string;
+  readonly entityId: string;
+  readonly scopeId: string;
   readonly op: 1 | 2;
-  readonly payloadJson: T;
-  readonly hlc: T;
-  readonly authorId: T;
+  readonly payloadJson: string;
+  readonly hlc: string;
+  readonly authorId: string;
 }
-
-export type FeedText = WireText;
 
 export async function feedHead(q: Queryable, organizationId: string): Promise<number | undefined> {
   const [row] = await q.query<{ feed_seq: number }>(
@@ -30,38 +24,180 @@ export async function feedHead(q: Queryable, organizationId: string): Promise<nu
 }
 
 /**
- * Rows after `after`, in sequence order, that the user may read: every scope
- * of the tenant except other users' personal scopes. Their text stays as the
- * driver hands it over (UTF-8 bytes from postgres.js): the binary Pull copies
- * it to the wire without decoding and encoding every string.
+ * A page of the feed, each change as the database lays it out for the wire
+ * (`packedChange`): `<seq>` U+001F, then the change's protobuf fields but the
+ * payload (a "head": entity, entity_id, scope_id, hlc and author_id, each as
+ * tag, one length byte and text, ending with op), then the payload's text.
+ * The database builds that in one concatenation; a driver hands over one value
+ * per change instead of eight (postgres.js: its UTF-8 bytes, never decoded;
+ * PGlite decodes every value itself, so there each string is encoded once
+ * more), and `encode` frames each change with two copies: head, then the
+ * payload behind its tag and length.
+ *
+ * Fields go in the order 1, 2, 3, 6, 7, 4, 5, which every protobuf reader
+ * accepts. The head's texts are ids, names, scopes and stamps: validated
+ * ASCII of at most 105 bytes before they reach the feed, so one length byte
+ * holds each; a longer one could only be written as a byte of 0x80 or more
+ * by `chr`, and is refused here rather than misread.
  */
-export async function readFeedRaw(
+export class FeedPage {
+  /** The changes of the page (at most the limit asked for). */
+  readonly count: number;
+  /** More changes the caller may read follow this page. */
+  readonly hasMore: boolean;
+  private readonly rows: Uint8Array[];
+  /** Per change: where its head starts, where its payload starts. */
+  private readonly at: Int32Array;
+  private readonly seqs: Float64Array;
+
+  constructor(packed: readonly (Uint8Array | string)[], limit: number) {
+    this.count = Math.min(packed.length, limit);
+    this.hasMore = packed.length > limit;
+    this.rows = new Array(this.count);
+    this.at = new Int32Array(this.count * 2);
+    this.seqs = new Float64Array(this.count);
+    for (let i = 0; i < this.count; i++) {
+      const value = packed[i] as Uint8Array | string;
+      const row = typeof value === "string" ? utf8.encode(value) : value;
+      this.rows[i] = row;
+      let seq = 0;
+      let p = 0;
+      for (; p < row.length && row[p] !== 0x1f; p++) seq = seq * 10 + (row[p] as number) - 48;
+      const head = ++p;
+      // Walk the head's text fields up to op (tag 0x20), its last.
+      while (p < row.length && row[p] !== 0x20) {
+        const length = row[p + 1] as number;
+        if (length >= 0x80) break;
+        p += 2 + length;
+      }
+      const payload = p + 2;
+      if (row[p] !== 0x20 || row[payload] !== 0x7b) {
+        throw new Error(`feed row ${seq}: malformed packed change`);
+      }
+      this.at[i * 2] = head;
+      this.at[i * 2 + 1] = payload;
+      this.seqs[i] = seq;
+    }
+  }
+
+  seq(i: number): number {
+    return this.seqs[i] as number;
+  }
+
+  /**
+   * The changes as the repeated field 1 of a message (what PullResponse's
+   * `changes` are).
+   */
+  encodeChanges(): Uint8Array {
+    let total = 0;
+    for (let i = 0; i < this.count; i++) {
+      const message = this.messageSize(i);
+      total += 1 + varintSize(message) + message;
+    }
+    const out = new Uint8Array(total);
+    let o = 0;
+    for (let i = 0; i < this.count; i++) {
+      const row = this.rows[i] as Uint8Array;
+      const head = this.at[i * 2] as number;
+      const payload = this.at[i * 2 + 1] as number;
+      out[o++] = 0x0a; // field 1 (changes), length-delimited
+      o = writeVarint(out, o, this.messageSize(i));
+      out.set(row.subarray(head, payload), o);
+      o += payload - head;
+      out[o++] = 0x2a; // 5 payload_json
+      o = writeVarint(out, o, row.length - payload);
+      out.set(row.subarray(payload), o);
+      o += row.length - payload;
+    }
+    if (o !== total) throw new Error(`feed page encoding wrote ${o} bytes, expected ${total}`);
+    return out;
+  }
+
+  private messageSize(i: number): number {
+    const row = this.rows[i] as Uint8Array;
+    const payload = this.at[i * 2 + 1] as number;
+    const payloadBytes = row.length - payload;
+    return payload - (this.at[i * 2] as number) + 1 + varintSize(payloadBytes) + payloadBytes;
+  }
+
+  /** Change `i` with its text decoded (JSON responses, tests). */
+  row(i: number): FeedRow {
+    const row = this.rows[i] as Uint8Array;
+    const payload = this.at[i * 2 + 1] as number;
+    const text: string[] = [];
+    let op: 1 | 2 = 1;
+    for (let p = this.at[i * 2] as number; p < payload; ) {
+      const tag = row[p] as number;
+      if (tag === 0x20) {
+        op = row[p + 1] === 2 ? 2 : 1;
+        break;
+      }
+      const length = row[p + 1] as number;
+      text[tag >>> 3] = utf8Decoder.decode(row.subarray(p + 2, p + 2 + length));
+      p += 2 + length;
+    }
+    return {
+      seq: this.seq(i),
+      op,
+      entity: text[1] ?? "",
+      entityId: text[2] ?? "",
+      scopeId: text[3] ?? "",
+      payloadJson: utf8Decoder.decode(row.subarray(payload)),
+      hlc: text[6] ?? "",
+      authorId: text[7] ?? "",
+    };
+  }
+}
+
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+/**
+ * A text column as protobuf field `tag`: the tag, its length in one byte (see
+ * FeedPage), the text. Only author_id may be empty (then it is left out, as
+ * proto3 does): `chr(0)` is an error, and every other column is validated
+ * non-empty.
+ */
+const field = (tag: number, column: string) =>
+  `chr(${tag}) || chr(octet_length(${column})) || ${column}`;
+const optionalField = (tag: number, column: string) =>
+  `case when ${column} = '' then '' else ${field(tag, column)} end`;
+
+/** SQL: a feed row laid out for the wire (see FeedPage). */
+const packedChange = [
+  "seq::text || chr(31)",
+  field(0x0a, "entity"),
+  field(0x12, "entity_id"),
+  field(0x1a, "scope_id"),
+  field(0x32, "hlc"),
+  optionalField(0x3a, "author_id"),
+  "chr(32) || chr(op)",
+  "payload",
+].join(" || ");
+
+/**
+ * Up to `limit` rows after `after`, in sequence order, that the user may read:
+ * every scope of the tenant except other users' personal scopes.
+ */
+export async function readFeedPage(
   q: Queryable,
   organizationId: string,
   userId: string,
   after: number,
   limit: number,
-): Promise<FeedRow<FeedText>[]> {
+): Promise<FeedPage> {
+  // One row more than asked tells whether more follow.
   const rows = await q.queryRaw(
-    `select seq, op, entity, entity_id, scope_id, payload, hlc, author_id from changes
+    `select ${packedChange} from changes
      where organization_id = $1 and seq > $2
        and ${readableScope("scope_id", "$3")}
      order by seq limit $4`,
-    [organizationId, after, userScope(userId), limit],
+    [organizationId, after, userScope(userId), limit + 1],
   );
-  return rows.map((r) => ({
-    seq: integer(r[0]),
-    op: integer(r[1]) === 2 ? 2 : 1,
-    entity: text(r[2]),
-    entityId: text(r[3]),
-    scopeId: text(r[4]),
-    payloadJson: text(r[5]),
-    hlc: text(r[6]),
-    authorId: text(r[7]),
-  }));
+  return new FeedPage(rows.map(packedText), limit);
 }
 
-/** `readFeedRaw` with every text a string. */
+/** `readFeedPage` with every change decoded. */
 export async function readFeed(
   q: Queryable,
   organizationId: string,
@@ -69,37 +205,13 @@ export async function readFeed(
   after: number,
   limit: number,
 ): Promise<FeedRow[]> {
-  const rows = await readFeedRaw(q, organizationId, userId, after, limit);
-  return rows.map((r) => ({
-    ...r,
-    entity: feedString(r.entity),
-    entityId: feedString(r.entityId),
-    scopeId: feedString(r.scopeId),
-    payloadJson: feedString(r.payloadJson),
-    hlc: feedString(r.hlc),
-    authorId: feedString(r.authorId),
-  }));
+  const page = await readFeedPage(q, organizationId, userId, after, limit);
+  return Array.from({ length: page.count }, (_, i) => page.row(i));
 }
 
-const utf8 = new TextDecoder();
-
-export const feedString = (t: FeedText): string => (typeof t === "string" ? t : utf8.decode(t));
-
-function text(v: RawValue | undefined): FeedText {
+function packedText([v]: RawValue[]): Uint8Array | string {
   if (typeof v === "string" || v instanceof Uint8Array) return v;
-  throw new TypeError(`feed column: expected text, got ${v === null ? "null" : typeof v}`);
-}
-
-/** A number column, as a number or as its ASCII digits. */
-function integer(v: RawValue | undefined): number {
-  if (typeof v === "number") return v;
-  if (typeof v === "string") return Number(v);
-  if (v instanceof Uint8Array) {
-    let n = 0;
-    for (let i = 0; i < v.length; i++) n = n * 10 + ((v[i] as number) - 48);
-    return n;
-  }
-  throw new TypeError(`feed column: expected a number, got ${v === null ? "null" : typeof v}`);
+  throw new TypeError(`feed: expected a packed change, got ${v === null ? "null" : typeof v}`);
 }
 
 /**
