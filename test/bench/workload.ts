@@ -67,10 +67,15 @@ const rawNames = rawColumns
   .map((c) => c.trim().split(" ")[0])
   .join(", ");
 
-/** Tables shaped like ours, without our triggers of work: the raw side's target. */
+/**
+ * Tables shaped like ours, the raw side's target: the feed without the
+ * wire_head our writes compute (migration 004), so the raw database writes and
+ * reads just the change's columns.
+ */
 export async function createRawTables(db: Db): Promise<void> {
   await db.exec(`create table raw_inspections (like inspections including all);
-    create table raw_changes (like changes including all)`);
+    create table raw_changes (like changes including all);
+    alter table raw_changes drop column wire_head`);
 }
 
 /**

@@ -2,6 +2,7 @@ import { entities } from "@hivekeep/client-core/core";
 import { migrate, openPglite, openPostgres } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadMigrations } from "../../server/src/db/migrate.ts";
+import { readFeed } from "../../server/src/store/feed.ts";
 import { rowStateFromDb } from "../../server/src/store/row-state.ts";
 import {
   createScratchDatabase,
@@ -105,6 +106,42 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
     expect(t[0]?.t).toBeNull();
     const rec = await db.query("select 1 from schema_migrations where version = 900");
     expect(rec).toEqual([]);
+  });
+
+  it("004 lays out the feed rows already there for the wire, as it does new ones", async () => {
+    const own = scratch ? await createScratchDatabase() : undefined;
+    const old = own ? await openPostgres(own.url) : await openPglite(undefined);
+    try {
+      await migrate(
+        old,
+        loadMigrations().filter((m) => m.version < 4),
+      );
+      const insert = (seq: number, authorId: string, op: number) =>
+        old.query(
+          `insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
+           values ('o', $1, 'apiary', 'a1', 'a1', $2, '{"name":"Höfe 🐝"}', '000001767225600000:00001:dev-a', $3)`,
+          [seq, op, authorId],
+        );
+      await insert(1, "u1", 1);
+      expect(await migrate(old)).toContain(4);
+      await insert(2, "", 2);
+      const rows = await readFeed(old, "o", "u1", 0, 10);
+      expect(rows).toEqual(
+        [1, 2].map((seq) => ({
+          seq,
+          entity: "apiary",
+          entityId: "a1",
+          scopeId: "a1",
+          op: seq,
+          payloadJson: '{"name":"Höfe 🐝"}',
+          hlc: "000001767225600000:00001:dev-a",
+          authorId: seq === 1 ? "u1" : "",
+        })),
+      );
+    } finally {
+      await old.close();
+      await own?.drop();
+    }
   });
 
   it("003 regroups stored clocks by stamp without changing any row's state", async () => {

@@ -126,19 +126,26 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
       return decoded(bytes, decodePullResponse);
     },
     async *pages(cursor, limit = 0, signal) {
-      // Every request of this generator ends when it ends (or `signal` fires).
-      const stop = new AbortController();
-      const onAbort = () => stop.abort(signal?.reason);
-      signal?.addEventListener("abort", onAbort, { once: true });
+      // The requests under way; each is cancelled when the generator ends or
+      // `signal` fires.
+      const live = new Set<AbortController>();
+      const cancelAll = () => {
+        for (const request of live) request.abort(signal?.reason);
+      };
+      signal?.addEventListener("abort", cancelAll, { once: true });
       const ask = (from: string) => {
         const request = new AbortController();
-        stop.signal.addEventListener("abort", () => request.abort(stop.signal.reason), {
-          once: true,
-        });
+        live.add(request);
+        if (signal?.aborted) request.abort(signal.reason);
         const response = pullResponse(from, limit, request.signal);
         // Awaited later; until then a failure is not unhandled.
         response.catch(() => {});
-        return { from, response, cancel: () => request.abort() };
+        return {
+          from,
+          response,
+          cancel: () => request.abort(),
+          done: () => live.delete(request),
+        };
       };
       try {
         let next: ReturnType<typeof ask> | undefined = ask(cursor);
@@ -149,10 +156,12 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
           const hint = response.headers.get(nextPageHeader);
           const ahead = hint === null ? undefined : ask(hint);
           const bytes = await bodyBytes(response);
+          next.done();
           // The body decides; a hint it does not confirm is dropped.
           const head = decoded(bytes, readPullHead);
           if (ahead !== undefined && (!head.hasMore || ahead.from !== head.nextCursor)) {
             ahead.cancel();
+            ahead.done();
           }
           next = !head.hasMore
             ? undefined
@@ -162,8 +171,8 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
           yield decoded(bytes, decodePullResponse);
         }
       } finally {
-        signal?.removeEventListener("abort", onAbort);
-        stop.abort();
+        signal?.removeEventListener("abort", cancelAll);
+        cancelAll();
       }
     },
   };

@@ -21,11 +21,17 @@ export interface Queryable {
   /** One parameterised statement ($1, $2, …). */
   query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<R[]>;
   /**
-   * Like `query`, each row an array of its columns in select order, with text
-   * left undecoded where the driver allows (see RawValue): for bulk reads that
-   * pass text through to the wire (Pull) without a string per value.
+   * Like `query`, but hands each row to `each` as it arrives (postgres.js; PGlite
+   * once all have), as an array of its columns in select order, text left
+   * undecoded where the driver allows (see RawValue), and keeps none: for bulk
+   * reads that pass text through to the wire (Pull) without a string or an
+   * object per value that lives until the last row is in.
    */
-  queryRaw(text: string, params?: readonly unknown[]): Promise<RawValue[][]>;
+  queryRaw(
+    text: string,
+    params: readonly unknown[],
+    each: (row: readonly RawValue[]) => void,
+  ): Promise<void>;
   /** Several statements without parameters (migrations). */
   exec(text: string): Promise<void>;
 }

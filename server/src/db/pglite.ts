@@ -18,11 +18,9 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
       const res = await q.query<R>(text, params ? [...params] : undefined);
       return res.rows;
     },
-    async queryRaw(text: string, params?: readonly unknown[]) {
-      const res = await q.query<RawValue[]>(text, params ? [...params] : undefined, {
-        rowMode: "array",
-      });
-      return res.rows;
+    async queryRaw(text, params, each) {
+      const res = await q.query<RawValue[]>(text, [...params], { rowMode: "array" });
+      for (const row of res.rows) each(row);
     },
     async exec(text: string) {
       await q.exec(text);

@@ -83,11 +83,13 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
       });
       return rows as unknown as R[];
     },
-    async queryRaw(text: string, params?: readonly unknown[]) {
-      const rows = await q
-        .unsafe(text, (params ?? []) as postgres.ParameterOrJSON<never>[], { prepare: true })
-        .raw();
-      return rows as unknown as RawValue[][];
+    async queryRaw(text, params, each) {
+      await q
+        .unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true })
+        .raw()
+        .forEach((row) => {
+          each(row as unknown as RawValue[]);
+        });
     },
     async exec(text: string) {
       await q.unsafe(text);

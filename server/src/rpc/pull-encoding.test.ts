@@ -4,25 +4,24 @@ import { isStorableText } from "@hivekeep/client-core/core";
 import { PullResponseSchema } from "@hivekeep/proto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FeedPage, type FeedRow } from "../store/feed.ts";
+import { decodeChange, type FeedRow, WirePageWriter } from "../store/feed.ts";
 import { feedRowToProto } from "./mapping.ts";
 import { encodedChanges, isBinaryRequest } from "./pull-encoding.ts";
 
 const utf8 = new TextEncoder();
-/** `chr(tag) || chr(octet_length(text)) || text`, as the feed's select writes a field. */
+/** `chr(tag) || chr(octet_length(text)) || text`, left out when empty, as wire_head has them. */
 const field = (tag: number, text: string) =>
-  String.fromCharCode(tag, utf8.encode(text).length) + text;
-/** A change laid out as the feed's select lays it out (`packedChange` in feed.ts). */
+  text === "" ? "" : String.fromCharCode(tag, utf8.encode(text).length) + text;
+/** A change as the feed query returns it: its wire_head (migration 004), then its payload. */
 const pack = (r: FeedRow): string =>
   `${r.seq}\x1f${field(0x0a, r.entity)}${field(0x12, r.entityId)}${field(0x1a, r.scopeId)}` +
-  `${field(0x32, r.hlc)}${r.authorId === "" ? "" : field(0x3a, r.authorId)}` +
-  `${String.fromCharCode(0x20, r.op)}${r.payloadJson}`;
-/** The page as postgres.js hands it over (bytes) or as PGlite does (strings). */
-const pageOf = (rows: FeedRow[], as: "bytes" | "strings" = "bytes", limit = rows.length) =>
-  new FeedPage(
-    rows.map((r) => (as === "bytes" ? utf8.encode(pack(r)) : pack(r))),
-    limit,
-  );
+  `${field(0x32, r.hlc)}${field(0x3a, r.authorId)}${String.fromCharCode(0x20, r.op)}${r.payloadJson}`;
+/** The changes as postgres.js hands them over (bytes; PGlite's strings are encoded alike), framed. */
+const pageOf = (rows: FeedRow[]) => {
+  const writer = new WirePageWriter();
+  for (const r of rows) writer.add(utf8.encode(pack(r)));
+  return writer.finish();
+};
 
 const row = (over: Partial<FeedRow> = {}): FeedRow => ({
   seq: 1,
@@ -36,11 +35,11 @@ const row = (over: Partial<FeedRow> = {}): FeedRow => ({
   ...over,
 });
 
-const responses = (rows: FeedRow[], as: "bytes" | "strings" = "bytes") => {
+const responses = (rows: FeedRow[]) => {
   const init = { nextCursor: "42", hasMore: true, serverTime: timestampFromMs(1_767_225_600_123) };
   const ordinary = create(PullResponseSchema, { ...init, changes: rows.map(feedRowToProto) });
   const encoded = create(PullResponseSchema, init);
-  encoded.$unknown = encodedChanges(pageOf(rows, as));
+  encoded.$unknown = encodedChanges(pageOf(rows));
   return { ordinary, encoded };
 };
 
@@ -66,7 +65,7 @@ describe("hand-written Pull encoding", () => {
     expect(Buffer.from(bytes.subarray(0, tail.length))).toEqual(Buffer.from(tail));
   });
 
-  it("decodes to the same message for any rows, from bytes or strings", () => {
+  it("decodes to the same message for any rows", () => {
     // Every part but the payload is a validated number, name, id, scope or
     // stamp; the payload is a JSON object of any text.
     const name = fc.stringMatching(/^[A-Za-z0-9_:.-]{1,105}$/);
@@ -89,50 +88,54 @@ describe("hand-written Pull encoding", () => {
           }),
           { maxLength: 20 },
         ),
-        fc.constantFrom("bytes" as const, "strings" as const),
-        (rows, as) => {
-          const { ordinary, encoded } = responses(rows, as);
+        (rows) => {
+          const { ordinary, encoded } = responses(rows);
           const decoded = fromBinary(PullResponseSchema, toBinary(PullResponseSchema, encoded));
           expect(decoded).toEqual(
             fromBinary(PullResponseSchema, toBinary(PullResponseSchema, ordinary)),
           );
-          const page = pageOf(rows, as);
-          expect(Array.from({ length: page.count }, (_, i) => page.row(i))).toEqual(rows);
+          expect(rows.map((r) => decodeChange(utf8.encode(pack(r))))).toEqual(rows);
+          const page = pageOf(rows);
+          expect([page.count, page.lastSeq]).toEqual([rows.length, rows.at(-1)?.seq]);
         },
       ),
     );
   });
 
-  it("keeps the limit and says whether more follow", () => {
-    const rows = [row({ seq: 7 }), row({ seq: 9, op: 2, payloadJson: "{}" }), row({ seq: 12 })];
-    const page = pageOf(rows, "bytes", 2);
-    expect([page.count, page.hasMore, page.seq(0), page.seq(1), page.row(1).op]).toEqual([
-      2,
-      true,
-      7,
-      9,
-      2,
-    ]);
-    const all = pageOf(rows, "strings", 3);
-    expect([all.count, all.hasMore, all.seq(2)]).toEqual([3, false, 12]);
-    expect(pageOf([], "bytes", 5).count).toBe(0);
+  it("frames a large page in chunks that each start with a change", () => {
+    // About 4 MiB in chunks of 256 KiB, five changes larger than a chunk among them.
+    const rows = Array.from({ length: 500 }, (_, i) =>
+      row({
+        seq: i + 1,
+        payloadJson: JSON.stringify({ note: "n".repeat(i % 100 === 99 ? 300_000 : 5_000) }),
+      }),
+    );
+    const page = pageOf(rows);
+    expect(page.chunks.length).toBeGreaterThan(5);
+    for (const chunk of page.chunks) expect(chunk[0]).toBe(0x0a);
+    const { ordinary, encoded } = responses(rows);
+    expect(fromBinary(PullResponseSchema, toBinary(PullResponseSchema, encoded))).toEqual(ordinary);
+    expect(pageOf([])).toEqual({ count: 0, lastSeq: undefined, chunks: [] });
   });
 
-  it("refuses a change that is not laid out as the select lays it out", () => {
+  it("refuses a change whose head or payload is not laid out so", () => {
     const packed = pack(row({ seq: 5 }));
+    const op = String.fromCharCode(0x20, 1);
     const malformed = [
-      packed.slice(0, packed.indexOf("{")), // no payload
-      packed.replace(String.fromCharCode(0x20, 1), ""), // no op
+      packed.replace(op, ""), // no op
+      packed.replace(op, `${op}x`), // something between op and the payload
+      packed.replace("5\x1f", "5"), // no separator after the seq
       // A text of 128 bytes or more: chr() writes its length as 2 bytes.
       packed.replace(
         field(0x12, row().entityId),
         `\x12${String.fromCharCode(200)}${"e".repeat(200)}`,
       ),
       packed.replace("{", "["), // a payload that is not an object
+      packed.slice(0, packed.indexOf("{")), // no payload
     ];
     for (const m of malformed) {
-      expect(() => new FeedPage([utf8.encode(m)], 1)).toThrow(/feed row 5: malformed/);
-      expect(() => new FeedPage([m], 1)).toThrow(/feed row 5: malformed/);
+      expect(() => new WirePageWriter().add(utf8.encode(m))).toThrow(/malformed/);
+      expect(() => decodeChange(utf8.encode(m))).toThrow(/malformed/);
     }
   });
 

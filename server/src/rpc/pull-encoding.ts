@@ -3,33 +3,36 @@
  *
  * protobuf-es builds a message per feed row and encodes it by reflection,
  * about 8 µs per change (40 ms for a page of 5000, more than reading the page
- * from the database). The database lays each change out for the wire and the
- * server frames them into one buffer (FeedPage in store/feed.ts), copying the
- * bytes as the driver handed them over. They decode to the same message as
- * `toBinary(PullResponseSchema, …)` writes for the same changes (proven by
- * pull-encoding.test.ts).
+ * from the database). The database keeps each change laid out for the wire,
+ * and the server frames the changes into chunks as they arrive
+ * (WirePageWriter in store/feed.ts), copying the bytes as the driver handed
+ * them over. They decode to the same message as `toBinary(PullResponseSchema,
+ * …)` writes for the same changes (proven by pull-encoding.test.ts).
  *
- * The bytes travel as an unknown field of an otherwise ordinary PullResponse
+ * The bytes travel as unknown fields of an otherwise ordinary PullResponse
  * (`encodedChanges`): protobuf-es writes a message's unknown fields after its
  * known ones, and protobuf readers accept fields in any order, so a binary
- * client reads the same message. It is one unknown field for the whole page:
- * protobuf-es writes the first change's tag, and the others' tags are part of
- * the data (5000 unknown fields cost the writer 3 ms to copy one by one).
+ * client reads the same message. It is one unknown field per chunk of about
+ * 256 KiB: protobuf-es writes the chunk's first tag, and the other changes'
+ * tags are part of the data (5000 unknown fields cost the writer 3 ms to copy
+ * one by one).
  * JSON has no unknown fields, so a JSON request must get the ordinary message
  * (see `isBinaryRequest`).
  */
 import type { UnknownField } from "@bufbuild/protobuf";
 import { WireType } from "@bufbuild/protobuf/wire";
-import type { FeedPage } from "../store/feed.ts";
+import type { WirePage } from "../store/feed.ts";
 
 /**
- * The changes of a page as one unknown field of PullResponse (field 1) whose
- * bytes are everything after its first tag. None for no changes.
+ * The changes of a page as unknown fields of PullResponse (field 1), one per
+ * chunk, each with the bytes after the chunk's first tag. None for no changes.
  */
-export function encodedChanges(page: FeedPage): UnknownField[] {
-  if (page.count === 0) return [];
-  const data = page.encodeChanges().subarray(1);
-  return [{ no: 1, wireType: WireType.LengthDelimited, data }];
+export function encodedChanges(page: WirePage): UnknownField[] {
+  return page.chunks.map((chunk) => ({
+    no: 1,
+    wireType: WireType.LengthDelimited,
+    data: chunk.subarray(1),
+  }));
 }
 
 /**

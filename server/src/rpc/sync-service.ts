@@ -3,7 +3,7 @@ import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { nextPageHeader } from "@hivekeep/client-core/sync";
 import { PullResponseSchema, type SyncService } from "@hivekeep/proto";
-import { feedHead, readFeedPage } from "../store/feed.ts";
+import { feedHead, readFeedPage, readWirePage } from "../store/feed.ts";
 import { callerOf } from "./context.ts";
 import type { Deps } from "./deps.ts";
 import { invalidArgument } from "./errors.ts";
@@ -37,11 +37,13 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
           `cursor ${req.cursor} is unknown to this server (the feed ends at ${head}); pull again from ""`,
         );
       }
-      const page = await readFeedPage(db, caller.organizationId, caller.userId, after, limit);
+      const binary = isBinaryRequest(ctx.requestHeader);
+      const read = binary ? readWirePage : readFeedPage;
+      const page = await read(db, caller.organizationId, caller.userId, after, limit);
       const { hasMore } = page;
       // Without more rows, every row up to `head` (committed before we read it)
       // has been scanned, so the cursor may pass rows this caller cannot see.
-      const lastSeq = page.count > 0 ? page.seq(page.count - 1) : after;
+      const lastSeq = ("rows" in page ? page.rows.at(-1)?.seq : page.lastSeq) ?? after;
       const nextCursor = String(hasMore ? lastSeq : Math.max(lastSeq, head));
       // The next page's cursor ahead of the body, so a device can ask for that
       // page while this one is still on its way (pages() in client-core/sync).
@@ -51,13 +53,9 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
         hasMore,
         serverTime: timestampFromMs(deps.clock.nowMs()),
       });
-      // Binary: the changes' bytes are written by hand (pull-encoding.ts).
-      if (isBinaryRequest(ctx.requestHeader)) response.$unknown = encodedChanges(page);
-      else {
-        response.changes = Array.from({ length: page.count }, (_, i) =>
-          feedRowToProto(page.row(i)),
-        );
-      }
+      // Binary: the changes' bytes are framed by hand (pull-encoding.ts).
+      if ("rows" in page) response.changes = page.rows.map(feedRowToProto);
+      else response.$unknown = encodedChanges(page);
       return response;
     },
   };

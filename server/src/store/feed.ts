@@ -1,7 +1,7 @@
 /** Reading the change feed (SyncService.Pull). */
 import { userScope } from "@hivekeep/client-core/core";
 import { varintSize, writeVarint } from "@hivekeep/client-core/sync";
-import type { Queryable, RawValue } from "../db/db.ts";
+import type { Queryable } from "../db/db.ts";
 
 /** A change of the feed. */
 export interface FeedRow {
@@ -24,180 +24,194 @@ export async function feedHead(q: Queryable, organizationId: string): Promise<nu
 }
 
 /**
- * A page of the feed, each change as the database lays it out for the wire
- * (`packedChange`): `<seq>` U+001F, then the change's protobuf fields but the
- * payload (a "head": entity, entity_id, scope_id, hlc and author_id, each as
- * tag, one length byte and text, ending with op), then the payload's text.
- * The database builds that in one concatenation; a driver hands over one value
- * per change instead of eight (postgres.js: its UTF-8 bytes, never decoded;
- * PGlite decodes every value itself, so there each string is encoded once
- * more), and `encode` frames each change with two copies: head, then the
- * payload behind its tag and length.
+ * Pull reads each change as the database keeps it for the wire: its
+ * `wire_head` (migration 004: `<seq>` U+001F, then the Change's protobuf
+ * fields but the payload, ending with op) followed by its payload's text, one
+ * value per change. The database computed the head when the change was
+ * written; a driver hands the value over as it arrives (postgres.js: its UTF-8
+ * bytes, never decoded; PGlite decodes every value itself, so there the string
+ * is encoded once more), and `WirePageWriter` frames it with two copies, the
+ * head's fields and the payload behind its tag and length, into chunks of the
+ * response. Nothing of a row is kept until the page is in: no string or object
+ * per value that would live through the query.
  *
  * Fields go in the order 1, 2, 3, 6, 7, 4, 5, which every protobuf reader
- * accepts. The head's texts are ids, names, scopes and stamps: validated
- * ASCII of at most 105 bytes before they reach the feed, so one length byte
- * holds each; a longer one could only be written as a byte of 0x80 or more
- * by `chr`, and is refused here rather than misread.
+ * accepts. The head's texts are validated ASCII ids, names, scopes and stamps
+ * of at most 105 bytes, so one length byte holds each; a longer one could only
+ * be stored as a length of two bytes (`chr` of 128 or more), and is refused
+ * here rather than misread.
  */
-export class FeedPage {
-  /** The changes of the page (at most the limit asked for). */
+
+/** Where the parts of the change last read by `readLayout` are (reused: no object per change). */
+const layout = { seq: 0, fields: 0, payload: 0 };
+
+/** Reads a change's layout into `layout`; throws when it is not laid out so. */
+function readLayout(change: Uint8Array): void {
+  let seq = 0;
+  let at = 0;
+  for (; at < change.length && change[at] !== 0x1f; at++)
+    seq = seq * 10 + (change[at] as number) - 48;
+  const fields = ++at;
+  // Walk the text fields up to op (tag 0x20), the last of the head.
+  while (at < change.length && change[at] !== 0x20 && (change[at + 1] as number) < 0x80) {
+    at += 2 + (change[at + 1] as number);
+  }
+  if (change[at] !== 0x20 || change[at + 2] !== 0x7b) {
+    throw new Error(`feed row ${seq}: malformed wire head or payload`);
+  }
+  layout.seq = seq;
+  layout.fields = fields;
+  layout.payload = at + 2;
+}
+
+/** A page of changes framed for the wire. */
+export interface WirePage {
   readonly count: number;
-  /** More changes the caller may read follow this page. */
-  readonly hasMore: boolean;
-  private readonly rows: Uint8Array[];
-  /** Per change: where its head starts, where its payload starts. */
-  private readonly at: Int32Array;
-  private readonly seqs: Float64Array;
-
-  constructor(packed: readonly (Uint8Array | string)[], limit: number) {
-    this.count = Math.min(packed.length, limit);
-    this.hasMore = packed.length > limit;
-    this.rows = new Array(this.count);
-    this.at = new Int32Array(this.count * 2);
-    this.seqs = new Float64Array(this.count);
-    for (let i = 0; i < this.count; i++) {
-      const value = packed[i] as Uint8Array | string;
-      const row = typeof value === "string" ? utf8.encode(value) : value;
-      this.rows[i] = row;
-      let seq = 0;
-      let p = 0;
-      for (; p < row.length && row[p] !== 0x1f; p++) seq = seq * 10 + (row[p] as number) - 48;
-      const head = ++p;
-      // Walk the head's text fields up to op (tag 0x20), its last.
-      while (p < row.length && row[p] !== 0x20) {
-        const length = row[p + 1] as number;
-        if (length >= 0x80) break;
-        p += 2 + length;
-      }
-      const payload = p + 2;
-      if (row[p] !== 0x20 || row[payload] !== 0x7b) {
-        throw new Error(`feed row ${seq}: malformed packed change`);
-      }
-      this.at[i * 2] = head;
-      this.at[i * 2 + 1] = payload;
-      this.seqs[i] = seq;
-    }
-  }
-
-  seq(i: number): number {
-    return this.seqs[i] as number;
-  }
-
+  /** The sequence number of the last change; undefined for none. */
+  readonly lastSeq: number | undefined;
   /**
-   * The changes as the repeated field 1 of a message (what PullResponse's
-   * `changes` are).
+   * The changes as the repeated field 1 of a message (PullResponse's
+   * `changes`), in chunks that each start with a change's tag.
    */
-  encodeChanges(): Uint8Array {
-    let total = 0;
-    for (let i = 0; i < this.count; i++) {
-      const message = this.messageSize(i);
-      total += 1 + varintSize(message) + message;
+  readonly chunks: readonly Uint8Array[];
+}
+
+const chunkBytes = 256 * 1024;
+
+/** Frames changes as they arrive into chunks of the response (see above). */
+export class WirePageWriter {
+  private readonly chunks: Uint8Array[] = [];
+  private buf = new Uint8Array(0);
+  private o = 0;
+  private count = 0;
+  private lastSeq: number | undefined;
+
+  /** A change as the feed query returns it: `wire_head || payload`. */
+  add(change: Uint8Array): void {
+    readLayout(change);
+    const { fields, payload } = layout;
+    const payloadBytes = change.length - payload;
+    const message = payload - fields + 1 + varintSize(payloadBytes) + payloadBytes;
+    const total = 1 + varintSize(message) + message;
+    if (this.o + total > this.buf.length) {
+      if (this.o > 0) this.chunks.push(this.buf.subarray(0, this.o));
+      this.buf = new Uint8Array(Math.max(chunkBytes, total));
+      this.o = 0;
     }
-    const out = new Uint8Array(total);
-    let o = 0;
-    for (let i = 0; i < this.count; i++) {
-      const row = this.rows[i] as Uint8Array;
-      const head = this.at[i * 2] as number;
-      const payload = this.at[i * 2 + 1] as number;
-      out[o++] = 0x0a; // field 1 (changes), length-delimited
-      o = writeVarint(out, o, this.messageSize(i));
-      out.set(row.subarray(head, payload), o);
-      o += payload - head;
-      out[o++] = 0x2a; // 5 payload_json
-      o = writeVarint(out, o, row.length - payload);
-      out.set(row.subarray(payload), o);
-      o += row.length - payload;
-    }
-    if (o !== total) throw new Error(`feed page encoding wrote ${o} bytes, expected ${total}`);
-    return out;
+    const out = this.buf;
+    let o = this.o;
+    out[o++] = 0x0a; // field 1 (changes), length-delimited
+    o = writeVarint(out, o, message);
+    out.set(change.subarray(fields, payload), o);
+    o += payload - fields;
+    out[o++] = 0x2a; // 5 payload_json
+    o = writeVarint(out, o, payloadBytes);
+    out.set(change.subarray(payload), o);
+    this.o = o + payloadBytes;
+    this.count++;
+    this.lastSeq = layout.seq;
   }
 
-  private messageSize(i: number): number {
-    const row = this.rows[i] as Uint8Array;
-    const payload = this.at[i * 2 + 1] as number;
-    const payloadBytes = row.length - payload;
-    return payload - (this.at[i * 2] as number) + 1 + varintSize(payloadBytes) + payloadBytes;
+  finish(): WirePage {
+    if (this.o > 0) this.chunks.push(this.buf.subarray(0, this.o));
+    this.buf = new Uint8Array(0);
+    this.o = 0;
+    return { count: this.count, lastSeq: this.lastSeq, chunks: this.chunks };
   }
+}
 
-  /** Change `i` with its text decoded (JSON responses, tests). */
-  row(i: number): FeedRow {
-    const row = this.rows[i] as Uint8Array;
-    const payload = this.at[i * 2 + 1] as number;
-    const text: string[] = [];
-    let op: 1 | 2 = 1;
-    for (let p = this.at[i * 2] as number; p < payload; ) {
-      const tag = row[p] as number;
-      if (tag === 0x20) {
-        op = row[p + 1] === 2 ? 2 : 1;
-        break;
-      }
-      const length = row[p + 1] as number;
-      text[tag >>> 3] = utf8Decoder.decode(row.subarray(p + 2, p + 2 + length));
-      p += 2 + length;
+/** A change as the feed query returns it, decoded (JSON responses, tests). */
+export function decodeChange(change: Uint8Array): FeedRow {
+  readLayout(change);
+  const { seq, fields, payload } = layout;
+  const text: string[] = [];
+  let op: 1 | 2 = 1;
+  for (let at = fields; at < payload; ) {
+    const tag = change[at] as number;
+    if (tag === 0x20) {
+      op = change[at + 1] === 2 ? 2 : 1;
+      break;
     }
-    return {
-      seq: this.seq(i),
-      op,
-      entity: text[1] ?? "",
-      entityId: text[2] ?? "",
-      scopeId: text[3] ?? "",
-      payloadJson: utf8Decoder.decode(row.subarray(payload)),
-      hlc: text[6] ?? "",
-      authorId: text[7] ?? "",
-    };
+    const length = change[at + 1] as number;
+    text[tag >>> 3] = utf8Decoder.decode(change.subarray(at + 2, at + 2 + length));
+    at += 2 + length;
   }
+  return {
+    seq,
+    op,
+    entity: text[1] ?? "",
+    entityId: text[2] ?? "",
+    scopeId: text[3] ?? "",
+    payloadJson: utf8Decoder.decode(change.subarray(payload)),
+    hlc: text[6] ?? "",
+    authorId: text[7] ?? "",
+  };
 }
 
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
 /**
- * A text column as protobuf field `tag`: the tag, its length in one byte (see
- * FeedPage), the text. Only author_id may be empty (then it is left out, as
- * proto3 does): `chr(0)` is an error, and every other column is validated
- * non-empty.
+ * Hands each of up to `limit` changes after `after`, in sequence order, that
+ * the user may read (every scope of the tenant except other users' personal
+ * scopes) to `take`, as the feed query returns it. Returns whether more follow.
  */
-const field = (tag: number, column: string) =>
-  `chr(${tag}) || chr(octet_length(${column})) || ${column}`;
-const optionalField = (tag: number, column: string) =>
-  `case when ${column} = '' then '' else ${field(tag, column)} end`;
+async function scanFeed(
+  q: Queryable,
+  organizationId: string,
+  userId: string,
+  after: number,
+  limit: number,
+  take: (change: Uint8Array) => void,
+): Promise<boolean> {
+  let n = 0;
+  // One row more than asked tells whether more follow.
+  await q.queryRaw(
+    `select wire_head || payload from changes
+     where organization_id = $1 and seq > $2
+       and ${readableScope("scope_id", "$3")}
+     order by seq limit $4`,
+    [organizationId, after, userScope(userId), limit + 1],
+    ([value]) => {
+      if (n++ === limit) return;
+      if (typeof value === "string") take(utf8.encode(value));
+      else if (value instanceof Uint8Array) take(value);
+      else
+        throw new TypeError(`feed: expected text, got ${value === null ? "null" : typeof value}`);
+    },
+  );
+  return n > limit;
+}
 
-/** SQL: a feed row laid out for the wire (see FeedPage). */
-const packedChange = [
-  "seq::text || chr(31)",
-  field(0x0a, "entity"),
-  field(0x12, "entity_id"),
-  field(0x1a, "scope_id"),
-  field(0x32, "hlc"),
-  optionalField(0x3a, "author_id"),
-  "chr(32) || chr(op)",
-  "payload",
-].join(" || ");
+/** A page of the feed framed for the wire (the binary Pull), and whether more follow. */
+export async function readWirePage(
+  q: Queryable,
+  organizationId: string,
+  userId: string,
+  after: number,
+  limit: number,
+): Promise<WirePage & { readonly hasMore: boolean }> {
+  const writer = new WirePageWriter();
+  const hasMore = await scanFeed(q, organizationId, userId, after, limit, (c) => writer.add(c));
+  return { ...writer.finish(), hasMore };
+}
 
-/**
- * Up to `limit` rows after `after`, in sequence order, that the user may read:
- * every scope of the tenant except other users' personal scopes.
- */
+/** A page of the feed decoded (the JSON Pull), and whether more follow. */
 export async function readFeedPage(
   q: Queryable,
   organizationId: string,
   userId: string,
   after: number,
   limit: number,
-): Promise<FeedPage> {
-  // One row more than asked tells whether more follow.
-  const rows = await q.queryRaw(
-    `select ${packedChange} from changes
-     where organization_id = $1 and seq > $2
-       and ${readableScope("scope_id", "$3")}
-     order by seq limit $4`,
-    [organizationId, after, userScope(userId), limit + 1],
+): Promise<{ readonly rows: FeedRow[]; readonly hasMore: boolean }> {
+  const rows: FeedRow[] = [];
+  const hasMore = await scanFeed(q, organizationId, userId, after, limit, (c) =>
+    rows.push(decodeChange(c)),
   );
-  return new FeedPage(rows.map(packedText), limit);
+  return { rows, hasMore };
 }
 
-/** `readFeedPage` with every change decoded. */
+/** `readFeedPage`'s changes. */
 export async function readFeed(
   q: Queryable,
   organizationId: string,
@@ -205,13 +219,7 @@ export async function readFeed(
   after: number,
   limit: number,
 ): Promise<FeedRow[]> {
-  const page = await readFeedPage(q, organizationId, userId, after, limit);
-  return Array.from({ length: page.count }, (_, i) => page.row(i));
-}
-
-function packedText([v]: RawValue[]): Uint8Array | string {
-  if (typeof v === "string" || v instanceof Uint8Array) return v;
-  throw new TypeError(`feed: expected a packed change, got ${v === null ? "null" : typeof v}`);
+  return (await readFeedPage(q, organizationId, userId, after, limit)).rows;
 }
 
 /**
