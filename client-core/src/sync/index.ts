@@ -13,7 +13,6 @@ export {
   decodePullResponse,
   encodePushRequest,
   type PullPage,
-  readPullHead,
   type SyncChange,
   varintSize,
   writeVarint,

@@ -22,13 +22,7 @@ import {
   PushResponseSchema,
   SyncService,
 } from "@hivekeep/proto";
-import {
-  decodePullResponse,
-  encodePushRequest,
-  type PullPage,
-  readPullHead,
-  type SyncChange,
-} from "./wire.ts";
+import { decodePullResponse, encodePushRequest, type PullPage, type SyncChange } from "./wire.ts";
 
 /**
  * A Pull response header with the next page's cursor, sent when more pages
@@ -155,20 +149,19 @@ export function createSyncClient(options: SyncClientOptions): SyncClient {
           // is asked for while this one's body is still arriving.
           const hint = response.headers.get(nextPageHeader);
           const ahead = hint === null ? undefined : ask(hint);
-          const bytes = await bodyBytes(response);
+          const page = decoded(await bodyBytes(response), decodePullResponse);
           next.done();
           // The body decides; a hint it does not confirm is dropped.
-          const head = decoded(bytes, readPullHead);
-          if (ahead !== undefined && (!head.hasMore || ahead.from !== head.nextCursor)) {
+          if (ahead !== undefined && (!page.hasMore || ahead.from !== page.nextCursor)) {
             ahead.cancel();
             ahead.done();
           }
-          next = !head.hasMore
+          next = !page.hasMore
             ? undefined
-            : ahead?.from === head.nextCursor
+            : ahead?.from === page.nextCursor
               ? ahead
-              : ask(head.nextCursor);
-          yield decoded(bytes, decodePullResponse);
+              : ask(page.nextCursor);
+          yield page;
         }
       } finally {
         signal?.removeEventListener("abort", cancelAll);

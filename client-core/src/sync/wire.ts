@@ -206,7 +206,7 @@ class Reader {
 export function decodePullResponse(bytes: Uint8Array): PullPage {
   const r = new Reader(bytes, 0, bytes.length);
   const changes: SyncChange[] = [];
-  const repeated = [new RepeatedString(), new RepeatedString(), new RepeatedString()];
+  const repeated = [0, 1, 2].map((): Repeated => ({ start: 0, length: -1, value: "" }));
   let nextCursor = "";
   let hasMore = false;
   let serverTime: Timestamp | undefined;
@@ -239,94 +239,123 @@ export function decodePullResponse(bytes: Uint8Array): PullPage {
 }
 
 /**
- * Just `next_cursor` and `has_more` of a PullResponse: the changes are
- * skipped, not decoded, so a client can ask for the next page before it
- * decodes this one.
+ * The last text read for a field that mostly repeats the same field of the
+ * change before (entity, scope, author): equal bytes reuse its string instead
+ * of decoding a new copy.
  */
-export function readPullHead(bytes: Uint8Array): { nextCursor: string; hasMore: boolean } {
-  const r = new Reader(bytes, 0, bytes.length);
-  let nextCursor = "";
-  let hasMore = false;
-  while (r.pos < r.end) {
-    const tag = r.uint32();
-    const wireType = tag & 7;
-    if (tag >>> 3 === 2 && wireType === 2) nextCursor = r.string();
-    else if (tag >>> 3 === 3 && wireType === 0) hasMore = r.uint32() !== 0;
-    else r.skip(wireType);
-  }
-  return { nextCursor, hasMore };
+interface Repeated {
+  start: number;
+  length: number;
+  value: string;
 }
+
+/** The text of `buf[start, end)`, reusing `last`'s string when the bytes are the same. */
+function repeatedText(buf: Uint8Array, start: number, end: number, last: Repeated): string {
+  const length = end - start;
+  if (length === last.length) {
+    const previous = last.start;
+    let i = 0;
+    while (i < length && buf[start + i] === buf[previous + i]) i++;
+    last.start = start;
+    if (i === length) return last.value;
+  }
+  last.start = start;
+  last.length = length;
+  last.value = decoder.decode(buf.subarray(start, end));
+  return last.value;
+}
+
+type MutableChange = { -readonly [K in keyof SyncChange]: SyncChange[K] };
 
 /**
- * A string field that mostly repeats the same field of the change before
- * (entity, scope, author): the bytes are compared with the last ones and
- * their string reused, instead of decoding a new copy.
+ * Reads a Change from `r` up to `end`, then leaves `r` at `end`. The common
+ * case, one-byte tags and lengths below 2^14, is read inline; anything else
+ * goes through `r` (`readOtherField`).
  */
-class RepeatedString {
-  private start = 0;
-  private length = -1;
-  private value = "";
-
-  read(r: Reader): string {
-    const end = r.delimited();
-    const { buf } = r;
-    const length = end - r.pos;
-    let same = length === this.length;
-    for (let i = 0; same && i < length; i++) same = buf[r.pos + i] === buf[this.start + i];
-    if (!same) {
-      this.value = decoder.decode(buf.subarray(r.pos, end));
-      this.length = length;
-    }
-    this.start = r.pos;
-    r.pos = end;
-    return this.value;
-  }
-}
-
-/** Reads a Change from `r` up to `end`, then leaves `r` at `end`. */
-function readChange(r: Reader, end: number, repeated: RepeatedString[]): SyncChange {
-  let entity = "";
-  let entityId = "";
-  let scopeId = "";
-  let op = 0;
-  let payloadJson = "";
-  let hlc = "";
-  let authorId = "";
+function readChange(r: Reader, end: number, repeated: Repeated[]): SyncChange {
+  const c: MutableChange = {
+    entity: "",
+    entityId: "",
+    scopeId: "",
+    op: 0,
+    payloadJson: "",
+    hlc: "",
+    authorId: "",
+  };
+  const { buf } = r;
   const outer = r.end;
   r.end = end;
-  while (r.pos < end) {
-    const tag = r.uint32();
-    const wireType = tag & 7;
-    if (wireType === 2) {
+  let pos = r.pos;
+  while (pos < end) {
+    const tag = buf[pos] as number;
+    if ((tag & 7) === 2 && tag < 0x80 && pos + 1 < end) {
+      // A length-delimited field with a one-byte tag, its length inline when
+      // it takes one or two bytes.
+      let length = buf[pos + 1] as number;
+      let start = pos + 2;
+      if (length >= 0x80) {
+        const second = buf[start] as number;
+        if (start >= end || second >= 0x80) {
+          r.pos = pos;
+          pos = readOtherField(r, c);
+          continue;
+        }
+        length = (length & 0x7f) | (second << 7);
+        start++;
+      }
+      const stop = start + length;
+      if (stop > end) throw new Error("protobuf: message is truncated");
       switch (tag >>> 3) {
         case 1:
-          entity = (repeated[0] as RepeatedString).read(r);
-          continue;
+          c.entity = repeatedText(buf, start, stop, repeated[0] as Repeated);
+          break;
         case 2:
-          entityId = r.string();
-          continue;
+          c.entityId = decoder.decode(buf.subarray(start, stop));
+          break;
         case 3:
-          scopeId = (repeated[1] as RepeatedString).read(r);
-          continue;
+          c.scopeId = repeatedText(buf, start, stop, repeated[1] as Repeated);
+          break;
         case 5:
-          payloadJson = r.string();
-          continue;
+          c.payloadJson = decoder.decode(buf.subarray(start, stop));
+          break;
         case 6:
-          hlc = r.string();
-          continue;
+          c.hlc = decoder.decode(buf.subarray(start, stop));
+          break;
         case 7:
-          authorId = (repeated[2] as RepeatedString).read(r);
-          continue;
+          c.authorId = repeatedText(buf, start, stop, repeated[2] as Repeated);
+          break;
       }
-    } else if (wireType === 0 && tag >>> 3 === 4) {
-      // An enum is an int32; a negative one arrives as 10 bytes.
-      op = r.uint32() | 0;
-      continue;
+      pos = stop;
+    } else {
+      r.pos = pos;
+      pos = readOtherField(r, c);
     }
+  }
+  r.pos = end;
+  r.end = outer;
+  return c;
+}
+
+/** One field of a Change read by `r` (a long tag or length, op, another wire type); returns where it ends. */
+function readOtherField(r: Reader, c: MutableChange): number {
+  const tag = r.uint32();
+  const wireType = tag & 7;
+  const field = tag >>> 3;
+  if (wireType === 0 && field === 4) {
+    // An enum is an int32; a negative one arrives as 10 bytes.
+    c.op = r.uint32() | 0;
+  } else if (wireType === 2 && field >= 1 && field <= 7 && field !== 4) {
+    const text = r.string();
+    if (field === 1) c.entity = text;
+    else if (field === 2) c.entityId = text;
+    else if (field === 3) c.scopeId = text;
+    else if (field === 5) c.payloadJson = text;
+    else if (field === 6) c.hlc = text;
+    else c.authorId = text;
+  } else {
     r.skip(wireType);
   }
-  r.end = outer;
-  return { entity, entityId, scopeId, op, payloadJson, hlc, authorId };
+  return r.pos;
 }
 
 interface Timestamp {
