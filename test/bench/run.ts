@@ -12,16 +12,18 @@
  * - push: batches of 500 new inspections (stock-card and scale columns) that
  *   a device pushes; raw: one multi-row insert of the same rows and one of
  *   their feed rows, in one transaction.
- * - pull: the whole feed in pages of 5000 changes (the device's client asks
- *   for the next page before it decodes one); raw: the same select of the
- *   raw feed, page after page.
+ * - pull: the whole feed (about 21,500 changes: what the pushes wrote) in
+ *   pages of 5000, as a device's first sync reads it (its client asks for the
+ *   next page as soon as a page's headers arrive); raw: the same select of
+ *   the raw feed, page after page, every value parsed by the driver.
  * Beside the ratios, the server process's CPU time per 1000 changes, ours and
  * raw: what a page costs the server, whatever runs in parallel.
  *
  * Runs on PGlite, and on Postgres too when DATABASE_URL is set;
  * BENCH_DATABASES=postgres (or pglite) narrows that. BENCH_BATCHES (default
- * 20) sets the number of push batches; BENCH_PULL_PASSES (default 5) how often
- * the pages are pulled (after one pass of warm-up). Ours and raw alternate,
+ * 40) sets the number of push batches, and so the feed's length;
+ * BENCH_PULL_PASSES (default 5) how often the feed is pulled (after one pass
+ * of warm-up). Ours and raw alternate,
  * batch by batch and pass by pass, after 3 full-size push batches each to
  * warm up (not counted).
  */
@@ -33,7 +35,7 @@ import { createScratchDatabase } from "../support/databases.ts";
 import type { Reply, Request } from "./server-process.ts";
 import { batch, inspections, page } from "./workload.ts";
 
-const batches = Number(process.env.BENCH_BATCHES ?? 20);
+const batches = Number(process.env.BENCH_BATCHES ?? 40);
 const pullPasses = Number(process.env.BENCH_PULL_PASSES ?? 5);
 const warmupBatches = 3;
 
@@ -44,6 +46,8 @@ interface Result {
   ours: number;
   raw: number;
   ratio: number;
+  /** The changes each side moved (pull: every pass's, warm-up not counted). */
+  changes: number;
   /** CPU milliseconds of the server process per 1000 changes. */
   serverCpuMsPer1000: { ours: number; raw: number };
 }
@@ -171,6 +175,7 @@ async function bench(name: string, databaseUrl: string | undefined): Promise<Res
         ours: Math.round(oursRate),
         raw: Math.round(rawRate),
         ratio: Math.round((oursRate / rawRate) * 100) / 100,
+        changes: oursChanges as number,
         serverCpuMsPer1000: {
           ours: perThousand(oursCpu as number, oursChanges as number),
           raw: perThousand(rawCpu as number, rawChanges as number),

@@ -6,7 +6,10 @@ import { startTestServer, type TestServer } from "../support/server.ts";
 describe.each(databaseKinds)("HTTP edges on %s", (kind) => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer(kind, { HIVEKEEP_MAX_BODY: "64KiB" });
+    t = await startTestServer(kind, {
+      HIVEKEEP_MAX_BODY: "64KiB",
+      HIVEKEEP_CORS_ORIGINS: "https://app.example",
+    });
   });
   afterAll(async () => {
     await t?.stop();
@@ -32,6 +35,38 @@ describe.each(databaseKinds)("HTTP edges on %s", (kind) => {
   it("accepts a 32-bit integer given as a JSON string", async () => {
     const r = await t.call("SyncService/Pull", { cursor: "", limit: "2" });
     expect(r.status).toBe(200);
+  });
+
+  it("lets a listed browser origin call, and read the headers a client needs", async () => {
+    const url = `${t.url}/hivekeep.v1.SyncService/Pull`;
+    const preflight = await fetch(url, {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://app.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type,authorization,connect-protocol-version",
+      },
+    });
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain(
+      "authorization",
+    );
+    const pull = await fetch(url, {
+      method: "POST",
+      headers: { origin: "https://app.example", "content-type": "application/json" },
+      body: JSON.stringify({ cursor: "", limit: 1 }),
+    });
+    expect(pull.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    const exposed = pull.headers.get("access-control-expose-headers")?.toLowerCase() ?? "";
+    for (const h of ["hivekeep-next-cursor", "retry-after", "connect-protocol-version"]) {
+      expect(exposed).toContain(h);
+    }
+    const other = await fetch(url, {
+      method: "POST",
+      headers: { origin: "https://elsewhere.example", "content-type": "application/json" },
+      body: JSON.stringify({ cursor: "", limit: 1 }),
+    });
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
   });
 
   it("answers an unknown method with 404", async () => {
