@@ -124,6 +124,26 @@ describe.each(databaseKinds)("device sync client on %s", (kind) => {
     ).rejects.toMatchObject({ code: Code.InvalidArgument });
   });
 
+  it("pulls a page of several 256 KiB chunks the same in binary and JSON", async () => {
+    const { apiaryId, hiveId } = await withApiaryAndHive(t);
+    const d = device("client-core-c");
+    const sync = createSyncClient({ baseUrl: t.url });
+    // About 1.2 MB of changes: the binary page travels in five chunks.
+    const pushed = Array.from({ length: 240 }, (_, i) =>
+      inspection(apiaryId, hiveId, d.stamp(), `${i} ${"Brut ✓ ".repeat(700)}`),
+    );
+    await sync.push(pushed);
+    const binary = await t.client(SyncService).pull({ cursor: "", limit: 5000 });
+    const json = await t.client(SyncService, { json: true }).pull({ cursor: "", limit: 5000 });
+    expect(binary.changes).toEqual(json.changes);
+    const ours = await sync.pull("", 5000);
+    expect(ours.changes.map((c) => c.payloadJson)).toEqual(json.changes.map((c) => c.payloadJson));
+    const notes = ours.changes
+      .filter((c) => pushed.some((p) => p.entityId === c.entityId))
+      .map((c) => JSON.parse(c.payloadJson).note);
+    expect(notes).toEqual(pushed.map((p) => JSON.parse(p.payloadJson).note));
+  });
+
   it("names the next page's cursor in a header exactly when more follow", async () => {
     const { apiaryId, hiveId } = await withApiaryAndHive(t);
     const d = device("client-core-h");
