@@ -268,6 +268,37 @@ describe.each(databaseKinds)("device sync client on %s", (kind) => {
     const closed = createSyncClient({ baseUrl: "http://127.0.0.1:9" });
     await expect(closed.pull("")).rejects.toMatchObject({ code: Code.Unavailable });
   });
+
+  it("fails a Pull with internal on a feed row not laid out for the wire, and goes on", async () => {
+    const { apiaryId, hiveId } = await withApiaryAndHive(t);
+    const sync = createSyncClient({ baseUrl: t.url });
+    const change = inspection(apiaryId, hiveId, device("client-core-m").stamp(), "fine");
+    await sync.push([change]);
+    const { db } = t.server;
+    const where = "where entity = 'inspection' and entity_id = $1";
+    const [row] = await db.query<{ seq: number; payload: string }>(
+      `select seq, payload from changes ${where}`,
+      [change.entityId],
+    );
+    // Every stored payload is a JSON object; this one is not.
+    await db.query(`update changes set payload = '[]' ${where}`, [change.entityId]);
+    try {
+      const from = String((row?.seq ?? 1) - 1);
+      for (const json of [false, true]) {
+        await expect(t.client(SyncService, { json }).pull({ cursor: from })).rejects.toMatchObject({
+          code: Code.Internal,
+        });
+      }
+      await expect(sync.pull(from)).rejects.toMatchObject({ code: Code.Internal });
+      // The connection and the server go on.
+      expect((await sync.pull("", 1)).changes).toHaveLength(1);
+    } finally {
+      await db.query(`update changes set payload = $2 ${where}`, [change.entityId, row?.payload]);
+    }
+    expect((await sync.pull(String((row?.seq ?? 1) - 1), 1)).changes[0]?.entityId).toBe(
+      change.entityId,
+    );
+  });
 });
 
 describe.each(databaseKinds)("device sync client in login mode on %s", (kind) => {

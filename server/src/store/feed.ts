@@ -49,8 +49,9 @@ const layout = { seq: 0, fields: 0, payload: 0 };
 function readLayout(change: Uint8Array): void {
   let seq = 0;
   let at = 0;
-  for (; at < change.length && change[at] !== 0x1f; at++)
+  for (; at < change.length && change[at] !== 0x1f; at++) {
     seq = seq * 10 + (change[at] as number) - 48;
+  }
   const fields = ++at;
   // Walk the text fields up to op (tag 0x20), the last of the head.
   while (at < change.length && change[at] !== 0x20 && (change[at + 1] as number) < 0x80) {
@@ -165,6 +166,8 @@ async function scanFeed(
   take: (change: Uint8Array) => void,
 ): Promise<boolean> {
   let n = 0;
+  // Thrown once the query is done: a driver must see each row handled.
+  let failure: unknown;
   // One row more than asked tells whether more follow.
   await q.queryRaw(
     `select wire_head || payload from changes
@@ -173,13 +176,18 @@ async function scanFeed(
      order by seq limit $4`,
     [organizationId, after, userScope(userId), limit + 1],
     ([value]) => {
-      if (n++ === limit) return;
-      if (typeof value === "string") take(utf8.encode(value));
-      else if (value instanceof Uint8Array) take(value);
-      else
-        throw new TypeError(`feed: expected text, got ${value === null ? "null" : typeof value}`);
+      if (n++ >= limit || failure !== undefined) return;
+      try {
+        if (typeof value === "string") take(utf8.encode(value));
+        else if (value instanceof Uint8Array) take(value);
+        else
+          throw new TypeError(`feed: expected text, got ${value === null ? "null" : typeof value}`);
+      } catch (err) {
+        failure = err;
+      }
     },
   );
+  if (failure !== undefined) throw failure;
   return n > limit;
 }
 
