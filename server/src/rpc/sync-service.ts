@@ -37,13 +37,13 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
           `cursor ${req.cursor} is unknown to this server (the feed ends at ${head}); pull again from ""`,
         );
       }
-      const binary = isBinaryRequest(ctx.requestHeader);
-      const read = binary ? readWirePage : readFeedPage;
+      // Binary: the changes' bytes are framed by hand (pull-encoding.ts).
+      const read = isBinaryRequest(ctx.requestHeader) ? readWirePage : readFeedPage;
       const page = await read(db, caller.organizationId, caller.userId, after, limit);
       const { hasMore } = page;
       // Without more rows, every row up to `head` (committed before we read it)
       // has been scanned, so the cursor may pass rows this caller cannot see.
-      const lastSeq = ("rows" in page ? page.rows.at(-1)?.seq : page.lastSeq) ?? after;
+      const lastSeq = page.lastSeq ?? after;
       const nextCursor = String(hasMore ? lastSeq : Math.max(lastSeq, head));
       // The next page's cursor ahead of the body, so a device can ask for that
       // page while this one is still on its way (pages() in client-core/sync).
@@ -53,7 +53,6 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
         hasMore,
         serverTime: timestampFromMs(deps.clock.nowMs()),
       });
-      // Binary: the changes' bytes are framed by hand (pull-encoding.ts).
       if ("rows" in page) response.changes = page.rows.map(feedRowToProto);
       else response.$unknown = encodedChanges(page);
       return response;

@@ -211,12 +211,16 @@ export async function readFeedPage(
   userId: string,
   after: number,
   limit: number,
-): Promise<{ readonly rows: FeedRow[]; readonly hasMore: boolean }> {
+): Promise<{
+  readonly rows: FeedRow[];
+  readonly lastSeq: number | undefined;
+  readonly hasMore: boolean;
+}> {
   const rows: FeedRow[] = [];
   const hasMore = await scanFeed(q, organizationId, userId, after, limit, (c) =>
     rows.push(decodeChange(c)),
   );
-  return { rows, hasMore };
+  return { rows, lastSeq: rows.at(-1)?.seq, hasMore };
 }
 
 /** `readFeedPage`'s changes. */

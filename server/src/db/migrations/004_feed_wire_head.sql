@@ -8,7 +8,8 @@
 -- out when empty, as proto3 does), and last op (4). These texts are validated
 -- ASCII ids, names, scopes and stamps of at most 105 bytes; a text of 128 bytes
 -- or more would get a length chr() writes as two bytes, which the reader
--- refuses (FeedPage in server/src/store/feed.ts, which also frames the payload).
+-- refuses (readLayout in server/src/store/feed.ts; WirePageWriter there also
+-- frames the payload).
 alter table changes add column wire_head text not null generated always as (
   seq::text || chr(31)
   || case when entity = '' then '' else chr(10) || chr(octet_length(entity)) || entity end
