@@ -16,7 +16,7 @@ import { writeTenant } from "../store/tenant-write.ts";
 import { callerOf } from "./context.ts";
 import { commandContext, type Deps, observeClock } from "./deps.ts";
 import { apiaryToProto } from "./mapping.ts";
-import { pageResponse, pageWindow } from "./paging.ts";
+import { pageResponse, pageWindow } from "@hivekeep/client-core/ops";
 
 /** The state the apiary commands need, read inside the write transaction. */
 async function apiaryState(tx: Queryable, deps: Deps, organizationId: string, id: string) {

@@ -29,7 +29,7 @@ import { writeTenant } from "../store/tenant-write.ts";
 import { callerOf } from "./context.ts";
 import { commandContext, type Deps, observeClock, rowForEdit } from "./deps.ts";
 import { isoOr, isoOrNull } from "./mapping.ts";
-import { pageResponse, pageWindow } from "./paging.ts";
+import { pageResponse, pageWindow } from "@hivekeep/client-core/ops";
 import { rowToProto } from "./row-to-proto.ts";
 
 export const harvestToProto = (row: Row): Harvest =>

@@ -34,7 +34,7 @@ import { writeTenant } from "../store/tenant-write.ts";
 import { type Caller, callerOf } from "./context.ts";
 import { commandContext, type Deps, rowForEdit } from "./deps.ts";
 import { isoOr } from "./mapping.ts";
-import { pageResponse, pageWindow } from "./paging.ts";
+import { pageResponse, pageWindow } from "@hivekeep/client-core/ops";
 import { rowToProto } from "./row-to-proto.ts";
 
 export const inspectionToProto = (row: Row): Inspection =>

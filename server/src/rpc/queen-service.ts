@@ -30,7 +30,7 @@ import { writeTenant } from "../store/tenant-write.ts";
 import { callerOf } from "./context.ts";
 import { commandContext, type Deps, observeClock, rowForEdit } from "./deps.ts";
 import { isoOf, isoOr } from "./mapping.ts";
-import { pageResponse, pageWindow } from "./paging.ts";
+import { pageResponse, pageWindow } from "@hivekeep/client-core/ops";
 import { rowToProto } from "./row-to-proto.ts";
 
 export const queenToProto = (row: Row): Queen => rowToProto(QueenSchema, entities.queen, row);

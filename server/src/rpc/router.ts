@@ -14,11 +14,12 @@ import {
 } from "@hivekeep/proto";
 import { apiaryService } from "./apiary-service.ts";
 import { authService } from "./auth-service.ts";
+import { hiveService } from "@hivekeep/client-core/ops";
 import type { Deps } from "./deps.ts";
+import { sessionOf } from "./session.ts";
 import { toConnectError } from "./errors.ts";
 import { eventService } from "./event-service.ts";
 import { harvestService } from "./harvest-service.ts";
-import { hiveService } from "./hive-service.ts";
 import { inspectionService } from "./inspection-service.ts";
 import { queenService } from "./queen-service.ts";
 import { statsService } from "./stats-service.ts";
@@ -46,10 +47,11 @@ export function errorInterceptor(deps: Deps): Interceptor {
 
 /** Registers every service. */
 export function routes(deps: Deps) {
+  const session = sessionOf(deps);
   return (router: ConnectRouter) => {
     router.service(ApiaryService, apiaryService(deps));
     router.service(SyncService, syncService(deps));
-    router.service(HiveService, hiveService(deps));
+    router.service(HiveService, hiveService(session));
     router.service(HarvestService, harvestService(deps));
     router.service(EventService, eventService(deps));
     router.service(StatsService, statsService(deps));

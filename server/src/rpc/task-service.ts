@@ -30,7 +30,7 @@ import { writeTenant } from "../store/tenant-write.ts";
 import { callerOf } from "./context.ts";
 import { commandContext, type Deps, rowForEdit } from "./deps.ts";
 import { isoOf } from "./mapping.ts";
-import { pageResponse, pageWindow } from "./paging.ts";
+import { pageResponse, pageWindow } from "@hivekeep/client-core/ops";
 import { rowToProto } from "./row-to-proto.ts";
 
 export const taskToProto = (row: Row): Task => rowToProto(TaskSchema, entities.task, row);

@@ -20,7 +20,7 @@ import { writeTenant } from "../store/tenant-write.ts";
 import { callerOf } from "./context.ts";
 import { commandContext, type Deps } from "./deps.ts";
 import { isoOr, isoOrNull } from "./mapping.ts";
-import { pageResponse, pageWindow } from "./paging.ts";
+import { pageResponse, pageWindow } from "@hivekeep/client-core/ops";
 import { rowToProto } from "./row-to-proto.ts";
 
 export const treatmentToProto = (row: Row): Treatment =>

@@ -1,0 +1,54 @@
+/**
+ * Where a hive stood and which queen reigned at a given time. Inspections, treatments and
+ * harvests freeze both as of their date, so a back-dated record gets the apiary and queen of that
+ * date. Placements and queens of one hive are few: they are read whole and chosen here.
+ */
+import type { ReplicaReader, StoredRow } from "./replica-store.ts";
+
+export interface HiveAt {
+  readonly hive: StoredRow;
+  readonly apiaryId: string;
+  /** "" when no queen reigned at that time. */
+  readonly queenId: string;
+}
+
+const text = (v: unknown): string => (typeof v === "string" ? v : "");
+
+/** undefined when the hive does not exist (live) in the tenant. `at` is RFC 3339 (ms, UTC). */
+export async function hiveAt(
+  r: ReplicaReader,
+  hiveId: string,
+  at: string,
+): Promise<HiveAt | undefined> {
+  const hive = await r.get("hive", hiveId);
+  if (!hive) return undefined;
+  const byHive = { where: [{ column: "hive_id", eq: hiveId }] } as const;
+  // The placement covering `at`; before the first placement, the first one.
+  const { rows: placements } = await r.list("placement", {
+    ...byHive,
+    orderBy: [{ column: "started_at" }, { column: "id" }],
+  });
+  const covering = placements.find((p) => {
+    const ended = p.values.ended_at;
+    return text(p.values.started_at) <= at && (ended == null || text(ended) > at);
+  });
+  const placement = covering ?? placements[0];
+  // The queen whose reign (introduced_at, or created_at, … replaced_at) covers `at`; the latest.
+  const { rows: queens } = await r.list("queen", {
+    ...byHive,
+    orderBy: [
+      { column: "introduced_at", orElse: "created_at", desc: true },
+      { column: "id", desc: true },
+    ],
+  });
+  const queen = queens.find((q) => {
+    const from = q.values.introduced_at ?? q.values.created_at;
+    const until = q.values.replaced_at;
+    return from != null && text(from) <= at && (until == null || text(until) > at);
+  });
+  return {
+    hive,
+    apiaryId: text(placement?.values.apiary_id) || text(hive.values.apiary_id),
+    queenId: queen?.id ?? "",
+  };
+}

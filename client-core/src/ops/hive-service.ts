@@ -1,0 +1,158 @@
+/**
+ * HiveService (contract §3, §4.3, §6) over a replica: list by name, get, create (opens the first
+ * placement), update, relocate (closes the open placement, opens one at the target), delete.
+ */
+import { create } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import {
+  CreateHiveResponseSchema,
+  DeleteHiveResponseSchema,
+  GetHiveResponseSchema,
+  type Hive,
+  HiveSchema,
+  type HiveService,
+  ListHivesResponseSchema,
+  RelocateHiveResponseSchema,
+  UpdateHiveResponseSchema,
+} from "@hivekeep/proto";
+import {
+  createHive,
+  deleteHive,
+  type HiveState,
+  relocateHive,
+  updateHive,
+} from "../core/commands/hive.ts";
+import { notFound } from "../core/domain-error.ts";
+import { hiveAt } from "./hive-at.ts";
+import { pageResponse, pageWindow } from "./paging.ts";
+import type { ReplicaReader, StoredRow } from "./replica-store.ts";
+import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
+import { isoOr } from "./timestamps.ts";
+import { toProto } from "./to-proto.ts";
+
+const text = (v: unknown): string => (typeof v === "string" ? v : "");
+
+export async function mustGetHive(
+  r: ReplicaReader,
+  organizationId: string,
+  id: string,
+): Promise<Hive> {
+  const row = await r.get("hive", id);
+  if (!row) throw notFound("hive", id);
+  return toProto(HiveSchema, "hive", row, organizationId);
+}
+
+/**
+ * The state the hive commands need, read inside the write: the hive, its open placements (both
+ * about to be edited, so the clock observes their stamps) and the queen reigning at `at`.
+ */
+async function hiveState(
+  s: OpsSession,
+  r: ReplicaReader,
+  id: string,
+  at: string,
+): Promise<HiveState | undefined> {
+  const context = id === "" ? undefined : await hiveAt(r, id, at);
+  if (!context) return undefined;
+  const { hive } = context;
+  s.observe(hive.clock);
+  const { rows } = await r.list("placement", {
+    where: [
+      { column: "hive_id", eq: id },
+      { column: "ended_at", eq: null },
+    ],
+    orderBy: [{ column: "started_at" }, { column: "id" }],
+  });
+  for (const p of rows) s.observe(p.clock);
+  return {
+    id,
+    name: text(hive.values.name),
+    apiaryId: text(hive.values.apiary_id),
+    status: Number(hive.values.status ?? 0),
+    queenId: context.queenId,
+    openPlacements: rows.map((p: StoredRow) => ({
+      id: p.id,
+      apiaryId: text(p.values.apiary_id),
+      startedAt: text(p.values.started_at),
+    })),
+  };
+}
+
+export function hiveService(sessionOf: SessionOf): ServiceImpl<typeof HiveService> {
+  return {
+    async listHives(req, ctx) {
+      const s = sessionOf(ctx);
+      const window = pageWindow(req.page);
+      const { rows, total } = await s.store.read((r) =>
+        r.list("hive", {
+          where: req.apiaryId === "" ? [] : [{ column: "apiary_id", eq: req.apiaryId }],
+          orderBy: [{ column: "name", fold: "ascii" }, { column: "id" }],
+          ...window,
+        }),
+      );
+      return create(ListHivesResponseSchema, {
+        hives: rows.map((row) => toProto(HiveSchema, "hive", row, s.organizationId)),
+        page: pageResponse(window, rows.length, total),
+      });
+    },
+
+    async getHive(req, ctx) {
+      const s = sessionOf(ctx);
+      const hive = await s.store.read((r) => mustGetHive(r, s.organizationId, req.id));
+      return create(GetHiveResponseSchema, { hive });
+    },
+
+    async createHive(req, ctx) {
+      const s = sessionOf(ctx);
+      const hive = await s.store.write(async (w) => {
+        const apiary = req.apiaryId === "" ? undefined : await w.get("apiary", req.apiaryId);
+        const { id, changes } = createHive(commandContext(s), apiary, req);
+        await w.apply(changes);
+        return mustGetHive(w, s.organizationId, id);
+      });
+      return create(CreateHiveResponseSchema, { hive });
+    },
+
+    async updateHive(req, ctx) {
+      const s = sessionOf(ctx);
+      const hive = await s.store.write(async (w) => {
+        const cc = commandContext(s);
+        const id = req.hive?.id ?? "";
+        const state = req.hive ? await hiveState(s, w, id, cc.now.toISOString()) : undefined;
+        await w.apply(updateHive(cc, state, req.hive));
+        return mustGetHive(w, s.organizationId, id);
+      });
+      return create(UpdateHiveResponseSchema, { hive });
+    },
+
+    async relocateHive(req, ctx) {
+      const s = sessionOf(ctx);
+      const hive = await s.store.write(async (w) => {
+        const cc = commandContext(s);
+        const date = isoOr(req.date, cc.now, "date");
+        const state = await hiveState(s, w, req.id, date);
+        const target =
+          req.targetApiaryId === "" ? undefined : await w.get("apiary", req.targetApiaryId);
+        const changes = relocateHive(
+          cc,
+          state,
+          target && { id: target.id, name: text(target.values.name) },
+          { id: req.id, targetApiaryId: req.targetApiaryId, date },
+        );
+        await w.apply(changes);
+        return mustGetHive(w, s.organizationId, req.id);
+      });
+      return create(RelocateHiveResponseSchema, { hive });
+    },
+
+    async deleteHive(req, ctx) {
+      const s = sessionOf(ctx);
+      await s.store.write(async (w) => {
+        const cc = commandContext(s);
+        const state = await hiveState(s, w, req.id, cc.now.toISOString());
+        await w.apply(deleteHive(cc, state, req.id));
+      });
+      return create(DeleteHiveResponseSchema, {});
+    },
+  };
+}

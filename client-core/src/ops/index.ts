@@ -1,0 +1,39 @@
+/**
+ * The contract operations, one implementation for the server and the device: Connect services
+ * over a replica store (the port), with the store's list queries described as data. Pure like
+ * the core: no Dexie, no DOM, no database driver.
+ */
+export { errorInterceptor, invalidArgument, toConnectError } from "./errors.ts";
+export { type HiveAt, hiveAt } from "./hive-at.ts";
+export { hiveService } from "./hive-service.ts";
+export { defaultPageSize, maxPageSize, type PageWindow, pageResponse, pageWindow } from "./paging.ts";
+export {
+  columnOf,
+  compareRows,
+  compareText,
+  defaultOf,
+  type Filter,
+  foldAscii,
+  type ListQuery,
+  matches,
+  type OrderTerm,
+  runList,
+  type Scalar,
+} from "./query.ts";
+export type {
+  GetOptions,
+  ReplicaReader,
+  ReplicaStore,
+  ReplicaWriter,
+  StoredRow,
+} from "./replica-store.ts";
+export { commandContext, type OpsSession, type SessionOf } from "./session.ts";
+export type {
+  DashboardFigures,
+  DashboardQuery,
+  HoneyFigures,
+  HoneyStat,
+  StatsSource,
+} from "./stats-source.ts";
+export { isoOf, isoOr, isoOrNull } from "./timestamps.ts";
+export { toProto } from "./to-proto.ts";

@@ -1,0 +1,59 @@
+/**
+ * The store port: what the contract operations (ops/*-service.ts) need of a replica. Three
+ * implementations pass one suite (replica-store.suite.ts): SQL on the server (the one write path),
+ * Dexie on the device, and memory for unit tests.
+ *
+ * Reads see only rows that exist for the API: complete (every required column written) and not
+ * deleted, unless `evenDeleted` is asked for. Lists are described as data (query.ts), so SQL turns
+ * them into `where … order by … offset … limit …` and the other stores run them with the one
+ * comparator of query.ts.
+ *
+ * A `write` runs its function in one transaction of the tenant: reads see the writes made before
+ * them in it, and nothing is kept when the function throws. Only the store's own calls may be
+ * awaited inside (Dexie commits a transaction that waits on anything else).
+ */
+import type { Change } from "../core/change.ts";
+import type { EntityName } from "../core/entities.ts";
+import type { Hlc } from "../core/hlc.ts";
+import type { Values } from "../core/merge.ts";
+import type { ListQuery } from "./query.ts";
+
+/**
+ * A row as the operations see it: the merged values (snake_case columns; timestamps as RFC 3339
+ * strings with milliseconds, UTC; an orset column as its `OrSetState`; a column never written is
+ * absent), the stamps, and the scope.
+ */
+export interface StoredRow {
+  readonly id: string;
+  readonly scopeId: string;
+  readonly values: Values;
+  readonly clock: Readonly<Record<string, Hlc>>;
+  readonly deleted: boolean;
+}
+
+export interface GetOptions {
+  /** Tombstoned rows too (labels of statistics name removed hives). Partial rows never. */
+  readonly evenDeleted?: boolean;
+}
+
+export interface ReplicaReader {
+  get(entity: EntityName, id: string, options?: GetOptions): Promise<StoredRow | undefined>;
+  /** A page of live rows and the number of all rows that match. */
+  list(entity: EntityName, query: ListQuery): Promise<{ rows: StoredRow[]; total: number }>;
+  /** The number of live rows per value of `column` among `values` (absent = 0). */
+  countBy(
+    entity: EntityName,
+    column: string,
+    values: readonly string[],
+  ): Promise<Map<string, number>>;
+}
+
+export interface ReplicaWriter extends ReplicaReader {
+  /** Merges the changes with the shared rule (and, on a device, queues them for Push). */
+  apply(changes: readonly Change[]): Promise<void>;
+}
+
+export interface ReplicaStore {
+  read<T>(fn: (r: ReplicaReader) => Promise<T>): Promise<T>;
+  write<T>(fn: (w: ReplicaWriter) => Promise<T>): Promise<T>;
+}

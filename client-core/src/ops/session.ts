@@ -1,0 +1,39 @@
+/**
+ * What an operation needs from where it runs, per call: the replica of the caller's tenant, who
+ * is calling, and the clock. The server builds one from the authenticated caller and its SQL
+ * store; a device from its signed-in user and its Dexie replica.
+ */
+import type { HandlerContext } from "@connectrpc/connect";
+import type { CommandContext } from "../core/commands/context.ts";
+import type { Hlc } from "../core/hlc.ts";
+import type { ReplicaStore } from "./replica-store.ts";
+import type { StatsSource } from "./stats-source.ts";
+
+export interface OpsSession {
+  readonly store: ReplicaStore;
+  readonly organizationId: string;
+  readonly userId: string;
+  /** The figures of StatsService: SQL on the server, TypeScript on a device. */
+  readonly stats: StatsSource;
+  /** The time of the operation (the server's clock; a device's corrected clock). */
+  now(): Date;
+  /** A fresh entity id (UUID v7). */
+  newId(): string;
+  /** A fresh HLC, greater than every stamp this node has issued or seen. */
+  stamp(): Hlc;
+  /** Lets the clock see the stamps of a row about to be edited, so the edit wins. */
+  observe(clock: Readonly<Record<string, Hlc>>): void;
+}
+
+/** How the services find the session of a call (the caller travels in the context values). */
+export type SessionOf = (ctx: HandlerContext) => OpsSession;
+
+/** The command context of one operation: one "now" for all its defaults. */
+export function commandContext(session: OpsSession): CommandContext {
+  return {
+    now: session.now(),
+    authorId: session.userId,
+    newId: () => session.newId(),
+    stamp: () => session.stamp(),
+  };
+}

@@ -1,0 +1,25 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type { OpsSession, SessionOf } from "@hivekeep/client-core/ops";
+import { sqlStats } from "../store/sql-stats.ts";
+import { sqlStore } from "../store/sql-store.ts";
+import { callerOf } from "./context.ts";
+import type { Deps } from "./deps.ts";
+
+/** The session of a call: the caller's tenant in SQL, the server clock, new ids. */
+export function sessionOf(deps: Deps): SessionOf {
+  return (ctx: HandlerContext): OpsSession => {
+    const { organizationId, userId } = callerOf(ctx);
+    return {
+      store: sqlStore(deps.db, organizationId),
+      stats: sqlStats(deps.db, organizationId),
+      organizationId,
+      userId,
+      now: () => new Date(deps.clock.nowMs()),
+      newId: deps.newId,
+      stamp: () => deps.clock.stamp(),
+      observe(clock) {
+        for (const hlc of Object.values(clock)) deps.clock.observe(hlc);
+      },
+    };
+  };
+}

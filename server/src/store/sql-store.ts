@@ -1,0 +1,92 @@
+/**
+ * The server's replica store (client-core ops/replica-store.ts): the entity tables of one tenant,
+ * read with SQL and written through the one write path (tenant-write.ts, apply-changes.ts).
+ */
+import { type EntityName, entities } from "@hivekeep/client-core/core";
+import type {
+  ListQuery,
+  ReplicaReader,
+  ReplicaStore,
+  ReplicaWriter,
+  StoredRow,
+} from "@hivekeep/client-core/ops";
+import { type Db, type Queryable, type Row, settled } from "../db/db.ts";
+import { idsSql } from "./entity-sql.ts";
+import { rowStateFromDb } from "./row-state.ts";
+import { orderSql, whereSql } from "./sql-query.ts";
+import { writeTenant } from "./tenant-write.ts";
+
+export function storedRow(entity: EntityName, row: Row): StoredRow {
+  const state = rowStateFromDb(row, entities[entity]);
+  return { id: String(row.id), scopeId: String(row.scope_id), ...state };
+}
+
+export function sqlReader(q: Queryable, organizationId: string): ReplicaReader {
+  return {
+    async get(entity, id, options) {
+      const [row] = await q.query(
+        `select * from ${entities[entity].table}
+         where organization_id = $1 and id = $2 and complete
+           ${options?.evenDeleted ? "" : "and not deleted"}`,
+        [organizationId, id],
+      );
+      return row && storedRow(entity, row);
+    },
+
+    async list(entity: EntityName, query: ListQuery) {
+      const params: unknown[] = [organizationId];
+      const where = ["organization_id = $1", "complete", "not deleted"];
+      where.push(...whereSql(entity, query.where ?? [], params));
+      const table = entities[entity].table;
+      const conds = where.join(" and ");
+      const countParams = [...params];
+      const order = orderSql(entity, query, params);
+      let window = "";
+      if (query.offset) {
+        params.push(query.offset);
+        window += ` offset $${params.length}`;
+      }
+      if (query.limit !== undefined) {
+        params.push(query.limit);
+        window += ` limit $${params.length}`;
+      }
+      const [rows, count] = await settled([
+        q.query(`select * from ${table} where ${conds} order by ${order}${window}`, params),
+        q.query<{ n: number }>(`select count(*) as n from ${table} where ${conds}`, countParams),
+      ]);
+      return { rows: rows.map((r) => storedRow(entity, r)), total: Number(count[0]?.n ?? 0) };
+    },
+
+    async countBy(entity, column, values) {
+      if (!(column in entities[entity].columns)) throw new Error(`unknown column ${column}`);
+      const counts = new Map<string, number>();
+      if (values.length === 0) return counts;
+      const rows = await q.query<{ v: string; n: number }>(
+        `select ${column} as v, count(*) as n from ${entities[entity].table}
+         where organization_id = $1 and complete and not deleted
+           and ${column} = any (${idsSql("$2")})
+         group by ${column}`,
+        [organizationId, JSON.stringify(values)],
+      );
+      for (const r of rows) counts.set(String(r.v), Number(r.n));
+      return counts;
+    },
+  };
+}
+
+/** The store of one tenant. Reads outside a write run without a transaction. */
+export function sqlStore(db: Db, organizationId: string): ReplicaStore {
+  return {
+    read: (fn) => fn(sqlReader(db, organizationId)),
+    write: (fn) =>
+      writeTenant(db, organizationId, (w) => {
+        const writer: ReplicaWriter = {
+          ...sqlReader(w.tx, organizationId),
+          async apply(changes) {
+            if (changes.length > 0) await w.apply(changes);
+          },
+        };
+        return fn(writer);
+      }),
+  };
+}
