@@ -131,6 +131,13 @@ export {
   orSetValues,
   parseOrSetPatch,
 } from "./or-set.ts";
+export {
+  type Conflict,
+  type MergedChange,
+  mergeChange,
+  rowScope,
+  type ScopedRowState,
+} from "./merge-change.ts";
 export { maxTimestampMs, minTimestampMs, parseRfc3339 } from "./rfc3339.ts";
 export { isStorableText, utf8ByteLength } from "./utf8.ts";
 export type {

@@ -114,9 +114,7 @@ function compareValues(a: unknown, b: unknown): number {
 }
 
 /** The comparator of an ordering (Zero's makeComparator, for our terms). */
-export function compareRows(
-  orderBy: readonly OrderTerm[],
-): (a: StoredRow, b: StoredRow) => number {
+export function compareRows(orderBy: readonly OrderTerm[]): (a: StoredRow, b: StoredRow) => number {
   return (a, b) => {
     for (const term of orderBy) {
       const x = termValue(a, term);

@@ -21,7 +21,11 @@ const isText = (entity: EntityName, name: string): boolean =>
   name === "id" || textTypes.has(entities[entity].columns[name]?.type ?? "");
 
 /** The conditions of `where` (after the tenant's, live ones), parameters appended to `params`. */
-export function whereSql(entity: EntityName, where: readonly Filter[], params: unknown[]): string[] {
+export function whereSql(
+  entity: EntityName,
+  where: readonly Filter[],
+  params: unknown[],
+): string[] {
   return where.map((f) => {
     if ("readableBy" in f) {
       params.push(userScope(f.readableBy));
@@ -31,7 +35,9 @@ export function whereSql(entity: EntityName, where: readonly Filter[], params: u
     if (f.eq === null) return `${col} is null`;
     params.push(f.eq);
     const p = `$${params.length}`;
-    return defaultOf(entity, f.column) === f.eq ? `(${col} is null or ${col} = ${p})` : `${col} = ${p}`;
+    return defaultOf(entity, f.column) === f.eq
+      ? `(${col} is null or ${col} = ${p})`
+      : `${col} = ${p}`;
   });
 }
 

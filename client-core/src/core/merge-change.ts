@@ -1,0 +1,78 @@
+/**
+ * One change merged into a stored row, as every replica does it (server, device, memory): the
+ * shared merge (merge.ts), the row's scope after the change, and what the change contributed (its
+ * accepted part, which the server feeds) or lost (a conflict for the writer).
+ */
+import type { Change } from "./change.ts";
+import { type EntitySpec, entities, isUserScope } from "./entities.ts";
+import type { Hlc } from "./hlc.ts";
+import { type ApplyResult, applyChange, type RowState } from "./merge.ts";
+
+/** A row as a replica keeps it: the merge state and its scope. */
+export interface ScopedRowState extends RowState {
+  readonly scopeId: string;
+}
+
+export interface Conflict {
+  readonly entity: Change["entity"];
+  readonly entityId: string;
+  readonly columns: readonly string[];
+  readonly winningHlc: Hlc;
+}
+
+export interface MergedChange {
+  readonly result: ApplyResult;
+  /** The row after the change; undefined when the change contributed nothing. */
+  readonly row: ScopedRowState | undefined;
+  /** The accepted part of the change, scoped like the row: what the feed records. */
+  readonly fed: Change | undefined;
+  readonly conflict: Conflict | undefined;
+}
+
+/**
+ * The scope of a row after a change: it follows the merged row, not the change, so a device that
+ * has not yet seen a relocation (and writes under the old apiary) cannot move the row back.
+ * `stored` is the row's scope before the change (undefined for a row never seen).
+ */
+export function rowScope(
+  spec: EntitySpec,
+  change: Change,
+  row: RowState,
+  stored: string | undefined,
+): string {
+  const apiaryId = row.values.apiary_id;
+  switch (spec.scope) {
+    case "self":
+      return change.entityId;
+    case "apiary":
+    case "apiaryOrUser":
+      if (typeof apiaryId === "string" && apiaryId !== "") return apiaryId;
+      if (spec.scope === "apiaryOrUser" && isUserScope(change.scopeId)) return change.scopeId;
+      return stored ?? change.scopeId;
+    case "hive":
+      // The hive's apiary is not in the row; the change names it (validated).
+      return change.scopeId;
+  }
+}
+
+export function mergeChange(current: ScopedRowState | undefined, change: Change): MergedChange {
+  const spec = entities[change.entity];
+  const result = applyChange(current, change, spec);
+  const conflict =
+    result.lost.length > 0 && result.winningHlc !== undefined
+      ? {
+          entity: change.entity,
+          entityId: change.entityId,
+          columns: result.lost,
+          winningHlc: result.winningHlc,
+        }
+      : undefined;
+  if (!result.changed) return { result, row: undefined, fed: undefined, conflict };
+  const scopeId = rowScope(spec, change, result.row, current?.scopeId);
+  return {
+    result,
+    row: { ...result.row, scopeId },
+    fed: { ...change, scopeId, payload: change.op === "delete" ? {} : result.accepted },
+    conflict,
+  };
+}

@@ -1,0 +1,22 @@
+/** The server's SQL replica store passes the one store suite, on every database. */
+import { type Db, migrate, openPglite, openPostgres } from "@hivekeep/server";
+import { replicaStoreSuite } from "../../client-core/src/testing/replica-store-suite.ts";
+import { sqlStore } from "../../server/src/store/sql-store.ts";
+import { ensureLocalTenant, localOrganizationId } from "../../server/src/store/tenants.ts";
+import { createScratchDatabase, databaseKinds } from "../support/databases.ts";
+
+for (const kind of databaseKinds) {
+  replicaStoreSuite(`SQL on ${kind}`, async () => {
+    const scratch = kind === "postgres" ? await createScratchDatabase() : undefined;
+    const db: Db = scratch ? await openPostgres(scratch.url) : await openPglite(undefined);
+    await migrate(db);
+    await ensureLocalTenant(db);
+    return {
+      store: sqlStore(db, localOrganizationId),
+      async close() {
+        await db.close();
+        await scratch?.drop();
+      },
+    };
+  });
+}
