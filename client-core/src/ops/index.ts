@@ -3,10 +3,20 @@
  * over a replica store (the port), with the store's list queries described as data. Pure like
  * the core: no Dexie, no DOM, no database driver.
  */
+export { apiaryService } from "./apiary-service.ts";
 export { errorInterceptor, invalidArgument, toConnectError } from "./errors.ts";
+export { harvestService } from "./harvest-service.ts";
 export { type HiveAt, hiveAt } from "./hive-at.ts";
 export { hiveService } from "./hive-service.ts";
-export { defaultPageSize, maxPageSize, type PageWindow, pageResponse, pageWindow } from "./paging.ts";
+export { inspectionService } from "./inspection-service.ts";
+export {
+  defaultPageSize,
+  maxPageSize,
+  type PageWindow,
+  pageResponse,
+  pageWindow,
+} from "./paging.ts";
+export { queenService } from "./queen-service.ts";
 export {
   columnOf,
   compareRows,

@@ -1,11 +1,9 @@
 /** The proto ⇄ domain mapping, in one module. */
 import { create } from "@bufbuild/protobuf";
 import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { entities, invalid } from "@hivekeep/client-core/core";
-import { type Apiary, ApiarySchema, type Change, ChangeOp, ChangeSchema } from "@hivekeep/proto";
-import type { ApiaryRow } from "../store/apiaries.ts";
+import { invalid } from "@hivekeep/client-core/core";
+import { type Change, ChangeOp, ChangeSchema } from "@hivekeep/proto";
 import type { FeedRow } from "../store/feed.ts";
-import { rowToProto } from "./row-to-proto.ts";
 
 export const toTimestamp = (d: Date | null | undefined): Timestamp | undefined =>
   d ? timestampFromDate(d) : undefined;
@@ -35,9 +33,6 @@ export const isoOr = (ts: Timestamp | undefined, fallback: Date, field: string):
 /** isoOf, or null (unset) when the timestamp is left out. */
 export const isoOrNull = (ts: Timestamp | undefined, field: string): string | null =>
   ts ? isoOf(ts, field) : null;
-
-export const apiaryToProto = (row: ApiaryRow): Apiary =>
-  rowToProto(ApiarySchema, entities.apiary, row, { hive_count: Number(row.hive_count) });
 
 export function feedRowToProto(row: FeedRow): Change {
   return create(ChangeSchema, {

@@ -1,5 +1,12 @@
 import { Code, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import {
+  apiaryService,
+  harvestService,
+  hiveService,
+  inspectionService,
+  queenService,
+} from "@hivekeep/client-core/ops";
+import {
   ApiaryService,
   AuthService,
   EventService,
@@ -12,16 +19,11 @@ import {
   TaskService,
   TreatmentService,
 } from "@hivekeep/proto";
-import { apiaryService } from "./apiary-service.ts";
 import { authService } from "./auth-service.ts";
-import { hiveService } from "@hivekeep/client-core/ops";
 import type { Deps } from "./deps.ts";
-import { sessionOf } from "./session.ts";
 import { toConnectError } from "./errors.ts";
 import { eventService } from "./event-service.ts";
-import { harvestService } from "./harvest-service.ts";
-import { inspectionService } from "./inspection-service.ts";
-import { queenService } from "./queen-service.ts";
+import { sessionOf } from "./session.ts";
 import { statsService } from "./stats-service.ts";
 import { syncService } from "./sync-service.ts";
 import { taskService } from "./task-service.ts";
@@ -49,15 +51,15 @@ export function errorInterceptor(deps: Deps): Interceptor {
 export function routes(deps: Deps) {
   const session = sessionOf(deps);
   return (router: ConnectRouter) => {
-    router.service(ApiaryService, apiaryService(deps));
+    router.service(ApiaryService, apiaryService(session));
     router.service(SyncService, syncService(deps));
     router.service(HiveService, hiveService(session));
-    router.service(HarvestService, harvestService(deps));
+    router.service(HarvestService, harvestService(session));
     router.service(EventService, eventService(deps));
     router.service(StatsService, statsService(deps));
-    router.service(InspectionService, inspectionService(deps));
+    router.service(InspectionService, inspectionService(session));
     router.service(TreatmentService, treatmentService(deps));
-    router.service(QueenService, queenService(deps));
+    router.service(QueenService, queenService(session));
     router.service(TaskService, taskService(deps));
     router.service(AuthService, authService(deps));
   };

@@ -1,9 +1,7 @@
 /** Reads of the event log (contract §6). Events are written only by commands. */
 
-import type { Hlc } from "@hivekeep/client-core/core";
-import { EventType } from "@hivekeep/client-core/core";
 import type { Queryable, Row } from "../db/db.ts";
-import { stampSql, unpackClock } from "./stored-clock.ts";
+import { stampSql } from "./stored-clock.ts";
 
 export interface EventFilter {
   /** "" = no filter. */
@@ -35,20 +33,4 @@ export async function listEvents(
      limit $5`,
     [organizationId, filter.apiaryId, filter.hiveId, filter.queenId, limit],
   );
-}
-
-/** The live HARVEST events that point at a harvest, with their stamps and scopes. */
-export async function harvestEvents(
-  q: Queryable,
-  organizationId: string,
-  harvestId: string,
-): Promise<{ id: string; scope_id: string; clock: Record<string, Hlc> }[]> {
-  const rows = await q.query<{ id: string; scope_id: string; clock: unknown }>(
-    `select id, scope_id, clock from events
-     where organization_id = $1 and ref_entity = 'harvest' and ref_id = $2 and type = $3
-       and complete and not deleted
-     order by id`,
-    [organizationId, harvestId, EventType.HARVEST],
-  );
-  return rows.map((r) => ({ ...r, clock: unpackClock(r.clock) }));
 }

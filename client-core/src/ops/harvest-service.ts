@@ -1,0 +1,124 @@
+/**
+ * HarvestService (contract §4.8, §6) over a replica: create (date default now; freezes the
+ * hive's apiary and queen as of the date and records a HARVEST event), get, list newest first
+ * (by hive and/or apiary), and delete, which tombstones the harvest and its HARVEST events so
+ * every honey figure drops. There is no update.
+ */
+import { create } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import {
+  CreateHarvestResponseSchema,
+  DeleteHarvestResponseSchema,
+  GetHarvestResponseSchema,
+  type Harvest,
+  HarvestSchema,
+  type HarvestService,
+  ListHarvestsResponseSchema,
+} from "@hivekeep/proto";
+import { EventType } from "../core/commands/event.ts";
+import { createHarvest, deleteHarvest, type HarvestState } from "../core/commands/harvest.ts";
+import { notFound } from "../core/domain-error.ts";
+import { hiveAt } from "./hive-at.ts";
+import { pageResponse, pageWindow } from "./paging.ts";
+import type { Filter } from "./query.ts";
+import type { ReplicaReader } from "./replica-store.ts";
+import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
+import { isoOr, isoOrNull } from "./timestamps.ts";
+import { toProto } from "./to-proto.ts";
+
+async function mustGetHarvest(
+  r: ReplicaReader,
+  organizationId: string,
+  id: string,
+): Promise<Harvest> {
+  const row = await r.get("harvest", id);
+  if (!row) throw notFound("harvest", id);
+  return toProto(HarvestSchema, "harvest", row, organizationId);
+}
+
+/**
+ * The harvest and its live HARVEST events as DeleteHarvest needs them; all are about to be
+ * tombstoned, so the clock sees their stamps.
+ */
+async function harvestState(
+  s: OpsSession,
+  r: ReplicaReader,
+  id: string,
+): Promise<HarvestState | undefined> {
+  const row = await r.get("harvest", id);
+  if (!row) return undefined;
+  s.observe(row.clock);
+  const { rows: events } = await r.list("event", {
+    where: [
+      { column: "ref_entity", eq: "harvest" },
+      { column: "ref_id", eq: id },
+      { column: "type", eq: EventType.HARVEST },
+    ],
+    orderBy: [{ column: "id" }],
+  });
+  for (const e of events) s.observe(e.clock);
+  return {
+    id,
+    scopeId: row.scopeId,
+    events: events.map((e) => ({ id: e.id, scopeId: e.scopeId })),
+  };
+}
+
+export function harvestService(sessionOf: SessionOf): ServiceImpl<typeof HarvestService> {
+  return {
+    async listHarvests(req, ctx) {
+      const s = sessionOf(ctx);
+      const window = pageWindow(req.page);
+      const where: Filter[] = [];
+      if (req.hiveId !== "") where.push({ column: "hive_id", eq: req.hiveId });
+      if (req.apiaryId !== "") where.push({ column: "apiary_id", eq: req.apiaryId });
+      const { rows, total } = await s.store.read((r) =>
+        r.list("harvest", {
+          where,
+          orderBy: [
+            { column: "date", desc: true },
+            { column: "created_at", desc: true },
+            { column: "id", desc: true },
+          ],
+          ...window,
+        }),
+      );
+      return create(ListHarvestsResponseSchema, {
+        harvests: rows.map((row) => toProto(HarvestSchema, "harvest", row, s.organizationId)),
+        page: pageResponse(window, rows.length, total),
+      });
+    },
+
+    async getHarvest(req, ctx) {
+      const s = sessionOf(ctx);
+      const harvest = await s.store.read((r) => mustGetHarvest(r, s.organizationId, req.id));
+      return create(GetHarvestResponseSchema, { harvest });
+    },
+
+    async createHarvest(req, ctx) {
+      const s = sessionOf(ctx);
+      const harvest = await s.store.write(async (w) => {
+        const cc = commandContext(s);
+        const date = isoOr(req.date, cc.now, "date");
+        const at = req.hiveId === "" ? undefined : await hiveAt(w, req.hiveId, date);
+        const { id, changes } = createHarvest(
+          cc,
+          at && { id: req.hiveId, apiaryId: at.apiaryId, queenId: at.queenId },
+          { ...req, date, bestBefore: isoOrNull(req.bestBefore, "bestBefore") },
+        );
+        await w.apply(changes);
+        return mustGetHarvest(w, s.organizationId, id);
+      });
+      return create(CreateHarvestResponseSchema, { harvest });
+    },
+
+    async deleteHarvest(req, ctx) {
+      const s = sessionOf(ctx);
+      await s.store.write(async (w) => {
+        const state = await harvestState(s, w, req.id);
+        await w.apply(deleteHarvest(commandContext(s), state, req.id));
+      });
+      return create(DeleteHarvestResponseSchema, {});
+    },
+  };
+}

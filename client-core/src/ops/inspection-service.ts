@@ -1,0 +1,124 @@
+/**
+ * InspectionService (contract §4.4) over a replica: create (freezing the hive's apiary and
+ * reigning queen as of the date, default now), get, list newest first, and the photo operations
+ * on the OR-set column `photo_keys` (a photo already there / not there writes nothing).
+ */
+import { create } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import {
+  AddInspectionPhotoResponseSchema,
+  CreateInspectionResponseSchema,
+  GetInspectionResponseSchema,
+  type Inspection,
+  InspectionSchema,
+  type InspectionService,
+  ListInspectionsResponseSchema,
+  RemoveInspectionPhotoResponseSchema,
+} from "@hivekeep/proto";
+import {
+  addInspectionPhoto,
+  createInspection,
+  type InspectionState,
+  removeInspectionPhoto,
+} from "../core/commands/inspection.ts";
+import { notFound } from "../core/domain-error.ts";
+import { emptyOrSet, type OrSetState } from "../core/or-set.ts";
+import { parseRfc3339 } from "../core/rfc3339.ts";
+import { hiveAt } from "./hive-at.ts";
+import { pageResponse, pageWindow } from "./paging.ts";
+import type { ReplicaReader } from "./replica-store.ts";
+import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
+import { isoOr } from "./timestamps.ts";
+import { toProto } from "./to-proto.ts";
+
+async function mustGetInspection(
+  r: ReplicaReader,
+  organizationId: string,
+  id: string,
+): Promise<Inspection> {
+  const row = await r.get("inspection", id);
+  if (!row) throw notFound("inspection", id);
+  return toProto(InspectionSchema, "inspection", row, organizationId);
+}
+
+type PhotoCommand = typeof addInspectionPhoto;
+
+/**
+ * Runs a photo command on the stored inspection (the clock sees its stamps) and returns it as
+ * stored afterwards.
+ */
+function photoOp(s: OpsSession, command: PhotoCommand, id: string, photo: string) {
+  return s.store.write(async (w) => {
+    const row = id === "" ? undefined : await w.get("inspection", id);
+    if (row) s.observe(row.clock);
+    const state: InspectionState | undefined = row && {
+      id,
+      scopeId: row.scopeId,
+      photoKeys: (row.values.photo_keys as OrSetState | undefined) ?? emptyOrSet(),
+    };
+    const changes = command(commandContext(s), state, id, photo);
+    if (changes.length > 0) await w.apply(changes);
+    return mustGetInspection(w, s.organizationId, id);
+  });
+}
+
+export function inspectionService(sessionOf: SessionOf): ServiceImpl<typeof InspectionService> {
+  return {
+    async listInspections(req, ctx) {
+      const s = sessionOf(ctx);
+      const window = pageWindow(req.page);
+      const { rows, total } = await s.store.read((r) =>
+        r.list("inspection", {
+          where: req.hiveId === "" ? [] : [{ column: "hive_id", eq: req.hiveId }],
+          orderBy: [
+            { column: "date", desc: true },
+            { column: "id", desc: true },
+          ],
+          ...window,
+        }),
+      );
+      return create(ListInspectionsResponseSchema, {
+        inspections: rows.map((row) =>
+          toProto(InspectionSchema, "inspection", row, s.organizationId),
+        ),
+        page: pageResponse(window, rows.length, total),
+      });
+    },
+
+    async getInspection(req, ctx) {
+      const s = sessionOf(ctx);
+      const inspection = await s.store.read((r) => mustGetInspection(r, s.organizationId, req.id));
+      return create(GetInspectionResponseSchema, { inspection });
+    },
+
+    async createInspection(req, ctx) {
+      const s = sessionOf(ctx);
+      const cc = commandContext(s);
+      const date = isoOr(req.date, cc.now, "date");
+      const inspection = await s.store.write(async (w) => {
+        // An unreadable date is left to the command, which rejects it as invalid_argument.
+        const at =
+          req.hiveId === "" || "error" in parseRfc3339(date)
+            ? undefined
+            : await hiveAt(w, req.hiveId, date);
+        const hive = at && { id: req.hiveId, apiaryId: at.apiaryId, queenId: at.queenId };
+        const { id, changes } = createInspection(cc, hive, { ...req, date });
+        await w.apply(changes);
+        return mustGetInspection(w, s.organizationId, id);
+      });
+      return create(CreateInspectionResponseSchema, { inspection });
+    },
+
+    async addInspectionPhoto(req, ctx) {
+      const s = sessionOf(ctx);
+      const inspection = await photoOp(s, addInspectionPhoto, req.inspectionId, req.photo);
+      return create(AddInspectionPhotoResponseSchema, { inspection });
+    },
+
+    async removeInspectionPhoto(req, ctx) {
+      const s = sessionOf(ctx);
+      const inspection = await photoOp(s, removeInspectionPhoto, req.inspectionId, req.photo);
+      return create(RemoveInspectionPhotoResponseSchema, { inspection });
+    },
+  };
+}

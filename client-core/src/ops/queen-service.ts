@@ -1,0 +1,132 @@
+/**
+ * QueenService (contract §4.5) over a replica: create (introducedAt default now; ends the reign
+ * of the hive's active queens, QUEEN_REPLACED and QUEEN_INTRODUCED events), update (overwrites;
+ * hive_id never changes; the scope follows the hive), get, and list newest introduction first.
+ */
+import { create } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import {
+  CreateQueenResponseSchema,
+  GetQueenResponseSchema,
+  ListQueensResponseSchema,
+  type Queen,
+  QueenSchema,
+  type QueenService,
+  UpdateQueenResponseSchema,
+} from "@hivekeep/proto";
+import { createQueen, type QueenHive, updateQueen } from "../core/commands/queen.ts";
+import { notFound } from "../core/domain-error.ts";
+import { parseRfc3339 } from "../core/rfc3339.ts";
+import { hiveAt } from "./hive-at.ts";
+import { pageResponse, pageWindow } from "./paging.ts";
+import type { Filter } from "./query.ts";
+import type { ReplicaReader } from "./replica-store.ts";
+import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
+import { isoOf, isoOr } from "./timestamps.ts";
+import { toProto } from "./to-proto.ts";
+
+async function mustGetQueen(r: ReplicaReader, organizationId: string, id: string): Promise<Queen> {
+  const row = await r.get("queen", id);
+  if (!row) throw notFound("queen", id);
+  return toProto(QueenSchema, "queen", row, organizationId);
+}
+
+/** The hive as CreateQueen needs it, read inside the write. */
+async function queenHive(
+  s: OpsSession,
+  r: ReplicaReader,
+  hiveId: string,
+  introducedAt: string,
+): Promise<QueenHive | undefined> {
+  // An unreadable date is left to the command, which rejects it as invalid_argument.
+  if (hiveId === "" || "error" in parseRfc3339(introducedAt)) return undefined;
+  const at = await hiveAt(r, hiveId, introducedAt);
+  if (!at) return undefined;
+  // The hive's active queens (normally at most one), oldest introduction first.
+  const { rows: reigning } = await r.list("queen", {
+    where: [
+      { column: "hive_id", eq: hiveId },
+      { column: "active", eq: true },
+    ],
+    orderBy: [{ column: "introduced_at", orElse: "created_at" }, { column: "id" }],
+  });
+  // The replaced queens are edited: their stamps must lose to ours.
+  for (const q of reigning) s.observe(q.clock);
+  return {
+    id: hiveId,
+    apiaryId: String(at.hive.values.apiary_id ?? at.apiaryId),
+    apiaryAtIntroduction: at.apiaryId,
+    activeQueens: reigning.map((q) => ({ id: q.id, year: Number(q.values.year ?? 0) })),
+  };
+}
+
+export function queenService(sessionOf: SessionOf): ServiceImpl<typeof QueenService> {
+  return {
+    // Newest introduction first; a hive's history reads top down.
+    async listQueens(req, ctx) {
+      const s = sessionOf(ctx);
+      const window = pageWindow(req.page);
+      const where: Filter[] = [];
+      if (req.hiveId !== "") where.push({ column: "hive_id", eq: req.hiveId });
+      if (req.onlyActive) where.push({ column: "active", eq: true });
+      const { rows, total } = await s.store.read((r) =>
+        r.list("queen", {
+          where,
+          orderBy: [
+            { column: "introduced_at", orElse: "created_at", desc: true },
+            { column: "id", desc: true },
+          ],
+          ...window,
+        }),
+      );
+      return create(ListQueensResponseSchema, {
+        queens: rows.map((row) => toProto(QueenSchema, "queen", row, s.organizationId)),
+        page: pageResponse(window, rows.length, total),
+      });
+    },
+
+    async getQueen(req, ctx) {
+      const s = sessionOf(ctx);
+      const queen = await s.store.read((r) => mustGetQueen(r, s.organizationId, req.id));
+      return create(GetQueenResponseSchema, { queen });
+    },
+
+    async createQueen(req, ctx) {
+      const s = sessionOf(ctx);
+      const cc = commandContext(s);
+      const introducedAt = isoOr(req.introducedAt, cc.now, "introducedAt");
+      const queen = await s.store.write(async (w) => {
+        const hive = await queenHive(s, w, req.hiveId, introducedAt);
+        const { id, changes } = createQueen(cc, hive, { ...req, introducedAt });
+        await w.apply(changes);
+        return mustGetQueen(w, s.organizationId, id);
+      });
+      return create(CreateQueenResponseSchema, { queen });
+    },
+
+    // A hiveId in the message is ignored: hive_id never changes (contract §4.5 rule 3).
+    async updateQueen(req, ctx) {
+      const s = sessionOf(ctx);
+      const cc = commandContext(s);
+      const sent = req.queen;
+      const queen = await s.store.write(async (w) => {
+        const row = sent && (await w.get("queen", sent.id));
+        if (row) s.observe(row.clock);
+        // The scope follows the hive (it may have moved); the stored one once the hive is gone.
+        const hive = row && (await w.get("hive", String(row.values.hive_id)));
+        const state = row && {
+          id: sent?.id ?? "",
+          scopeId: String(hive?.values.apiary_id ?? row.scopeId),
+        };
+        const input = sent && {
+          ...sent,
+          introducedAt: sent.introducedAt && isoOf(sent.introducedAt, "queen.introducedAt"),
+          replacedAt: sent.replacedAt && isoOf(sent.replacedAt, "queen.replacedAt"),
+        };
+        await w.apply(updateQueen(cc, state, input));
+        return mustGetQueen(w, s.organizationId, sent?.id ?? "");
+      });
+      return create(UpdateQueenResponseSchema, { queen });
+    },
+  };
+}
