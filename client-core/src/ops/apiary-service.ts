@@ -31,10 +31,10 @@ import { toProto } from "./to-proto.ts";
 const apiaryProto = (
   row: StoredRow,
   organizationId: string,
-  hiveCounts: ReadonlyMap<string, number>,
+  counts: ReadonlyMap<string, number>,
 ): Apiary =>
   toProto(ApiarySchema, "apiary", row, organizationId, {
-    hive_count: hiveCounts.get(row.id) ?? 0,
+    hive_count: counts.get(row.id) ?? 0,
   });
 
 const hiveCounts = (r: ReplicaReader, apiaryIds: readonly string[]) =>
