@@ -27,7 +27,7 @@ import {
   removeInspectionPhoto,
 } from "./commands/inspection.ts";
 import { type EntityName, entities } from "./entities.ts";
-import { type Clock, createClock, type Hlc, isTooFarAhead, receive, tick } from "./hlc.ts";
+import { type Clock, createClock, type Hlc, receive, tick } from "./hlc.ts";
 import {
   type ApplyResult,
   applyChange,
@@ -37,6 +37,7 @@ import {
   type Values,
 } from "./merge.ts";
 import { emptyOrSet, type OrSetPatch, type OrSetState, orSetValues } from "./or-set.ts";
+import { restamp } from "./restamp.ts";
 import {
   checkChange,
   parseWireChange,
@@ -286,41 +287,22 @@ export class ModelDevice {
    * anywhere. Answers old stamp → new stamp.
    */
   restamp(serverTimeMs: number): Map<Hlc, Hlc> {
-    const renamed = new Map<Hlc, Hlc>();
-    const stale = (e: OutboxEntry) => isTooFarAhead(e.change.hlc, serverTimeMs);
-    if (!this.outbox.some(stale)) return renamed;
-    let clock = createClock(this.options.node);
-    const keep = this.outbox.filter((e) => !stale(e)).map((e) => e.change.hlc);
-    for (const hlc of this.maxSeen === undefined ? keep : [this.maxSeen, ...keep]) {
-      clock = receive(clock, hlc, this.stampMs());
-    }
-    for (const entry of this.outbox) {
-      if (!stale(entry)) continue;
-      const next = tick(clock, this.stampMs());
-      clock = next.clock;
-      renamed.set(entry.change.hlc, next.hlc);
-      entry.change = { ...entry.change, hlc: next.hlc, payload: renameTags(entry.change, renamed) };
-    }
-    this.clock = clock;
-    return renamed;
+    const result = restamp({
+      changes: this.outbox.map((e) => e.change),
+      node: this.options.node,
+      serverTimeMs,
+      stampMs: this.stampMs(),
+      maxSeen: this.maxSeen,
+    });
+    if (result.clock === undefined) return result.renamed;
+    for (const [i, entry] of this.outbox.entries()) entry.change = result.changes[i] as Change;
+    this.clock = result.clock;
+    return result.renamed;
   }
 
   private see(hlc: Hlc): void {
     if (this.maxSeen === undefined || hlc > this.maxSeen) this.maxSeen = hlc;
   }
-}
-
-/** The payload with removed OR-set tags renamed (a removal of an add that was re-stamped). */
-function renameTags(change: Change, renamed: ReadonlyMap<Hlc, Hlc>): Values {
-  const spec = entities[change.entity];
-  const payload: Values = { ...change.payload };
-  for (const [column, value] of Object.entries(payload)) {
-    if (spec.columns[column]?.type !== "orset") continue;
-    const patch = value as OrSetPatch;
-    if (patch.remove === undefined) continue;
-    payload[column] = { ...patch, remove: patch.remove.map((t) => renamed.get(t) ?? t) };
-  }
-  return payload;
 }
 
 export type PushOutcome =

@@ -1,0 +1,295 @@
+/**
+ * `createHivekeepClient`: the device half of Hivekeep in one object. Every contract operation
+ * runs against the local replica (the same code as the server's, ops/), never the network, so
+ * it works with no signal; the sync engine pushes and pulls in the background once started.
+ *
+ *   const client = await createHivekeepClient({ baseUrl: "https://hivekeep.example" });
+ *   client.sync.start();
+ *   await client.inspections.createInspection({ hiveId });
+ *   client.live((c) => c.hives.listHives({})).subscribe({ next: render });
+ */
+import { timestampMs } from "@bufbuild/protobuf/wkt";
+import {
+  type Client,
+  Code,
+  ConnectError,
+  createClient,
+  createRouterTransport,
+  type Interceptor,
+  type Transport,
+} from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-web";
+import {
+  ApiaryService,
+  AuthService,
+  EventService,
+  HarvestService,
+  HiveService,
+  InspectionService,
+  QueenService,
+  StatsService,
+  SyncService,
+  TaskService,
+  TreatmentService,
+} from "@hivekeep/proto";
+import { Dexie, liveQuery, type Observable } from "dexie";
+import { v7 as uuidv7 } from "uuid";
+import type { Clock } from "../core/hlc.ts";
+import { errorInterceptor } from "../ops/errors.ts";
+import { localStats } from "../ops/local-stats.ts";
+import { recordServices } from "../ops/services.ts";
+import type { OpsSession } from "../ops/session.ts";
+import { createSyncClient } from "../sync/sync-client.ts";
+import { type AccountRecord, lastAccount, rememberAccount } from "./accounts.ts";
+import { DeviceClock } from "./device-clock.ts";
+import { dexieStore } from "./dexie-store.ts";
+import { openReplicaDb, type ReplicaDb } from "./replica-db.ts";
+import { metaKeys } from "./replica-sync.ts";
+import { SyncEngine, type SyncStatus, type SyncTransport, type Timers } from "./sync-engine.ts";
+import { watch } from "./watch.ts";
+
+export interface HivekeepClientOptions {
+  /** Where the server is, e.g. `https://hivekeep.example` (or the page's origin). */
+  readonly baseUrl: string;
+  /** The bearer token; undefined (or absent) in single-user mode. */
+  readonly getToken?: () => Promise<string | undefined>;
+  /** Default: derived from the server, organization and user, so accounts never share one. */
+  readonly dbName?: string;
+  /** For Node: fake-indexeddb's `indexedDB` and `IDBKeyRange`. */
+  readonly indexedDB?: IDBFactory;
+  readonly IDBKeyRange?: typeof IDBKeyRange;
+  readonly fetch?: typeof globalThis.fetch;
+  /** Who the replica is for, when the caller knows it (skips WhoAmI). */
+  readonly account?: { readonly organizationId: string; readonly userId: string };
+  /** The wall clock and timers (tests inject fakes). */
+  readonly now?: () => number;
+  readonly timers?: Timers;
+  readonly random?: () => number;
+  /** Sync engine tuning (tests and benchmarks). */
+  readonly pushBatch?: number;
+  readonly pullLimit?: number;
+  readonly debounceMs?: number;
+  readonly intervalMs?: number;
+}
+
+export interface HivekeepClient {
+  readonly apiaries: Client<typeof ApiaryService>;
+  readonly hives: Client<typeof HiveService>;
+  readonly inspections: Client<typeof InspectionService>;
+  readonly queens: Client<typeof QueenService>;
+  readonly tasks: Client<typeof TaskService>;
+  readonly treatments: Client<typeof TreatmentService>;
+  readonly harvests: Client<typeof HarvestService>;
+  readonly events: Client<typeof EventService>;
+  readonly stats: Client<typeof StatsService>;
+  /** The local services as a Connect transport: `createClient(HiveService, client.transport)`. */
+  readonly transport: Transport;
+  readonly organizationId: string;
+  readonly userId: string;
+  readonly dbName: string;
+  /** The replica itself (for tools and tests). */
+  readonly db: ReplicaDb;
+  /**
+   * A query that runs again whenever the replica changes (in this tab or another): a Dexie
+   * `liveQuery` observable, which React wraps with `useObservable`/`useLiveQuery`.
+   */
+  live<T>(query: (client: HivekeepClient) => Promise<T>): Observable<T>;
+  readonly sync: {
+    start(): void;
+    stop(): void;
+    syncNow(): Promise<void>;
+    readonly status: SyncStatus;
+    subscribe(listener: (status: SyncStatus) => void): () => void;
+    retry(id: number): Promise<void>;
+    discard(id: number): Promise<void>;
+  };
+  close(): Promise<void>;
+}
+
+const defaultDbName = (baseUrl: string, account: { organizationId: string; userId: string }) =>
+  `hivekeep:${baseUrl}:${account.organizationId}:${account.userId}`;
+
+function bearer(getToken: HivekeepClientOptions["getToken"]): Interceptor {
+  return (next) => async (req) => {
+    const token = await getToken?.();
+    if (token) req.header.set("authorization", `Bearer ${token}`);
+    return next(req);
+  };
+}
+
+/** Who the replica is for: given, asked of the server, or (offline) the last one seen here. */
+async function findAccount(
+  options: HivekeepClientOptions,
+  remote: Transport,
+): Promise<AccountRecord> {
+  if (options.account) return { baseUrl: options.baseUrl, ...options.account };
+  try {
+    const who = await createClient(AuthService, remote).whoAmI({});
+    const account = {
+      baseUrl: options.baseUrl,
+      organizationId: who.organization?.id ?? "",
+      userId: who.user?.id ?? "",
+    };
+    await rememberAccount(account, options);
+    return account;
+  } catch (err) {
+    const ce = ConnectError.from(err);
+    if (ce.code !== Code.Unavailable && ce.code !== Code.DeadlineExceeded) throw ce;
+    const known = await lastAccount(options.baseUrl, options);
+    if (known === undefined) throw ce;
+    return known;
+  }
+}
+
+export async function createHivekeepClient(
+  options: HivekeepClientOptions,
+): Promise<HivekeepClient> {
+  if (options.indexedDB) {
+    // Dexie's live queries and cross-tab notices use the global dependencies.
+    Dexie.dependencies.indexedDB = options.indexedDB;
+    if (options.IDBKeyRange) Dexie.dependencies.IDBKeyRange = options.IDBKeyRange;
+  }
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const remote = createConnectTransport({
+    baseUrl,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    interceptors: [bearer(options.getToken)],
+  });
+  const account = await findAccount({ ...options, baseUrl }, remote);
+  const dbName = options.dbName ?? defaultDbName(baseUrl, account);
+  const db = openReplicaDb(dbName, options);
+  await db.open();
+
+  const meta = new Map((await db.meta.toArray()).map((m) => [m.key, m.value]));
+  const storedNode = meta.get(metaKeys.node);
+  const node =
+    typeof storedNode === "string" ? storedNode : `d${uuidv7().replace(/-/g, "").slice(-16)}`;
+  if (storedNode === undefined) {
+    await db.meta.bulkPut([
+      { key: metaKeys.node, value: node },
+      { key: metaKeys.organizationId, value: account.organizationId },
+      { key: metaKeys.userId, value: account.userId },
+    ]);
+  }
+  const clock = new DeviceClock(
+    {
+      node,
+      clock: meta.get(metaKeys.clock) as Clock | undefined,
+      offsetMs: meta.get(metaKeys.offsetMs) as number | undefined,
+    },
+    options.now,
+  );
+
+  let token: string | undefined;
+  const sync = createSyncClient({
+    baseUrl,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    headers: (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {}),
+  });
+  const feed = createClient(SyncService, remote);
+  const transport: SyncTransport = {
+    async token() {
+      token = await options.getToken?.();
+      return token;
+    },
+    async push(changes) {
+      token = await options.getToken?.();
+      const response = await sync.push(changes);
+      return { serverTimeMs: response.serverTime ? timestampMs(response.serverTime) : undefined };
+    },
+    async *pages(cursor, limit, signal) {
+      token = await options.getToken?.();
+      yield* sync.pages(cursor, limit, signal);
+    },
+    async *subscribe(cursor, signal) {
+      for await (const poke of feed.subscribe({ cursor }, { signal })) {
+        yield poke.heartbeat ? "" : poke.cursor;
+      }
+    },
+  };
+
+  const nav = (globalThis as { navigator?: Navigator }).navigator;
+  const engine: SyncEngine = new SyncEngine({
+    db,
+    transport,
+    clock,
+    lockName: `hivekeep-sync:${dbName}`,
+    ...(nav?.locks ? { locks: nav.locks } : {}),
+    ...(nav?.storage ? { storage: nav.storage } : {}),
+    ...(typeof window !== "undefined" ? { events: window } : {}),
+    ...(typeof document !== "undefined"
+      ? { isVisible: () => document.visibilityState === "visible" }
+      : {}),
+    ...(options.timers ? { timers: options.timers } : {}),
+    ...(options.random ? { random: options.random } : {}),
+    ...(options.pushBatch ? { pushBatch: options.pushBatch } : {}),
+    ...(options.pullLimit ? { pullLimit: options.pullLimit } : {}),
+    ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
+    ...(options.intervalMs ? { intervalMs: options.intervalMs } : {}),
+  });
+
+  const store = dexieStore(db, {
+    metaOnWrite: () => clock.meta(),
+    afterWrite: () => engine.localWrite(),
+  });
+  const session: OpsSession = {
+    store,
+    stats: localStats(store),
+    organizationId: account.organizationId,
+    userId: account.userId,
+    now: () => new Date(clock.nowMs()),
+    newId: () => uuidv7(),
+    stamp: () => clock.stamp(),
+    observe(stamps) {
+      for (const hlc of Object.values(stamps)) clock.observe(hlc);
+    },
+  };
+  const local = createRouterTransport(
+    recordServices(() => session),
+    {
+      router: { interceptors: [errorInterceptor()] },
+    },
+  );
+
+  // The outbox is shared by every tab: a write in any of them is pushed by the leader.
+  const outboxWatch = liveQuery(() => db.outbox.count()).subscribe({
+    next: () => engine.localWrite(),
+    error: () => {},
+  });
+  await engine.refresh();
+
+  const client: HivekeepClient = {
+    apiaries: createClient(ApiaryService, local),
+    hives: createClient(HiveService, local),
+    inspections: createClient(InspectionService, local),
+    queens: createClient(QueenService, local),
+    tasks: createClient(TaskService, local),
+    treatments: createClient(TreatmentService, local),
+    harvests: createClient(HarvestService, local),
+    events: createClient(EventService, local),
+    stats: createClient(StatsService, local),
+    transport: local,
+    organizationId: account.organizationId,
+    userId: account.userId,
+    dbName,
+    db,
+    live: (query) => watch(dbName, () => query(client)),
+    sync: {
+      start: () => engine.start(),
+      stop: () => engine.stop(),
+      syncNow: () => engine.syncNow(),
+      get status() {
+        return engine.status;
+      },
+      subscribe: (listener) => engine.subscribe(listener),
+      retry: (id) => engine.retry(id),
+      discard: (id) => engine.discard(id),
+    },
+    async close() {
+      engine.stop();
+      outboxWatch.unsubscribe();
+      db.close();
+    },
+  };
+  return client;
+}

@@ -1,0 +1,216 @@
+/**
+ * What the sync engine does to the replica, each in one Dexie transaction:
+ *
+ * - applyPulled: a page of the feed merged into the rows (and into the confirmed `base` of rows
+ *   with pending changes), the cursor stored with it. A row shows base ⊕ pending at all times,
+ *   because the merge is a join: pulled values never clobber newer local ones, and older pulled
+ *   values lose to them.
+ * - acknowledge: pushed entries leave the outbox and join the confirmed base; a row with nothing
+ *   pending left drops its base (it then equals what it shows).
+ * - quarantine / retry / discard: refused changes move aside, back, or away; discarding rebuilds
+ *   the rows they touched from base and the changes still pending.
+ * - replaceStamps: re-stamped changes (core/restamp.ts) replace their entries; their rows are
+ *   rebuilt likewise, so no refused stamp stays in a row.
+ */
+import type { Change } from "../core/change.ts";
+import type { EntityName } from "../core/entities.ts";
+import type { Hlc } from "../core/hlc.ts";
+import { mergeChange, type ScopedRowState } from "../core/merge-change.ts";
+import { deviceRow, stateOf } from "./dexie-store.ts";
+import {
+  type DeviceRow,
+  entityTable,
+  entityTables,
+  type OutboxEntry,
+  type QuarantineEntry,
+  type ReplicaDb,
+  rowKey,
+} from "./replica-db.ts";
+
+export const metaKeys = {
+  cursor: "cursor",
+  clock: "clock",
+  node: "node",
+  offsetMs: "offsetMs",
+  maxSeen: "maxSeen",
+  organizationId: "organizationId",
+  userId: "userId",
+  lastSyncedAt: "lastSyncedAt",
+} as const;
+
+const splitKey = (key: string): [EntityName, string] => {
+  const slash = key.indexOf("/");
+  return [key.slice(0, slash) as EntityName, key.slice(slash + 1)];
+};
+
+/**
+ * Merges pulled changes (feed order) and stores `cursor` with them. Rows are read and written in
+ * bulk per entity. Answers the greatest stamp of the page.
+ */
+export async function applyPulled(
+  db: ReplicaDb,
+  changes: readonly Change[],
+  cursor: string,
+): Promise<Hlc | undefined> {
+  const ids = new Map<EntityName, Set<string>>();
+  for (const c of changes) {
+    const set = ids.get(c.entity) ?? new Set<string>();
+    set.add(c.entityId);
+    ids.set(c.entity, set);
+  }
+  let maxSeen: Hlc | undefined;
+  await db.transaction("rw", [...entityTables(db), db.meta], async () => {
+    const rows = new Map<string, DeviceRow | undefined>();
+    const reads = [...ids].map(async ([entity, set]) => {
+      const list = [...set];
+      const found = await entityTable(db, entity).bulkGet(list);
+      for (const [i, id] of list.entries()) rows.set(rowKey(entity, id), found[i]);
+    });
+    await Promise.all(reads);
+    const dirty = new Map<EntityName, Map<string, DeviceRow>>();
+    for (const change of changes) {
+      if (maxSeen === undefined || change.hlc > maxSeen) maxSeen = change.hlc;
+      const key = rowKey(change.entity, change.entityId);
+      const current = rows.get(key);
+      const merged = mergeChange(current && stateOf(current), change);
+      // The confirmed base takes every pulled change, even one the row's newer pending values
+      // hide: it is what the row falls back to when those are discarded.
+      const base = current?.base;
+      const newBase = base === undefined ? undefined : mergeChange(base ?? undefined, change).row;
+      if (merged.row === undefined && newBase === undefined) continue;
+      const state = merged.row ?? stateOf(current as DeviceRow);
+      const next = deviceRow(change.entity, change.entityId, state, newBase ?? base);
+      rows.set(key, next);
+      const byId = dirty.get(change.entity) ?? new Map<string, DeviceRow>();
+      byId.set(change.entityId, next);
+      dirty.set(change.entity, byId);
+    }
+    await Promise.all(
+      [...dirty].map(([entity, byId]) => entityTable(db, entity).bulkPut([...byId.values()])),
+    );
+    await db.meta.put({ key: metaKeys.cursor, value: cursor });
+    if (maxSeen !== undefined) {
+      const seen = (await db.meta.get(metaKeys.maxSeen))?.value as Hlc | undefined;
+      if (seen === undefined || maxSeen > seen)
+        await db.meta.put({ key: metaKeys.maxSeen, value: maxSeen });
+    }
+  });
+  return maxSeen;
+}
+
+/** The first `limit` outbox entries in order. */
+export const outboxBatch = (db: ReplicaDb, limit: number): Promise<OutboxEntry[]> =>
+  db.outbox.orderBy("seq").limit(limit).toArray();
+
+/** Rebuilds rows from their confirmed base and the changes still pending (outbox, quarantine). */
+async function rebuild(db: ReplicaDb, keys: Iterable<string>): Promise<void> {
+  for (const key of new Set(keys)) {
+    const [entity, id] = splitKey(key);
+    const table = entityTable(db, entity);
+    const row = await table.get(id);
+    if (row === undefined || row.base === undefined) continue;
+    const pending = [
+      ...(await db.outbox.where("rowKey").equals(key).toArray()),
+      ...(await db.quarantine.where("rowKey").equals(key).toArray()),
+    ].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+    let state: ScopedRowState | undefined = row.base ?? undefined;
+    for (const entry of pending) state = mergeChange(state, entry.change).row ?? state;
+    if (state === undefined) await table.delete(id);
+    else await table.put(deviceRow(entity, id, state, pending.length > 0 ? row.base : undefined));
+  }
+}
+
+/** Whether any change to the row is still pending. */
+async function hasPending(db: ReplicaDb, key: string): Promise<boolean> {
+  return (
+    (await db.outbox.where("rowKey").equals(key).count()) > 0 ||
+    (await db.quarantine.where("rowKey").equals(key).count()) > 0
+  );
+}
+
+const syncTables = (db: ReplicaDb) => [...entityTables(db), db.outbox, db.quarantine, db.meta];
+
+/** The server applied these entries: they leave the outbox and join the confirmed rows. */
+export async function acknowledge(db: ReplicaDb, entries: readonly OutboxEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await db.transaction("rw", syncTables(db), async () => {
+    await db.outbox.bulkDelete(entries.map((e) => e.seq as number));
+    let maxSeen = (await db.meta.get(metaKeys.maxSeen))?.value as Hlc | undefined;
+    const touched = new Map<string, DeviceRow>();
+    for (const { rowKey: key, change } of entries) {
+      if (maxSeen === undefined || change.hlc > maxSeen) maxSeen = change.hlc;
+      const [entity, id] = splitKey(key);
+      const row = touched.get(key) ?? (await entityTable(db, entity).get(id));
+      if (row === undefined || row.base === undefined) continue;
+      const base = mergeChange(row.base ?? undefined, change).row ?? row.base;
+      touched.set(key, { ...row, base });
+    }
+    for (const [key, row] of touched) {
+      const [entity, id] = splitKey(key);
+      const pending = await hasPending(db, key);
+      await entityTable(db, entity).put(
+        deviceRow(entity, id, stateOf(row), pending ? row.base : undefined),
+      );
+    }
+    if (maxSeen !== undefined) await db.meta.put({ key: metaKeys.maxSeen, value: maxSeen });
+  });
+}
+
+/** Moves refused entries to quarantine with their reasons; they stay applied on the device. */
+export async function quarantine(
+  db: ReplicaDb,
+  refused: readonly { entry: OutboxEntry; code: string; reason: string }[],
+): Promise<void> {
+  if (refused.length === 0) return;
+  await db.transaction("rw", [db.outbox, db.quarantine], async () => {
+    await db.outbox.bulkDelete(refused.map((r) => r.entry.seq as number));
+    await db.quarantine.bulkPut(
+      refused.map(({ entry, code, reason }) => ({
+        ...entry,
+        seq: entry.seq as number,
+        code,
+        reason,
+      })),
+    );
+  });
+}
+
+/** A quarantined entry goes back to the outbox (after the user fixed what it depends on). */
+export async function retry(db: ReplicaDb, seq: number): Promise<boolean> {
+  return db.transaction("rw", [db.outbox, db.quarantine], async () => {
+    const entry = await db.quarantine.get(seq);
+    if (entry === undefined) return false;
+    await db.quarantine.delete(seq);
+    await db.outbox.put({ seq: entry.seq, rowKey: entry.rowKey, change: entry.change });
+    return true;
+  });
+}
+
+/** Drops a quarantined entry; its row goes back to the server's version plus what is pending. */
+export async function discard(db: ReplicaDb, seq: number): Promise<boolean> {
+  return db.transaction("rw", syncTables(db), async () => {
+    const entry = await db.quarantine.get(seq);
+    if (entry === undefined) return false;
+    await db.quarantine.delete(seq);
+    await rebuild(db, [entry.rowKey]);
+    return true;
+  });
+}
+
+/** Replaces outbox entries by their re-stamped changes and rebuilds the rows they touch. */
+export async function replaceStamps(
+  db: ReplicaDb,
+  entries: readonly { entry: OutboxEntry; change: Change }[],
+): Promise<void> {
+  if (entries.length === 0) return;
+  await db.transaction("rw", syncTables(db), async () => {
+    await db.outbox.bulkPut(entries.map(({ entry, change }) => ({ ...entry, change })));
+    await rebuild(
+      db,
+      entries.map(({ entry }) => entry.rowKey),
+    );
+  });
+}
+
+export const quarantined = (db: ReplicaDb): Promise<QuarantineEntry[]> =>
+  db.quarantine.orderBy("seq").toArray();

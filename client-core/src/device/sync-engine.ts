@@ -1,0 +1,530 @@
+/**
+ * The device's sync engine: pushes the outbox, pulls the feed, and keeps doing so in the
+ * background while it leads.
+ *
+ *              start()                      a trigger (local write, poke, online,
+ *   stopped ───────────► waiting ◄──────┐   page visible, timer, syncNow)
+ *      ▲                   │ trigger    │
+ *      │ stop()            ▼            │ done
+ *      └─────────────── cycle ──────────┘
+ *                          │ network error: retry after a backoff (exponential, with jitter)
+ *                          │ unauthenticated: paused, every queued change kept, until getToken
+ *                          ▼ gives another token (checked at each trigger)
+ *
+ * A cycle: learn the server's time first if it is unknown (one Pull), push the outbox in order
+ * in batches, then pull the feed to its end. Only the leader (one per replica across tabs, by the
+ * Web Locks API; without it a client leads itself) runs cycles in the background and holds the
+ * Subscribe stream; `syncNow` runs a cycle in any tab.
+ *
+ * Push outcomes: acknowledged entries leave the outbox; a PushRejection quarantines exactly the
+ * named changes (kept and shown with the reason) and the rest is pushed again; changes refused
+ * for a clock too far ahead are re-stamped and pushed again; a lost response is simply pushed
+ * again (the server treats a re-push as a no-op). Pull: pages merged with the cursor in one
+ * transaction each; a cursor the server refuses (its database was reset) restarts from "".
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { PushRejectionSchema } from "@hivekeep/proto";
+import type { Change } from "../core/change.ts";
+import type { EntityName } from "../core/entities.ts";
+import { type Hlc, isTooFarAhead } from "../core/hlc.ts";
+import { restamp } from "../core/restamp.ts";
+import type { PullPage, SyncChange } from "../sync/wire.ts";
+import type { DeviceClock } from "./device-clock.ts";
+import type { QuarantineEntry, ReplicaDb } from "./replica-db.ts";
+import {
+  acknowledge,
+  applyPulled,
+  discard,
+  metaKeys,
+  outboxBatch,
+  quarantine,
+  replaceStamps,
+  retry,
+} from "./replica-sync.ts";
+
+export interface QuarantinedItem {
+  /** Use with retry and discard. */
+  readonly id: number;
+  readonly change: Change;
+  readonly code: string;
+  readonly reason: string;
+}
+
+export interface SyncStatus {
+  /** The last contact with the server worked (and, in a browser, the platform says online). */
+  readonly online: boolean;
+  /** This client runs the background sync of its replica. */
+  readonly leader: boolean;
+  readonly syncing: boolean;
+  /** Changes waiting to be pushed. */
+  readonly pending: number;
+  readonly quarantined: readonly QuarantinedItem[];
+  /** When a cycle last ended with the outbox pushed and the feed pulled to its end. */
+  readonly lastSyncedAt: Date | undefined;
+  readonly lastError: ConnectError | undefined;
+  /** Sync stopped for want of a working token; it resumes when getToken gives another one. */
+  readonly paused: boolean;
+  readonly storage: { usage?: number; quota?: number; persisted?: boolean } | undefined;
+}
+
+/** What the engine needs from the network. */
+export interface SyncTransport {
+  push(changes: readonly SyncChange[]): Promise<{ serverTimeMs: number | undefined }>;
+  pages(cursor: string, limit: number, signal?: AbortSignal): AsyncIterable<PullPage>;
+  /** Pokes: the caller's newest feed position ("" on a heartbeat). */
+  subscribe(cursor: string, signal: AbortSignal): AsyncIterable<string>;
+  /** The token in use now (undefined in single-user mode), to notice a new sign-in. */
+  token(): Promise<string | undefined>;
+}
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface SyncEngineOptions {
+  readonly db: ReplicaDb;
+  readonly transport: SyncTransport;
+  readonly clock: DeviceClock;
+  /** Save the clock (after re-stamping, and after each cycle). */
+  readonly timers?: Timers;
+  readonly random?: () => number;
+  /** Web Locks, for one leader per replica; absent = this client leads. */
+  readonly locks?: LockManager;
+  readonly lockName?: string;
+  /** Window-like target for `online` and `visibilitychange` events. */
+  readonly events?: EventTarget;
+  readonly isVisible?: () => boolean;
+  readonly storage?: StorageManager;
+  /** Changes per Push (default 500). */
+  readonly pushBatch?: number;
+  /** Changes per Pull page (default 5000). */
+  readonly pullLimit?: number;
+  /** Delay after a local write before pushing (default 200 ms). */
+  readonly debounceMs?: number;
+  /** Sync while idle every this often (default 60 s). */
+  readonly intervalMs?: number;
+}
+
+const backoffBaseMs = 1000;
+const backoffMaxMs = 60_000;
+/** Re-stamping rounds per cycle before refused stamps are quarantined instead. */
+const maxRestamps = 2;
+
+/** A network or server-side failure that a later attempt may get past. */
+const isTransient = (err: ConnectError): boolean =>
+  [
+    Code.Unavailable,
+    Code.DeadlineExceeded,
+    Code.Aborted,
+    Code.Internal,
+    Code.Unknown,
+    Code.ResourceExhausted,
+    Code.Canceled,
+  ].includes(err.code);
+
+const toWire = (change: Change): SyncChange => ({
+  entity: change.entity,
+  entityId: change.entityId,
+  scopeId: change.scopeId,
+  op: change.op === "delete" ? 2 : 1,
+  payloadJson: JSON.stringify(change.payload),
+  hlc: change.hlc,
+  authorId: change.authorId,
+});
+
+/** A pulled change: the server validated and normalised it. */
+export const fromWire = (c: SyncChange): Change => ({
+  entity: c.entity as EntityName,
+  entityId: c.entityId,
+  scopeId: c.scopeId,
+  op: c.op === 2 ? "delete" : "upsert",
+  payload: c.payloadJson === "" ? {} : (JSON.parse(c.payloadJson) as Change["payload"]),
+  hlc: c.hlc as Hlc,
+  authorId: c.authorId,
+});
+
+export class SyncEngine {
+  private state: SyncStatus = {
+    online: true,
+    leader: false,
+    syncing: false,
+    pending: 0,
+    quarantined: [],
+    lastSyncedAt: undefined,
+    lastError: undefined,
+    paused: false,
+    storage: undefined,
+  };
+  private readonly listeners = new Set<(s: SyncStatus) => void>();
+  private readonly timers: Timers;
+  private started = false;
+  private current: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+  private scheduled: unknown;
+  private interval: unknown;
+  private failures = 0;
+  private failedToken: string | undefined;
+  private leadership: AbortController | undefined;
+  private stopLeading: (() => void) | undefined;
+  private stream: AbortController | undefined;
+  private readonly onOnline = () => this.trigger(0);
+  private readonly onVisible = () => {
+    if (this.options.isVisible?.() ?? true) this.trigger(0);
+  };
+
+  constructor(private readonly options: SyncEngineOptions) {
+    this.timers = options.timers ?? {
+      setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+      clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
+    };
+  }
+
+  get status(): SyncStatus {
+    return this.state;
+  }
+
+  subscribe(listener: (s: SyncStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private set(patch: Partial<SyncStatus>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.listeners) listener(this.state);
+  }
+
+  /** Re-reads what the replica holds for the status (pending, quarantine, last sync). */
+  async refresh(): Promise<void> {
+    const { db } = this.options;
+    const [pending, held, last] = await db.transaction(
+      "r",
+      [db.outbox, db.quarantine, db.meta],
+      () =>
+        Promise.all([
+          db.outbox.count(),
+          db.quarantine.orderBy("seq").toArray(),
+          db.meta.get(metaKeys.lastSyncedAt),
+        ]),
+    );
+    const storage = await this.storageEstimate();
+    this.set({
+      pending,
+      quarantined: held.map(toItem),
+      lastSyncedAt:
+        typeof last?.value === "number" ? new Date(last.value) : this.state.lastSyncedAt,
+      ...(storage ? { storage } : {}),
+    });
+  }
+
+  private async storageEstimate(): Promise<SyncStatus["storage"]> {
+    const storage = this.options.storage;
+    if (!storage?.estimate) return undefined;
+    try {
+      const [estimate, persisted] = await Promise.all([
+        storage.estimate(),
+        storage.persisted?.() ?? Promise.resolve(undefined),
+      ]);
+      return {
+        ...(estimate.usage !== undefined ? { usage: estimate.usage } : {}),
+        ...(estimate.quota !== undefined ? { quota: estimate.quota } : {}),
+        ...(persisted !== undefined ? { persisted } : {}),
+      };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Background sync from now on (while this client leads). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.options.events?.addEventListener("online", this.onOnline);
+    this.options.events?.addEventListener("visibilitychange", this.onVisible);
+    void this.options.storage?.persist?.().catch(() => {});
+    const { locks } = this.options;
+    if (locks) {
+      this.leadership = new AbortController();
+      locks
+        .request(
+          this.options.lockName ?? "hivekeep-sync",
+          { signal: this.leadership.signal },
+          () =>
+            new Promise<void>((resolve) => {
+              this.stopLeading = resolve;
+              this.lead();
+            }),
+        )
+        .catch(() => {});
+    } else {
+      this.lead();
+    }
+  }
+
+  private lead(): void {
+    if (!this.started) {
+      this.stopLeading?.();
+      return;
+    }
+    this.set({ leader: true });
+    this.tick();
+    this.openStream();
+    this.trigger(0);
+  }
+
+  /** Stops background sync (a cycle under way finishes); leadership passes to another tab. */
+  stop(): void {
+    if (!this.started) return;
+    this.started = false;
+    this.options.events?.removeEventListener("online", this.onOnline);
+    this.options.events?.removeEventListener("visibilitychange", this.onVisible);
+    this.timers.clearTimeout(this.scheduled);
+    this.timers.clearTimeout(this.interval);
+    this.scheduled = undefined;
+    this.stream?.abort();
+    this.leadership?.abort();
+    this.stopLeading?.();
+    this.stopLeading = undefined;
+    this.set({ leader: false });
+  }
+
+  /** A local write happened (in this tab or, through the shared outbox, another). */
+  localWrite(): void {
+    void this.refresh().catch(() => {});
+    this.trigger(this.options.debounceMs ?? 200);
+  }
+
+  /** Runs a cycle soon, if this client leads. */
+  trigger(delayMs: number): void {
+    if (!this.started || !this.state.leader) return;
+    if (this.scheduled !== undefined) {
+      if (delayMs > 0) return;
+      this.timers.clearTimeout(this.scheduled);
+    }
+    this.scheduled = this.timers.setTimeout(() => {
+      this.scheduled = undefined;
+      void this.background();
+    }, delayMs);
+  }
+
+  private tick(): void {
+    this.timers.clearTimeout(this.interval);
+    this.interval = this.timers.setTimeout(() => {
+      if (!this.started) return;
+      this.trigger(0);
+      this.tick();
+    }, this.options.intervalMs ?? 60_000);
+  }
+
+  private async background(): Promise<void> {
+    try {
+      await this.syncNow();
+    } catch (err) {
+      const ce = ConnectError.from(err);
+      if (this.state.paused) return;
+      if (isTransient(ce)) {
+        this.failures += 1;
+        const ceiling = Math.min(backoffMaxMs, backoffBaseMs * 2 ** (this.failures - 1));
+        const random = this.options.random ?? Math.random;
+        this.trigger(Math.round(ceiling * (0.5 + random() / 2)));
+      }
+    }
+  }
+
+  /**
+   * Pushes the outbox and pulls the feed to its end; rejects with the ConnectError of a network
+   * or auth failure. Runs after a cycle already under way.
+   */
+  syncNow(): Promise<void> {
+    if (this.current === undefined) return this.startCycle();
+    // A cycle is under way: run one more after it (shared by every caller meanwhile), so what
+    // was written before this call is pushed.
+    this.queued ??= this.current
+      .catch(() => {})
+      .then(() => {
+        this.queued = undefined;
+        return this.startCycle();
+      });
+    return this.queued;
+  }
+
+  private startCycle(): Promise<void> {
+    const run = this.cycle().finally(() => {
+      if (this.current === run) this.current = undefined;
+    });
+    this.current = run;
+    return run;
+  }
+
+  private async cycle(): Promise<void> {
+    if (this.state.paused) {
+      const token = await this.options.transport.token();
+      if (token === this.failedToken) {
+        throw this.state.lastError ?? new ConnectError("sign in again", Code.Unauthenticated);
+      }
+      this.set({ paused: false });
+    }
+    this.set({ syncing: true });
+    try {
+      if (this.options.clock.offsetMs === undefined) await this.pull(1);
+      await this.push();
+      await this.pull(this.options.pullLimit ?? 5000);
+      const now = Date.now();
+      await this.options.db.meta.bulkPut([
+        { key: metaKeys.lastSyncedAt, value: now },
+        ...this.options.clock.meta(),
+      ]);
+      this.failures = 0;
+      this.set({ online: true, lastError: undefined, lastSyncedAt: new Date(now) });
+    } catch (err) {
+      const ce = ConnectError.from(err);
+      if (ce.code === Code.Unauthenticated) {
+        this.failedToken = await this.options.transport.token().catch(() => undefined);
+        this.set({ paused: true });
+      }
+      this.set({ lastError: ce, online: !isNetworkError(ce) && this.state.online });
+      throw ce;
+    } finally {
+      this.set({ syncing: false });
+      await this.refresh().catch(() => {});
+    }
+  }
+
+  private async push(): Promise<void> {
+    const { db, transport, clock } = this.options;
+    let restamps = 0;
+    for (;;) {
+      const batch = await outboxBatch(db, this.options.pushBatch ?? 500);
+      if (batch.length === 0) return;
+      try {
+        const response = await transport.push(batch.map((e) => toWire(e.change)));
+        clock.observeServerTime(response.serverTimeMs);
+        for (const e of batch) clock.observe(e.change.hlc);
+        await acknowledge(db, batch);
+      } catch (err) {
+        const ce = ConnectError.from(err);
+        const [detail] = ce.findDetails(PushRejectionSchema);
+        if (detail === undefined || detail.rejections.length === 0) throw ce;
+        const serverNow = clock.nowMs();
+        const refused = detail.rejections.flatMap((r) => {
+          const entry = batch[r.index];
+          return entry ? [{ entry, code: r.code, reason: r.reason }] : [];
+        });
+        const ahead = refused.filter(
+          (r) =>
+            isTooFarAhead(r.entry.change.hlc, serverNow) ||
+            /ahead of the server clock/.test(r.reason),
+        );
+        if (ahead.length > 0 && restamps < maxRestamps) {
+          restamps += 1;
+          await this.restamp(serverNow);
+          continue;
+        }
+        if (refused.length === 0) throw ce;
+        await quarantine(db, refused);
+      }
+    }
+  }
+
+  /** Gives every outbox change stamped too far ahead of the server a new stamp. */
+  private async restamp(serverNow: number): Promise<void> {
+    const { db, clock } = this.options;
+    const outbox = await db.outbox.orderBy("seq").toArray();
+    const maxSeen = (await db.meta.get(metaKeys.maxSeen))?.value as Hlc | undefined;
+    const result = restamp({
+      changes: outbox.map((e) => e.change),
+      node: clock.node,
+      serverTimeMs: serverNow,
+      stampMs: clock.nowMs(),
+      maxSeen,
+    });
+    if (result.clock === undefined) return;
+    clock.reset(result.clock);
+    const replaced = outbox.flatMap((entry, i) => {
+      const change = result.changes[i];
+      return change && change !== entry.change ? [{ entry, change }] : [];
+    });
+    await replaceStamps(db, replaced);
+    await db.meta.bulkPut(clock.meta());
+  }
+
+  private async pull(limit: number): Promise<void> {
+    const { db, transport, clock } = this.options;
+    const stored = (await db.meta.get(metaKeys.cursor))?.value;
+    const cursor = typeof stored === "string" ? stored : "";
+    try {
+      for await (const page of transport.pages(cursor, limit)) {
+        clock.observeServerTime(page.serverTimeMs);
+        const seen = await applyPulled(db, page.changes.map(fromWire), page.nextCursor);
+        if (seen !== undefined) clock.observe(seen);
+        if (limit === 1) return;
+      }
+    } catch (err) {
+      const ce = ConnectError.from(err);
+      // Pull takes only the cursor and the limit: invalid_argument means the server does not
+      // know our cursor (its database was reset). Start over; the outbox stays.
+      if (ce.code !== Code.InvalidArgument || cursor === "") throw ce;
+      await db.meta.put({ key: metaKeys.cursor, value: "" });
+      return this.pull(limit);
+    }
+  }
+
+  private openStream(): void {
+    if (!this.started || !this.state.leader) return;
+    this.stream?.abort();
+    const controller = new AbortController();
+    this.stream = controller;
+    const { db, transport } = this.options;
+    void (async () => {
+      let failures = 0;
+      while (!controller.signal.aborted) {
+        try {
+          const stored = (await db.meta.get(metaKeys.cursor))?.value;
+          const cursor = typeof stored === "string" ? stored : "";
+          for await (const poke of transport.subscribe(cursor, controller.signal)) {
+            failures = 0;
+            if (poke === "") continue;
+            const current = (await db.meta.get(metaKeys.cursor))?.value;
+            if (poke !== current) this.trigger(0);
+          }
+        } catch {
+          // The stream ended or failed: reconnect after a while.
+        }
+        if (controller.signal.aborted) return;
+        failures += 1;
+        const ceiling = Math.min(backoffMaxMs, backoffBaseMs * 2 ** Math.min(failures, 10));
+        const random = this.options.random ?? Math.random;
+        await new Promise<void>((resolve) => {
+          const handle = this.timers.setTimeout(
+            resolve,
+            Math.round(ceiling * (0.5 + random() / 2)),
+          );
+          controller.signal.addEventListener("abort", () => {
+            this.timers.clearTimeout(handle);
+            resolve();
+          });
+        });
+      }
+    })();
+  }
+
+  async retry(id: number): Promise<void> {
+    await retry(this.options.db, id);
+    this.localWrite();
+  }
+
+  async discard(id: number): Promise<void> {
+    await discard(this.options.db, id);
+    await this.refresh();
+  }
+}
+
+const isNetworkError = (ce: ConnectError): boolean =>
+  ce.code === Code.Unavailable || ce.code === Code.DeadlineExceeded;
+
+const toItem = (q: QuarantineEntry): QuarantinedItem => ({
+  id: q.seq,
+  change: q.change,
+  code: q.code,
+  reason: q.reason,
+});

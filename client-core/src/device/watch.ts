@@ -1,0 +1,66 @@
+/**
+ * Live queries over the local operations: a query that calls the local services (which read the
+ * replica through Dexie, behind a Connect transport) runs again whenever this replica changes,
+ * in this tab or another (Dexie's `storagemutated` event, which crosses tabs). Dexie's own
+ * `liveQuery` cannot see reads made behind the transport's promises, so this watches the whole
+ * replica: any write re-runs the query. Runs never overlap; a change during a run causes one
+ * more. The result is an Observable, which React wraps with dexie-react-hooks' `useObservable`.
+ */
+import { Dexie, type ObservabilitySet, type Observable, type Subscription } from "dexie";
+
+export function watch<T>(dbName: string, query: () => Promise<T>): Observable<T> {
+  const prefix = `idb://${dbName}/`;
+  const subscribe = (
+    observerOrNext?:
+      | { next?: (value: T) => void; error?: (err: unknown) => void }
+      | ((value: T) => void)
+      | null,
+    errorFn?: ((err: unknown) => void) | null,
+  ): Subscription => {
+    const observer =
+      typeof observerOrNext === "function" || observerOrNext == null
+        ? { next: observerOrNext ?? undefined, error: errorFn ?? undefined }
+        : observerOrNext;
+    let closed = false;
+    let running = false;
+    let dirty = false;
+    const run = async () => {
+      if (running) {
+        dirty = true;
+        return;
+      }
+      running = true;
+      do {
+        dirty = false;
+        try {
+          const value = await query();
+          if (!closed && !dirty) observer.next?.(value);
+        } catch (err) {
+          if (!closed && !dirty) observer.error?.(err);
+        }
+      } while (dirty && !closed);
+      running = false;
+    };
+    const onChange = (parts: ObservabilitySet) => {
+      if (!closed && Object.keys(parts).some((k) => k.startsWith(prefix))) void run();
+    };
+    Dexie.on("storagemutated", onChange);
+    void run();
+    return {
+      get closed() {
+        return closed;
+      },
+      unsubscribe() {
+        closed = true;
+        Dexie.on.storagemutated.unsubscribe(onChange);
+      },
+    };
+  };
+  const observable = {
+    subscribe,
+    [Symbol.observable ?? "@@observable"]() {
+      return observable;
+    },
+  };
+  return observable as unknown as Observable<T>;
+}

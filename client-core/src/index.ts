@@ -1,0 +1,11 @@
+/**
+ * The device half of Hivekeep: the replica, the outbox and the sync engine behind the contract's
+ * own services (`createHivekeepClient`). The pure parts are `./core` (rules) and `./ops` (the
+ * operations the server runs too); `./sync` is the Push/Pull transport.
+ */
+export {
+  createHivekeepClient,
+  type HivekeepClient,
+  type HivekeepClientOptions,
+} from "./device/create-client.ts";
+export type { QuarantinedItem, SyncStatus } from "./device/sync-engine.ts";
