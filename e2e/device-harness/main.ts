@@ -1,0 +1,19 @@
+/**
+ * A page that runs the device half (client-core) in Chromium for the browser tests and the
+ * benchmark: it opens a client for this origin and exposes it as `window.hivekeep`.
+ */
+import { createHivekeepClient, type HivekeepClient } from "@hivekeep/client-core";
+
+declare global {
+  interface Window {
+    hivekeep: HivekeepClient;
+    hivekeepReady: Promise<HivekeepClient>;
+  }
+}
+
+window.hivekeepReady = createHivekeepClient({ baseUrl: location.origin }).then((client) => {
+  window.hivekeep = client;
+  const state = document.getElementById("state");
+  if (state) state.textContent = "ready";
+  return client;
+});

@@ -1,0 +1,70 @@
+/**
+ * The device half in Chromium: one sync leader per replica across the tabs of a profile (Web
+ * Locks). Only the leader syncs; writes from every tab reach the server through the shared
+ * outbox; when the leader's tab closes, another takes over.
+ */
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../test/support/server.ts";
+import { browserSuite, launchChromium, newPhoneContext } from "./support/chromium.ts";
+import { buildDeviceHarness } from "./support/device-harness.ts";
+
+browserSuite("device: sync leader across tabs", () => {
+  let server: TestServer;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  beforeAll(async () => {
+    const dir = await buildDeviceHarness();
+    browser = await launchChromium();
+    server = await startTestServer("pglite", { HIVEKEEP_PWA_DIR: dir });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const open = async (context: BrowserContext): Promise<Page> => {
+    const page = await context.newPage();
+    page.on("pageerror", (err) => console.error("page error:", err));
+    await page.goto(`${server.url}/index.html`);
+    await page.evaluate(async () => {
+      const client = await window.hivekeepReady;
+      client.sync.start();
+    });
+    return page;
+  };
+  const leads = (page: Page) => page.evaluate(() => window.hivekeep.sync.status.leader);
+  const apiaryNames = async () =>
+    ((await server.call("ApiaryService/ListApiaries", {})).body.apiaries ?? []).map(
+      (a: { name: string }) => a.name,
+    );
+
+  it("elects one leader; writes from both tabs sync; closing the leader hands over", async () => {
+    const context = await newPhoneContext(browser);
+    const first = await open(context);
+    const second = await open(context);
+    await expect.poll(async () => [await leads(first), await leads(second)]).toEqual([true, false]);
+
+    for (const [page, name] of [
+      [first, "From the leader"],
+      [second, "From the other tab"],
+    ] as const) {
+      await page.evaluate((n) => window.hivekeep.apiaries.createApiary({ name: n }), name);
+    }
+    await expect
+      .poll(apiaryNames, { timeout: 15_000 })
+      .toEqual(expect.arrayContaining(["From the leader", "From the other tab"]));
+    // The other tab sees the leader's pulls through the shared replica.
+    await expect
+      .poll(() => second.evaluate(async () => (await window.hivekeep.sync.status).pending))
+      .toBe(0);
+
+    const closedAt = Date.now();
+    await first.close();
+    await expect.poll(() => leads(second), { timeout: 10_000 }).toBe(true);
+    console.info(`leadership handed over in ${Date.now() - closedAt} ms`);
+
+    await second.evaluate(() => window.hivekeep.apiaries.createApiary({ name: "After takeover" }));
+    await expect.poll(apiaryNames, { timeout: 15_000 }).toContain("After takeover");
+    await context.close();
+  });
+});
