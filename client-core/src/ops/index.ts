@@ -5,10 +5,12 @@
  */
 export { apiaryService } from "./apiary-service.ts";
 export { errorInterceptor, invalidArgument, toConnectError } from "./errors.ts";
+export { defaultEventLimit, eventLimit, eventService, maxEventLimit } from "./event-service.ts";
 export { harvestService } from "./harvest-service.ts";
 export { type HiveAt, hiveAt } from "./hive-at.ts";
 export { hiveService } from "./hive-service.ts";
 export { inspectionService } from "./inspection-service.ts";
+export { localStats } from "./local-stats.ts";
 export {
   defaultPageSize,
   maxPageSize,
@@ -38,6 +40,12 @@ export type {
   StoredRow,
 } from "./replica-store.ts";
 export { commandContext, type OpsSession, type SessionOf } from "./session.ts";
+export {
+  defaultThresholdDays,
+  nextTaskCount,
+  recentInspectionCount,
+  statsService,
+} from "./stats-service.ts";
 export type {
   DashboardFigures,
   DashboardQuery,
@@ -45,5 +53,7 @@ export type {
   HoneyStat,
   StatsSource,
 } from "./stats-source.ts";
+export { taskService } from "./task-service.ts";
 export { isoOf, isoOr, isoOrNull } from "./timestamps.ts";
 export { toProto } from "./to-proto.ts";
+export { treatmentService } from "./treatment-service.ts";

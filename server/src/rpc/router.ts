@@ -1,10 +1,14 @@
 import { Code, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import {
   apiaryService,
+  eventService,
   harvestService,
   hiveService,
   inspectionService,
   queenService,
+  statsService,
+  taskService,
+  treatmentService,
 } from "@hivekeep/client-core/ops";
 import {
   ApiaryService,
@@ -22,12 +26,8 @@ import {
 import { authService } from "./auth-service.ts";
 import type { Deps } from "./deps.ts";
 import { toConnectError } from "./errors.ts";
-import { eventService } from "./event-service.ts";
 import { sessionOf } from "./session.ts";
-import { statsService } from "./stats-service.ts";
 import { syncService } from "./sync-service.ts";
-import { taskService } from "./task-service.ts";
-import { treatmentService } from "./treatment-service.ts";
 
 /**
  * Normalises every error at the edge: domain errors to their codes, anything
@@ -55,12 +55,12 @@ export function routes(deps: Deps) {
     router.service(SyncService, syncService(deps));
     router.service(HiveService, hiveService(session));
     router.service(HarvestService, harvestService(session));
-    router.service(EventService, eventService(deps));
-    router.service(StatsService, statsService(deps));
+    router.service(EventService, eventService(session));
+    router.service(StatsService, statsService(session));
     router.service(InspectionService, inspectionService(session));
-    router.service(TreatmentService, treatmentService(deps));
+    router.service(TreatmentService, treatmentService(session));
     router.service(QueenService, queenService(session));
-    router.service(TaskService, taskService(deps));
+    router.service(TaskService, taskService(session));
     router.service(AuthService, authService(deps));
   };
 }

@@ -70,7 +70,8 @@ export type DueInspectionRow = {
 
 /**
  * Live hives whose last inspection is at least thresholdDays old (whole days,
- * rounded down), never-inspected hives first (-1), then the longest due.
+ * rounded down), never-inspected hives first (-1), then the longest due, then
+ * by name folded A–Z only and id in code point order (as the device does).
  */
 export function dueInspections(
   q: Queryable,
@@ -91,7 +92,7 @@ export function dueInspections(
      where ${live("h")}
        and (li.last is null
          or floor(extract(epoch from ($2::timestamptz - li.last)) / 86400) >= $3::int)
-     order by li.last is not null, li.last, lower(h.name), h.id`,
+     order by li.last is not null, li.last, lower(h.name collate "C"), h.id collate "C"`,
     [organizationId, nowIso, thresholdDays],
   );
 }
@@ -150,7 +151,7 @@ const honeyOfYear = `select coalesce(e.apiary_id, '') as apiary_id,
  * Honey per queen, labelled "<queen year> queen of <hive name>" (the queen's
  * row is read even when tombstoned: its honey still counts); honey recorded
  * while no queen reigned is one "No queen recorded" entry with key "".
- * Largest first.
+ * Largest first, then label and key in code point order (as the device does).
  */
 export function honeyPerQueen(
   q: Queryable,
@@ -158,11 +159,11 @@ export function honeyPerQueen(
   year: number,
 ): Promise<HoneyStatRow[]> {
   return q.query<HoneyStatRow>(
-    `select y.queen_id as key,
+    `select y.queen_id collate "C" as key,
        case when y.queen_id = '' then 'No queen recorded'
          when qn.year is null then 'Queen ' || y.queen_id
          else qn.year || ' queen of ' || coalesce(hv.name, 'a removed hive')
-       end as label,
+       end collate "C" as label,
        ${kgSum} as kg
      from (${honeyOfYear}) y
      left join queens qn on qn.organization_id = $1 and qn.id = y.queen_id
@@ -173,14 +174,18 @@ export function honeyPerQueen(
   );
 }
 
-/** Honey per apiary (the apiary frozen on each harvest), labelled by name; largest first. */
+/**
+ * Honey per apiary (the apiary frozen on each harvest), labelled by name; largest first, then
+ * label and key in code point order.
+ */
 export function honeyPerApiary(
   q: Queryable,
   organizationId: string,
   year: number,
 ): Promise<HoneyStatRow[]> {
   return q.query<HoneyStatRow>(
-    `select y.apiary_id as key, coalesce(a.name, 'Apiary ' || y.apiary_id) as label,
+    `select y.apiary_id collate "C" as key,
+       coalesce(a.name, 'Apiary ' || y.apiary_id) collate "C" as label,
        ${kgSum} as kg
      from (${honeyOfYear}) y
      left join apiaries a on a.organization_id = $1 and a.id = y.apiary_id

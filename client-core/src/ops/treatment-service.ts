@@ -1,0 +1,82 @@
+/**
+ * TreatmentService (contract §4.7) over a replica: create (freezing the hive's apiary and queen
+ * as of the treatment's date, which defaults to now; a TREATMENT event), get, and list newest
+ * first. Treatments are legal records: no update, no delete.
+ */
+import { create } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import {
+  CreateTreatmentResponseSchema,
+  GetTreatmentResponseSchema,
+  ListTreatmentsResponseSchema,
+  type Treatment,
+  TreatmentSchema,
+  type TreatmentService,
+} from "@hivekeep/proto";
+import { createTreatment } from "../core/commands/treatment.ts";
+import { notFound } from "../core/domain-error.ts";
+import { parseRfc3339 } from "../core/rfc3339.ts";
+import { hiveAt } from "./hive-at.ts";
+import { pageResponse, pageWindow } from "./paging.ts";
+import type { ReplicaReader } from "./replica-store.ts";
+import { commandContext, type SessionOf } from "./session.ts";
+import { isoOr, isoOrNull } from "./timestamps.ts";
+import { toProto } from "./to-proto.ts";
+
+async function mustGetTreatment(
+  r: ReplicaReader,
+  organizationId: string,
+  id: string,
+): Promise<Treatment> {
+  const row = await r.get("treatment", id);
+  if (!row) throw notFound("treatment", id);
+  return toProto(TreatmentSchema, "treatment", row, organizationId);
+}
+
+export function treatmentService(sessionOf: SessionOf): ServiceImpl<typeof TreatmentService> {
+  return {
+    async listTreatments(req, ctx) {
+      const s = sessionOf(ctx);
+      const window = pageWindow(req.page);
+      const { rows, total } = await s.store.read((r) =>
+        r.list("treatment", {
+          where: req.hiveId === "" ? [] : [{ column: "hive_id", eq: req.hiveId }],
+          orderBy: [
+            { column: "date", desc: true },
+            { column: "id", desc: true },
+          ],
+          ...window,
+        }),
+      );
+      return create(ListTreatmentsResponseSchema, {
+        treatments: rows.map((row) => toProto(TreatmentSchema, "treatment", row, s.organizationId)),
+        page: pageResponse(window, rows.length, total),
+      });
+    },
+
+    async getTreatment(req, ctx) {
+      const s = sessionOf(ctx);
+      const treatment = await s.store.read((r) => mustGetTreatment(r, s.organizationId, req.id));
+      return create(GetTreatmentResponseSchema, { treatment });
+    },
+
+    async createTreatment(req, ctx) {
+      const s = sessionOf(ctx);
+      const cc = commandContext(s);
+      const date = isoOr(req.date, cc.now, "date");
+      const withdrawalUntil = isoOrNull(req.withdrawalUntil, "withdrawalUntil");
+      const treatment = await s.store.write(async (w) => {
+        // An unreadable date is left to the command, which rejects it as invalid_argument.
+        const at =
+          req.hiveId === "" || "error" in parseRfc3339(date)
+            ? undefined
+            : await hiveAt(w, req.hiveId, date);
+        const hive = at && { id: req.hiveId, apiaryId: at.apiaryId, queenId: at.queenId };
+        const { id, changes } = createTreatment(cc, hive, { ...req, date, withdrawalUntil });
+        await w.apply(changes);
+        return mustGetTreatment(w, s.organizationId, id);
+      });
+      return create(CreateTreatmentResponseSchema, { treatment });
+    },
+  };
+}
