@@ -37,6 +37,7 @@ import { v7 as uuidv7 } from "uuid";
 import type { Clock } from "../core/hlc.ts";
 import { errorInterceptor } from "../ops/errors.ts";
 import { localStats } from "../ops/local-stats.ts";
+import type { ReplicaStore } from "../ops/replica-store.ts";
 import { recordServices } from "../ops/services.ts";
 import type { OpsSession } from "../ops/session.ts";
 import { createSyncClient } from "../sync/sync-client.ts";
@@ -228,7 +229,7 @@ export async function createHivekeepClient(
     ...(options.intervalMs ? { intervalMs: options.intervalMs } : {}),
   });
 
-  const store = dexieStore(db, {
+  const store: ReplicaStore = dexieStore(db, {
     metaOnWrite: () => clock.meta(),
     afterWrite: () => engine.localWrite(),
   });
@@ -247,7 +248,16 @@ export async function createHivekeepClient(
   const local = createRouterTransport(
     recordServices(() => session),
     {
-      router: { interceptors: [errorInterceptor()] },
+      router: {
+        interceptors: [
+          // The device has no server log: an unexpected failure goes to the console.
+          errorInterceptor((cause, procedure) =>
+            console.error(
+              `hivekeep: ${procedure}: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}`,
+            ),
+          ),
+        ],
+      },
     },
   );
 

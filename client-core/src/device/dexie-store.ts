@@ -15,6 +15,7 @@ import type {
   ReplicaWriter,
   StoredRow,
 } from "../ops/replica-store.ts";
+import { exclusive } from "./exclusive.ts";
 import {
   type DeviceRow,
   entityTable,
@@ -142,18 +143,21 @@ export interface DexieStoreOptions {
 export function dexieStore(db: ReplicaDb, options: DexieStoreOptions = {}): ReplicaStore {
   const all = () => [...entityTables(db), db.outbox, db.meta];
   return {
-    read: (fn) => db.transaction("r", entityTables(db), () => fn(dexieReader(db))),
+    read: (fn) =>
+      exclusive(db, () => db.transaction("r", entityTables(db), () => fn(dexieReader(db)))),
     async write(fn) {
-      const result = await db.transaction("rw", all(), async () => {
-        const writer: ReplicaWriter = {
-          ...dexieReader(db),
-          apply: (changes) => applyLocal(db, changes),
-        };
-        const value = await fn(writer);
-        const meta = options.metaOnWrite?.() ?? [];
-        if (meta.length > 0) await db.meta.bulkPut([...meta]);
-        return value;
-      });
+      const result = await exclusive(db, () =>
+        db.transaction("rw", all(), async () => {
+          const writer: ReplicaWriter = {
+            ...dexieReader(db),
+            apply: (changes) => applyLocal(db, changes),
+          };
+          const value = await fn(writer);
+          const meta = options.metaOnWrite?.() ?? [];
+          if (meta.length > 0) await db.meta.bulkPut([...meta]);
+          return value;
+        }),
+      );
       options.afterWrite?.();
       return result;
     },

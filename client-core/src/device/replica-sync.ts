@@ -17,6 +17,7 @@ import type { EntityName } from "../core/entities.ts";
 import type { Hlc } from "../core/hlc.ts";
 import { mergeChange, type ScopedRowState } from "../core/merge-change.ts";
 import { deviceRow, stateOf } from "./dexie-store.ts";
+import { exclusive } from "./exclusive.ts";
 import {
   type DeviceRow,
   entityTable,
@@ -59,42 +60,44 @@ export async function applyPulled(
     ids.set(c.entity, set);
   }
   let maxSeen: Hlc | undefined;
-  await db.transaction("rw", [...entityTables(db), db.meta], async () => {
-    const rows = new Map<string, DeviceRow | undefined>();
-    const reads = [...ids].map(async ([entity, set]) => {
-      const list = [...set];
-      const found = await entityTable(db, entity).bulkGet(list);
-      for (const [i, id] of list.entries()) rows.set(rowKey(entity, id), found[i]);
-    });
-    await Promise.all(reads);
-    const dirty = new Map<EntityName, Map<string, DeviceRow>>();
-    for (const change of changes) {
-      if (maxSeen === undefined || change.hlc > maxSeen) maxSeen = change.hlc;
-      const key = rowKey(change.entity, change.entityId);
-      const current = rows.get(key);
-      const merged = mergeChange(current && stateOf(current), change);
-      // The confirmed base takes every pulled change, even one the row's newer pending values
-      // hide: it is what the row falls back to when those are discarded.
-      const base = current?.base;
-      const newBase = base === undefined ? undefined : mergeChange(base ?? undefined, change).row;
-      if (merged.row === undefined && newBase === undefined) continue;
-      const state = merged.row ?? stateOf(current as DeviceRow);
-      const next = deviceRow(change.entity, change.entityId, state, newBase ?? base);
-      rows.set(key, next);
-      const byId = dirty.get(change.entity) ?? new Map<string, DeviceRow>();
-      byId.set(change.entityId, next);
-      dirty.set(change.entity, byId);
-    }
-    await Promise.all(
-      [...dirty].map(([entity, byId]) => entityTable(db, entity).bulkPut([...byId.values()])),
-    );
-    await db.meta.put({ key: metaKeys.cursor, value: cursor });
-    if (maxSeen !== undefined) {
-      const seen = (await db.meta.get(metaKeys.maxSeen))?.value as Hlc | undefined;
-      if (seen === undefined || maxSeen > seen)
-        await db.meta.put({ key: metaKeys.maxSeen, value: maxSeen });
-    }
-  });
+  await exclusive(db, () =>
+    db.transaction("rw", [...entityTables(db), db.meta], async () => {
+      const rows = new Map<string, DeviceRow | undefined>();
+      const reads = [...ids].map(async ([entity, set]) => {
+        const list = [...set];
+        const found = await entityTable(db, entity).bulkGet(list);
+        for (const [i, id] of list.entries()) rows.set(rowKey(entity, id), found[i]);
+      });
+      await Promise.all(reads);
+      const dirty = new Map<EntityName, Map<string, DeviceRow>>();
+      for (const change of changes) {
+        if (maxSeen === undefined || change.hlc > maxSeen) maxSeen = change.hlc;
+        const key = rowKey(change.entity, change.entityId);
+        const current = rows.get(key);
+        const merged = mergeChange(current && stateOf(current), change);
+        // The confirmed base takes every pulled change, even one the row's newer pending values
+        // hide: it is what the row falls back to when those are discarded.
+        const base = current?.base;
+        const newBase = base === undefined ? undefined : mergeChange(base ?? undefined, change).row;
+        if (merged.row === undefined && newBase === undefined) continue;
+        const state = merged.row ?? stateOf(current as DeviceRow);
+        const next = deviceRow(change.entity, change.entityId, state, newBase ?? base);
+        rows.set(key, next);
+        const byId = dirty.get(change.entity) ?? new Map<string, DeviceRow>();
+        byId.set(change.entityId, next);
+        dirty.set(change.entity, byId);
+      }
+      await Promise.all(
+        [...dirty].map(([entity, byId]) => entityTable(db, entity).bulkPut([...byId.values()])),
+      );
+      await db.meta.put({ key: metaKeys.cursor, value: cursor });
+      if (maxSeen !== undefined) {
+        const seen = (await db.meta.get(metaKeys.maxSeen))?.value as Hlc | undefined;
+        if (seen === undefined || maxSeen > seen)
+          await db.meta.put({ key: metaKeys.maxSeen, value: maxSeen });
+      }
+    }),
+  );
   return maxSeen;
 }
 
@@ -133,27 +136,29 @@ const syncTables = (db: ReplicaDb) => [...entityTables(db), db.outbox, db.quaran
 /** The server applied these entries: they leave the outbox and join the confirmed rows. */
 export async function acknowledge(db: ReplicaDb, entries: readonly OutboxEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  await db.transaction("rw", syncTables(db), async () => {
-    await db.outbox.bulkDelete(entries.map((e) => e.seq as number));
-    let maxSeen = (await db.meta.get(metaKeys.maxSeen))?.value as Hlc | undefined;
-    const touched = new Map<string, DeviceRow>();
-    for (const { rowKey: key, change } of entries) {
-      if (maxSeen === undefined || change.hlc > maxSeen) maxSeen = change.hlc;
-      const [entity, id] = splitKey(key);
-      const row = touched.get(key) ?? (await entityTable(db, entity).get(id));
-      if (row === undefined || row.base === undefined) continue;
-      const base = mergeChange(row.base ?? undefined, change).row ?? row.base;
-      touched.set(key, { ...row, base });
-    }
-    for (const [key, row] of touched) {
-      const [entity, id] = splitKey(key);
-      const pending = await hasPending(db, key);
-      await entityTable(db, entity).put(
-        deviceRow(entity, id, stateOf(row), pending ? row.base : undefined),
-      );
-    }
-    if (maxSeen !== undefined) await db.meta.put({ key: metaKeys.maxSeen, value: maxSeen });
-  });
+  await exclusive(db, () =>
+    db.transaction("rw", syncTables(db), async () => {
+      await db.outbox.bulkDelete(entries.map((e) => e.seq as number));
+      let maxSeen = (await db.meta.get(metaKeys.maxSeen))?.value as Hlc | undefined;
+      const touched = new Map<string, DeviceRow>();
+      for (const { rowKey: key, change } of entries) {
+        if (maxSeen === undefined || change.hlc > maxSeen) maxSeen = change.hlc;
+        const [entity, id] = splitKey(key);
+        const row = touched.get(key) ?? (await entityTable(db, entity).get(id));
+        if (row === undefined || row.base === undefined) continue;
+        const base = mergeChange(row.base ?? undefined, change).row ?? row.base;
+        touched.set(key, { ...row, base });
+      }
+      for (const [key, row] of touched) {
+        const [entity, id] = splitKey(key);
+        const pending = await hasPending(db, key);
+        await entityTable(db, entity).put(
+          deviceRow(entity, id, stateOf(row), pending ? row.base : undefined),
+        );
+      }
+      if (maxSeen !== undefined) await db.meta.put({ key: metaKeys.maxSeen, value: maxSeen });
+    }),
+  );
 }
 
 /** Moves refused entries to quarantine with their reasons; they stay applied on the device. */
@@ -162,39 +167,45 @@ export async function quarantine(
   refused: readonly { entry: OutboxEntry; code: string; reason: string }[],
 ): Promise<void> {
   if (refused.length === 0) return;
-  await db.transaction("rw", [db.outbox, db.quarantine], async () => {
-    await db.outbox.bulkDelete(refused.map((r) => r.entry.seq as number));
-    await db.quarantine.bulkPut(
-      refused.map(({ entry, code, reason }) => ({
-        ...entry,
-        seq: entry.seq as number,
-        code,
-        reason,
-      })),
-    );
-  });
+  await exclusive(db, () =>
+    db.transaction("rw", [db.outbox, db.quarantine], async () => {
+      await db.outbox.bulkDelete(refused.map((r) => r.entry.seq as number));
+      await db.quarantine.bulkPut(
+        refused.map(({ entry, code, reason }) => ({
+          ...entry,
+          seq: entry.seq as number,
+          code,
+          reason,
+        })),
+      );
+    }),
+  );
 }
 
 /** A quarantined entry goes back to the outbox (after the user fixed what it depends on). */
 export async function retry(db: ReplicaDb, seq: number): Promise<boolean> {
-  return db.transaction("rw", [db.outbox, db.quarantine], async () => {
-    const entry = await db.quarantine.get(seq);
-    if (entry === undefined) return false;
-    await db.quarantine.delete(seq);
-    await db.outbox.put({ seq: entry.seq, rowKey: entry.rowKey, change: entry.change });
-    return true;
-  });
+  return exclusive(db, () =>
+    db.transaction("rw", [db.outbox, db.quarantine], async () => {
+      const entry = await db.quarantine.get(seq);
+      if (entry === undefined) return false;
+      await db.quarantine.delete(seq);
+      await db.outbox.put({ seq: entry.seq, rowKey: entry.rowKey, change: entry.change });
+      return true;
+    }),
+  );
 }
 
 /** Drops a quarantined entry; its row goes back to the server's version plus what is pending. */
 export async function discard(db: ReplicaDb, seq: number): Promise<boolean> {
-  return db.transaction("rw", syncTables(db), async () => {
-    const entry = await db.quarantine.get(seq);
-    if (entry === undefined) return false;
-    await db.quarantine.delete(seq);
-    await rebuild(db, [entry.rowKey]);
-    return true;
-  });
+  return exclusive(db, () =>
+    db.transaction("rw", syncTables(db), async () => {
+      const entry = await db.quarantine.get(seq);
+      if (entry === undefined) return false;
+      await db.quarantine.delete(seq);
+      await rebuild(db, [entry.rowKey]);
+      return true;
+    }),
+  );
 }
 
 /** Replaces outbox entries by their re-stamped changes and rebuilds the rows they touch. */
@@ -203,13 +214,15 @@ export async function replaceStamps(
   entries: readonly { entry: OutboxEntry; change: Change }[],
 ): Promise<void> {
   if (entries.length === 0) return;
-  await db.transaction("rw", syncTables(db), async () => {
-    await db.outbox.bulkPut(entries.map(({ entry, change }) => ({ ...entry, change })));
-    await rebuild(
-      db,
-      entries.map(({ entry }) => entry.rowKey),
-    );
-  });
+  await exclusive(db, () =>
+    db.transaction("rw", syncTables(db), async () => {
+      await db.outbox.bulkPut(entries.map(({ entry, change }) => ({ ...entry, change })));
+      await rebuild(
+        db,
+        entries.map(({ entry }) => entry.rowKey),
+      );
+    }),
+  );
 }
 
 export const quarantined = (db: ReplicaDb): Promise<QuarantineEntry[]> =>

@@ -30,6 +30,7 @@ import { type Hlc, isTooFarAhead } from "../core/hlc.ts";
 import { restamp } from "../core/restamp.ts";
 import type { PullPage, SyncChange } from "../sync/wire.ts";
 import type { DeviceClock } from "./device-clock.ts";
+import { exclusive } from "./exclusive.ts";
 import type { QuarantineEntry, ReplicaDb } from "./replica-db.ts";
 import {
   acknowledge,
@@ -197,17 +198,17 @@ export class SyncEngine {
   /** Re-reads what the replica holds for the status (pending, quarantine, last sync). */
   async refresh(): Promise<void> {
     const { db } = this.options;
-    const [pending, held, last] = await db.transaction(
-      "r",
-      [db.outbox, db.quarantine, db.meta],
-      () =>
+    const [pending, held, last] = await exclusive(db, () =>
+      db.transaction("r", [db.outbox, db.quarantine, db.meta], () =>
         Promise.all([
           db.outbox.count(),
           db.quarantine.orderBy("seq").toArray(),
           db.meta.get(metaKeys.lastSyncedAt),
         ]),
+      ),
     );
     const storage = await this.storageEstimate();
+
     this.set({
       pending,
       quarantined: held.map(toItem),
