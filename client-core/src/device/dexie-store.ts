@@ -2,7 +2,8 @@
  * The device's replica store (ops/replica-store.ts) over the Dexie replica (replica-db.ts).
  * A local write runs the operation, merges its changes into the rows with the shared merge and
  * appends them to the outbox in one Dexie transaction: nothing is written that will not sync,
- * and nothing is pushed that was not written. Inside a transaction only Dexie calls are awaited.
+ * and nothing is pushed that was not written. Inside a transaction only Dexie calls are awaited,
+ * each on the transaction's own tables (replica-db.ts says why).
  */
 import type { Change } from "../core/change.ts";
 import { type EntityName, entities } from "../core/entities.ts";
@@ -24,6 +25,8 @@ import {
   type MetaEntry,
   type ReplicaDb,
   rowKey,
+  type TableSource,
+  tablesOf,
 } from "./replica-db.ts";
 
 /** The merge state of a stored row (without base and the index helpers). */
@@ -74,7 +77,8 @@ function indexedFilter(entity: EntityName, where: readonly Filter[]) {
   return undefined;
 }
 
-export function dexieReader(db: ReplicaDb): ReplicaReader {
+/** Reads of the replica; inside a transaction pass the transaction, so reads stay in it. */
+export function dexieReader(db: TableSource): ReplicaReader {
   async function candidates(entity: EntityName, where: readonly Filter[]): Promise<DeviceRow[]> {
     const table = entityTable(db, entity);
     const indexed = indexedFilter(entity, where);
@@ -119,9 +123,10 @@ export function dexieReader(db: ReplicaDb): ReplicaReader {
  * Merges local changes into their rows (keeping each row's confirmed state as `base`) and queues
  * them in the outbox. Runs inside a transaction over the entity tables and the outbox.
  */
-export async function applyLocal(db: ReplicaDb, changes: readonly Change[]): Promise<void> {
+export async function applyLocal(tx: TableSource, changes: readonly Change[]): Promise<void> {
+  const { outbox } = tablesOf(tx);
   for (const change of changes) {
-    const table = entityTable(db, change.entity);
+    const table = entityTable(tx, change.entity);
     const current = await table.get(change.entityId);
     const base =
       current === undefined ? null : current.base !== undefined ? current.base : stateOf(current);
@@ -129,7 +134,7 @@ export async function applyLocal(db: ReplicaDb, changes: readonly Change[]): Pro
     const state = merged.row ?? (current && stateOf(current));
     if (state !== undefined)
       await table.put(deviceRow(change.entity, change.entityId, state, base));
-    await db.outbox.add({ rowKey: rowKey(change.entity, change.entityId), change });
+    await outbox.add({ rowKey: rowKey(change.entity, change.entityId), change });
   }
 }
 
@@ -144,17 +149,17 @@ export function dexieStore(db: ReplicaDb, options: DexieStoreOptions = {}): Repl
   const all = () => [...entityTables(db), db.outbox, db.meta];
   return {
     read: (fn) =>
-      exclusive(db, () => db.transaction("r", entityTables(db), () => fn(dexieReader(db)))),
+      exclusive(db, () => db.transaction("r", entityTables(db), (tx) => fn(dexieReader(tx)))),
     async write(fn) {
       const result = await exclusive(db, () =>
-        db.transaction("rw", all(), async () => {
+        db.transaction("rw", all(), async (tx) => {
           const writer: ReplicaWriter = {
-            ...dexieReader(db),
-            apply: (changes) => applyLocal(db, changes),
+            ...dexieReader(tx),
+            apply: (changes) => applyLocal(tx, changes),
           };
           const value = await fn(writer);
           const meta = options.metaOnWrite?.() ?? [];
-          if (meta.length > 0) await db.meta.bulkPut([...meta]);
+          if (meta.length > 0) await tablesOf(tx).meta.bulkPut([...meta]);
           return value;
         }),
       );

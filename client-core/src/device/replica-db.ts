@@ -11,8 +11,15 @@
  * - `meta`: the cursor, the HLC clock, the measured server clock offset, who the replica is for.
  *
  * Schema changes add a `version(n)` with an upgrade function; versions are never edited.
+ *
+ * Inside a transaction every read and write goes through the transaction's own tables
+ * (`tx.table(name)`, `tablesOf(tx)`), never through the database object: Dexie finds the
+ * transaction of a `db.table` call by its async zone, which a chain of native awaits (the
+ * shared operations are ordinary async functions) can lose, and the call then runs in a
+ * transaction of its own while the outer one commits early. A table taken from the transaction
+ * is bound to it whatever the zone.
  */
-import { Dexie, type EntityTable } from "dexie";
+import { Dexie, type EntityTable, type Table, type Transaction } from "dexie";
 import type { Change } from "../core/change.ts";
 import { type EntityName, entities, entityNames } from "../core/entities.ts";
 import type { ScopedRowState } from "../core/merge-change.ts";
@@ -93,7 +100,19 @@ export function openReplicaDb(name: string, options: ReplicaDbOptions = {}): Rep
   return db;
 }
 
-export const entityTable = (db: ReplicaDb, entity: EntityName) =>
-  db.table<DeviceRow, string>(entities[entity].table);
+/** The database (outside transactions) or a transaction (its tables are bound to it). */
+export type TableSource = Pick<Transaction, "table">;
 
-export const entityTables = (db: ReplicaDb) => entityNames.map((e) => entityTable(db, e));
+export const entityTable = (src: TableSource, entity: EntityName): Table<DeviceRow, string> =>
+  src.table<DeviceRow, string>(entities[entity].table);
+
+export const entityTables = (src: TableSource) => entityNames.map((e) => entityTable(src, e));
+
+/** The sync tables of a source: inside a transaction, bound to it. */
+export function tablesOf(src: TableSource) {
+  return {
+    outbox: src.table<OutboxEntry, number>("outbox"),
+    quarantine: src.table<QuarantineEntry, number>("quarantine"),
+    meta: src.table<MetaEntry, string>("meta"),
+  };
+}

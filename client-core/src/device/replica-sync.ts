@@ -11,6 +11,8 @@
  *   the rows they touched from base and the changes still pending.
  * - replaceStamps: re-stamped changes (core/restamp.ts) replace their entries; their rows are
  *   rebuilt likewise, so no refused stamp stays in a row.
+ *
+ * Inside each transaction only the transaction's own tables are used (replica-db.ts says why).
  */
 import type { Change } from "../core/change.ts";
 import type { EntityName } from "../core/entities.ts";
@@ -26,6 +28,8 @@ import {
   type QuarantineEntry,
   type ReplicaDb,
   rowKey,
+  type TableSource,
+  tablesOf,
 } from "./replica-db.ts";
 
 export const metaKeys = {
@@ -61,11 +65,12 @@ export async function applyPulled(
   }
   let maxSeen: Hlc | undefined;
   await exclusive(db, () =>
-    db.transaction("rw", [...entityTables(db), db.meta], async () => {
+    db.transaction("rw", [...entityTables(db), db.meta], async (tx) => {
+      const { meta } = tablesOf(tx);
       const rows = new Map<string, DeviceRow | undefined>();
       const reads = [...ids].map(async ([entity, set]) => {
         const list = [...set];
-        const found = await entityTable(db, entity).bulkGet(list);
+        const found = await entityTable(tx, entity).bulkGet(list);
         for (const [i, id] of list.entries()) rows.set(rowKey(entity, id), found[i]);
       });
       await Promise.all(reads);
@@ -88,13 +93,13 @@ export async function applyPulled(
         dirty.set(change.entity, byId);
       }
       await Promise.all(
-        [...dirty].map(([entity, byId]) => entityTable(db, entity).bulkPut([...byId.values()])),
+        [...dirty].map(([entity, byId]) => entityTable(tx, entity).bulkPut([...byId.values()])),
       );
-      await db.meta.put({ key: metaKeys.cursor, value: cursor });
+      await meta.put({ key: metaKeys.cursor, value: cursor });
       if (maxSeen !== undefined) {
-        const seen = (await db.meta.get(metaKeys.maxSeen))?.value as Hlc | undefined;
+        const seen = (await meta.get(metaKeys.maxSeen))?.value as Hlc | undefined;
         if (seen === undefined || maxSeen > seen)
-          await db.meta.put({ key: metaKeys.maxSeen, value: maxSeen });
+          await meta.put({ key: metaKeys.maxSeen, value: maxSeen });
       }
     }),
   );
@@ -106,15 +111,16 @@ export const outboxBatch = (db: ReplicaDb, limit: number): Promise<OutboxEntry[]
   db.outbox.orderBy("seq").limit(limit).toArray();
 
 /** Rebuilds rows from their confirmed base and the changes still pending (outbox, quarantine). */
-async function rebuild(db: ReplicaDb, keys: Iterable<string>): Promise<void> {
+async function rebuild(tx: TableSource, keys: Iterable<string>): Promise<void> {
+  const { outbox, quarantine } = tablesOf(tx);
   for (const key of new Set(keys)) {
     const [entity, id] = splitKey(key);
-    const table = entityTable(db, entity);
+    const table = entityTable(tx, entity);
     const row = await table.get(id);
     if (row === undefined || row.base === undefined) continue;
     const pending = [
-      ...(await db.outbox.where("rowKey").equals(key).toArray()),
-      ...(await db.quarantine.where("rowKey").equals(key).toArray()),
+      ...(await outbox.where("rowKey").equals(key).toArray()),
+      ...(await quarantine.where("rowKey").equals(key).toArray()),
     ].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
     let state: ScopedRowState | undefined = row.base ?? undefined;
     for (const entry of pending) state = mergeChange(state, entry.change).row ?? state;
@@ -124,10 +130,11 @@ async function rebuild(db: ReplicaDb, keys: Iterable<string>): Promise<void> {
 }
 
 /** Whether any change to the row is still pending. */
-async function hasPending(db: ReplicaDb, key: string): Promise<boolean> {
+async function hasPending(tx: TableSource, key: string): Promise<boolean> {
+  const { outbox, quarantine } = tablesOf(tx);
   return (
-    (await db.outbox.where("rowKey").equals(key).count()) > 0 ||
-    (await db.quarantine.where("rowKey").equals(key).count()) > 0
+    (await outbox.where("rowKey").equals(key).count()) > 0 ||
+    (await quarantine.where("rowKey").equals(key).count()) > 0
   );
 }
 
@@ -137,26 +144,27 @@ const syncTables = (db: ReplicaDb) => [...entityTables(db), db.outbox, db.quaran
 export async function acknowledge(db: ReplicaDb, entries: readonly OutboxEntry[]): Promise<void> {
   if (entries.length === 0) return;
   await exclusive(db, () =>
-    db.transaction("rw", syncTables(db), async () => {
-      await db.outbox.bulkDelete(entries.map((e) => e.seq as number));
-      let maxSeen = (await db.meta.get(metaKeys.maxSeen))?.value as Hlc | undefined;
+    db.transaction("rw", syncTables(db), async (tx) => {
+      const { outbox, meta } = tablesOf(tx);
+      await outbox.bulkDelete(entries.map((e) => e.seq as number));
+      let maxSeen = (await meta.get(metaKeys.maxSeen))?.value as Hlc | undefined;
       const touched = new Map<string, DeviceRow>();
       for (const { rowKey: key, change } of entries) {
         if (maxSeen === undefined || change.hlc > maxSeen) maxSeen = change.hlc;
         const [entity, id] = splitKey(key);
-        const row = touched.get(key) ?? (await entityTable(db, entity).get(id));
+        const row = touched.get(key) ?? (await entityTable(tx, entity).get(id));
         if (row === undefined || row.base === undefined) continue;
         const base = mergeChange(row.base ?? undefined, change).row ?? row.base;
         touched.set(key, { ...row, base });
       }
       for (const [key, row] of touched) {
         const [entity, id] = splitKey(key);
-        const pending = await hasPending(db, key);
-        await entityTable(db, entity).put(
+        const pending = await hasPending(tx, key);
+        await entityTable(tx, entity).put(
           deviceRow(entity, id, stateOf(row), pending ? row.base : undefined),
         );
       }
-      if (maxSeen !== undefined) await db.meta.put({ key: metaKeys.maxSeen, value: maxSeen });
+      if (maxSeen !== undefined) await meta.put({ key: metaKeys.maxSeen, value: maxSeen });
     }),
   );
 }
@@ -168,9 +176,10 @@ export async function quarantine(
 ): Promise<void> {
   if (refused.length === 0) return;
   await exclusive(db, () =>
-    db.transaction("rw", [db.outbox, db.quarantine], async () => {
-      await db.outbox.bulkDelete(refused.map((r) => r.entry.seq as number));
-      await db.quarantine.bulkPut(
+    db.transaction("rw", [db.outbox, db.quarantine], async (tx) => {
+      const { outbox, quarantine } = tablesOf(tx);
+      await outbox.bulkDelete(refused.map((r) => r.entry.seq as number));
+      await quarantine.bulkPut(
         refused.map(({ entry, code, reason }) => ({
           ...entry,
           seq: entry.seq as number,
@@ -185,11 +194,12 @@ export async function quarantine(
 /** A quarantined entry goes back to the outbox (after the user fixed what it depends on). */
 export async function retry(db: ReplicaDb, seq: number): Promise<boolean> {
   return exclusive(db, () =>
-    db.transaction("rw", [db.outbox, db.quarantine], async () => {
-      const entry = await db.quarantine.get(seq);
+    db.transaction("rw", [db.outbox, db.quarantine], async (tx) => {
+      const { outbox, quarantine } = tablesOf(tx);
+      const entry = await quarantine.get(seq);
       if (entry === undefined) return false;
-      await db.quarantine.delete(seq);
-      await db.outbox.put({ seq: entry.seq, rowKey: entry.rowKey, change: entry.change });
+      await quarantine.delete(seq);
+      await outbox.put({ seq: entry.seq, rowKey: entry.rowKey, change: entry.change });
       return true;
     }),
   );
@@ -198,11 +208,12 @@ export async function retry(db: ReplicaDb, seq: number): Promise<boolean> {
 /** Drops a quarantined entry; its row goes back to the server's version plus what is pending. */
 export async function discard(db: ReplicaDb, seq: number): Promise<boolean> {
   return exclusive(db, () =>
-    db.transaction("rw", syncTables(db), async () => {
-      const entry = await db.quarantine.get(seq);
+    db.transaction("rw", syncTables(db), async (tx) => {
+      const { quarantine } = tablesOf(tx);
+      const entry = await quarantine.get(seq);
       if (entry === undefined) return false;
-      await db.quarantine.delete(seq);
-      await rebuild(db, [entry.rowKey]);
+      await quarantine.delete(seq);
+      await rebuild(tx, [entry.rowKey]);
       return true;
     }),
   );
@@ -215,10 +226,10 @@ export async function replaceStamps(
 ): Promise<void> {
   if (entries.length === 0) return;
   await exclusive(db, () =>
-    db.transaction("rw", syncTables(db), async () => {
-      await db.outbox.bulkPut(entries.map(({ entry, change }) => ({ ...entry, change })));
+    db.transaction("rw", syncTables(db), async (tx) => {
+      await tablesOf(tx).outbox.bulkPut(entries.map(({ entry, change }) => ({ ...entry, change })));
       await rebuild(
-        db,
+        tx,
         entries.map(({ entry }) => entry.rowKey),
       );
     }),
