@@ -39,6 +39,7 @@ export type {
   ReplicaWriter,
   StoredRow,
 } from "./replica-store.ts";
+export { recordServices } from "./services.ts";
 export { commandContext, type OpsSession, type SessionOf } from "./session.ts";
 export {
   defaultThresholdDays,

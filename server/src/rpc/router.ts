@@ -1,66 +1,29 @@
-import { Code, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
-import {
-  apiaryService,
-  eventService,
-  harvestService,
-  hiveService,
-  inspectionService,
-  queenService,
-  statsService,
-  taskService,
-  treatmentService,
-} from "@hivekeep/client-core/ops";
-import {
-  ApiaryService,
-  AuthService,
-  EventService,
-  HarvestService,
-  HiveService,
-  InspectionService,
-  QueenService,
-  StatsService,
-  SyncService,
-  TaskService,
-  TreatmentService,
-} from "@hivekeep/proto";
+import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import { errorInterceptor as normaliseErrors, recordServices } from "@hivekeep/client-core/ops";
+import { AuthService, SyncService } from "@hivekeep/proto";
 import { authService } from "./auth-service.ts";
 import type { Deps } from "./deps.ts";
-import { toConnectError } from "./errors.ts";
 import { sessionOf } from "./session.ts";
 import { syncService } from "./sync-service.ts";
 
 /**
- * Normalises every error at the edge: domain errors to their codes, anything
- * unexpected to `internal` (logged with its cause, never sent).
+ * Normalises every error at the edge (client-core's one mapping): domain errors to their
+ * codes, anything unexpected to `internal`, logged with its cause and never sent.
  */
-export function errorInterceptor(deps: Deps): Interceptor {
-  return (next) => async (req) => {
-    try {
-      return await next(req);
-    } catch (err) {
-      const ce = toConnectError(err);
-      if (ce.cause !== undefined && ce.code === Code.Internal) {
-        deps.log.error({ err: ce.cause, procedure: req.url }, "internal error");
-      }
-      throw ce;
-    }
-  };
-}
+export const errorInterceptor = (deps: Deps): Interceptor =>
+  normaliseErrors((cause, procedure) =>
+    deps.log.error({ err: cause, procedure }, "internal error"),
+  );
 
-/** Registers every service. */
+/**
+ * Registers every service: the record services are client-core's (the same code a device runs
+ * over its replica) over this tenant's SQL store; Sync and Auth are the server's own.
+ */
 export function routes(deps: Deps) {
-  const session = sessionOf(deps);
+  const records = recordServices(sessionOf(deps));
   return (router: ConnectRouter) => {
-    router.service(ApiaryService, apiaryService(session));
+    records(router);
     router.service(SyncService, syncService(deps));
-    router.service(HiveService, hiveService(session));
-    router.service(HarvestService, harvestService(session));
-    router.service(EventService, eventService(session));
-    router.service(StatsService, statsService(session));
-    router.service(InspectionService, inspectionService(session));
-    router.service(TreatmentService, treatmentService(session));
-    router.service(QueenService, queenService(session));
-    router.service(TaskService, taskService(session));
     router.service(AuthService, authService(deps));
   };
 }
