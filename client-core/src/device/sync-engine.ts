@@ -31,7 +31,7 @@ import { restamp } from "../core/restamp.ts";
 import type { PullPage, SyncChange } from "../sync/wire.ts";
 import type { DeviceClock } from "./device-clock.ts";
 import { exclusive } from "./exclusive.ts";
-import type { QuarantineEntry, ReplicaDb } from "./replica-db.ts";
+import { type QuarantineEntry, type ReplicaDb, tablesOf } from "./replica-db.ts";
 import {
   acknowledge,
   applyPulled,
@@ -99,6 +99,12 @@ export interface SyncEngineOptions {
   readonly storage?: StorageManager;
   /** Changes per Push (default 500). */
   readonly pushBatch?: number;
+  /**
+   * Bytes of changes per Push, roughly (default 2 MiB, under the server's default body limit
+   * of 8 MiB): a batch of photos is cut short. A batch the server still finds too large is
+   * halved until it fits.
+   */
+  readonly pushBytes?: number;
   /** Changes per Pull page (default 5000). */
   readonly pullLimit?: number;
   /** Delay after a local write before pushing (default 200 ms). */
@@ -165,6 +171,9 @@ export class SyncEngine {
   private scheduled: unknown;
   private interval: unknown;
   private failures = 0;
+  /** The byte budget of the next Push: halved when one failed, doubled back after success. */
+  private pushBytes: number;
+  private readonly maxPushBytes: number;
   private failedToken: string | undefined;
   private leadership: AbortController | undefined;
   private stopLeading: (() => void) | undefined;
@@ -175,6 +184,8 @@ export class SyncEngine {
   };
 
   constructor(private readonly options: SyncEngineOptions) {
+    this.maxPushBytes = options.pushBytes ?? 2 << 20;
+    this.pushBytes = this.maxPushBytes;
     this.timers = options.timers ?? {
       setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
       clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
@@ -195,20 +206,23 @@ export class SyncEngine {
     for (const listener of this.listeners) listener(this.state);
   }
 
-  /** Re-reads what the replica holds for the status (pending, quarantine, last sync). */
-  async refresh(): Promise<void> {
+  /**
+   * Re-reads what the replica holds for the status (pending, quarantine, last sync) and, when
+   * asked, the storage estimate (slow on some browsers: not after every local write).
+   */
+  async refresh(withStorage = false): Promise<void> {
     const { db } = this.options;
     const [pending, held, last] = await exclusive(db, () =>
-      db.transaction("r", [db.outbox, db.quarantine, db.meta], () =>
-        Promise.all([
-          db.outbox.count(),
-          db.quarantine.orderBy("seq").toArray(),
-          db.meta.get(metaKeys.lastSyncedAt),
-        ]),
-      ),
+      db.transaction("r", [db.outbox, db.quarantine, db.meta], (tx) => {
+        const { outbox, quarantine, meta } = tablesOf(tx);
+        return Promise.all([
+          outbox.count(),
+          quarantine.orderBy("seq").toArray(),
+          meta.get(metaKeys.lastSyncedAt),
+        ]);
+      }),
     );
-    const storage = await this.storageEstimate();
-
+    const storage = withStorage ? await this.storageEstimate() : undefined;
     this.set({
       pending,
       quarantined: held.map(toItem),
@@ -387,7 +401,7 @@ export class SyncEngine {
       throw ce;
     } finally {
       this.set({ syncing: false });
-      await this.refresh().catch(() => {});
+      await this.refresh(true).catch(() => {});
     }
   }
 
@@ -395,15 +409,37 @@ export class SyncEngine {
     const { db, transport, clock } = this.options;
     let restamps = 0;
     for (;;) {
-      const batch = await outboxBatch(db, this.options.pushBatch ?? 500);
-      if (batch.length === 0) return;
+      const batch = withinBytes(
+        await outboxBatch(db, this.options.pushBatch ?? 500),
+        this.pushBytes,
+      );
+      const [first] = batch;
+      if (first === undefined) return;
       try {
         const response = await transport.push(batch.map((e) => toWire(e.change)));
         clock.observeServerTime(response.serverTimeMs);
         for (const e of batch) clock.observe(e.change.hlc);
         await acknowledge(db, batch);
+        this.pushBytes = Math.min(this.maxPushBytes, this.pushBytes * 2);
       } catch (err) {
         const ce = ConnectError.from(err);
+        if (isTooLarge(ce)) {
+          // The server's body limit is below this batch: halve it; a single change that is
+          // too large on its own is set aside with the server's reason, never retried forever.
+          if (batch.length > 1) {
+            this.pushBytes = Math.max(1, Math.floor(batchBytes(batch) / 2));
+            continue;
+          }
+          await quarantine(db, [
+            { entry: first, code: "resource_exhausted", reason: ce.rawMessage },
+          ]);
+          continue;
+        }
+        if (isTransient(ce) && batch.length > 1) {
+          // A server may also answer a body over its limit by closing the connection, which
+          // reads like any network failure: the next attempt (after the backoff) sends half.
+          this.pushBytes = Math.max(1, Math.floor(batchBytes(batch) / 2));
+        }
         const [detail] = ce.findDetails(PushRejectionSchema);
         if (detail === undefined || detail.rejections.length === 0) throw ce;
         const serverNow = clock.nowMs();
@@ -519,6 +555,35 @@ export class SyncEngine {
     await this.refresh();
   }
 }
+
+/** Roughly the encoded size of a change: JSON length stands in (a misjudged batch is halved). */
+const changeBytes = (c: Change): number =>
+  64 +
+  c.entityId.length +
+  c.scopeId.length +
+  c.hlc.length +
+  (JSON.stringify(c.payload)?.length ?? 0);
+
+const batchBytes = (batch: readonly { readonly change: Change }[]): number =>
+  batch.reduce((sum, e) => sum + changeBytes(e.change), 0);
+
+/** The first entries of a batch that fit in `maxBytes` (at least one). */
+function withinBytes<T extends { readonly change: Change }>(batch: T[], maxBytes: number): T[] {
+  let bytes = 0;
+  for (const [i, entry] of batch.entries()) {
+    bytes += changeBytes(entry.change);
+    if (bytes > maxBytes && i > 0) return batch.slice(0, i);
+  }
+  return batch;
+}
+
+/**
+ * The server (or a proxy before it, HTTP 413) refused the request for its size; other
+ * `resource_exhausted` answers (rate limits) are waited out like network errors.
+ */
+const isTooLarge = (ce: ConnectError): boolean =>
+  (ce.code === Code.ResourceExhausted && /larger than|too large/i.test(ce.rawMessage)) ||
+  /^HTTP 413\b/.test(ce.rawMessage);
 
 const isNetworkError = (ce: ConnectError): boolean =>
   ce.code === Code.Unavailable || ce.code === Code.DeadlineExceeded;
