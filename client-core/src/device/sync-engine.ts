@@ -31,7 +31,7 @@ import { restamp } from "../core/restamp.ts";
 import type { PullPage, SyncChange } from "../sync/wire.ts";
 import type { DeviceClock } from "./device-clock.ts";
 import { exclusive } from "./exclusive.ts";
-import { type QuarantineEntry, type ReplicaDb, tablesOf } from "./replica-db.ts";
+import { type OutboxEntry, type QuarantineEntry, type ReplicaDb, tablesOf } from "./replica-db.ts";
 import {
   acknowledge,
   applyPulled,
@@ -442,19 +442,35 @@ export class SyncEngine {
         }
         const [detail] = ce.findDetails(PushRejectionSchema);
         if (detail === undefined || detail.rejections.length === 0) throw ce;
-        const serverNow = clock.nowMs();
-        const refused = detail.rejections.flatMap((r) => {
+        // One item per refused change, with every reason the server gave for it.
+        const byIndex = new Map<number, { entry: OutboxEntry; code: string; reason: string }>();
+        for (const r of detail.rejections) {
           const entry = batch[r.index];
-          return entry ? [{ entry, code: r.code, reason: r.reason }] : [];
-        });
+          if (entry === undefined) continue;
+          const seen = byIndex.get(r.index);
+          byIndex.set(
+            r.index,
+            seen === undefined
+              ? { entry, code: r.code, reason: r.reason }
+              : {
+                  entry,
+                  code: seen.code === "permission_denied" ? seen.code : r.code,
+                  reason: `${seen.reason}; ${r.reason}`,
+                },
+          );
+        }
+        const refused = [...byIndex.values()];
         const ahead = refused.filter(
           (r) =>
-            isTooFarAhead(r.entry.change.hlc, serverNow) ||
+            isTooFarAhead(r.entry.change.hlc, clock.nowMs()) ||
             /ahead of the server clock/.test(r.reason),
         );
         if (ahead.length > 0 && restamps < maxRestamps) {
           restamps += 1;
-          await this.restamp(serverNow);
+          // The device's idea of the server's time was wrong (its clock jumped since the last
+          // response, or it never had one): measure it again before re-stamping.
+          await this.pull(1);
+          await this.restamp(clock.nowMs());
           continue;
         }
         if (refused.length === 0) throw ce;
@@ -545,9 +561,11 @@ export class SyncEngine {
     })();
   }
 
+  /** Moves a quarantined change back to the outbox; resolves with the status updated. */
   async retry(id: number): Promise<void> {
     await retry(this.options.db, id);
-    this.localWrite();
+    await this.refresh();
+    this.trigger(this.options.debounceMs ?? 200);
   }
 
   async discard(id: number): Promise<void> {
