@@ -3,14 +3,17 @@
  * benchmark: it opens a client for this origin and exposes it as `window.hivekeep`.
  */
 import { createHivekeepClient, type HivekeepClient } from "@hivekeep/client-core";
+import * as bench from "./bench.ts";
 
 declare global {
   interface Window {
     hivekeep: HivekeepClient;
     hivekeepReady: Promise<HivekeepClient>;
+    hivekeepBench: typeof bench;
   }
 }
 
+window.hivekeepBench = bench;
 window.hivekeepReady = createHivekeepClient({ baseUrl: location.origin }).then((client) => {
   window.hivekeep = client;
   const state = document.getElementById("state");

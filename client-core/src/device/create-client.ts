@@ -266,7 +266,7 @@ export async function createHivekeepClient(
     next: () => engine.localWrite(),
     error: () => {},
   });
-  await engine.refresh();
+  await engine.refresh(true);
 
   const client: HivekeepClient = {
     apiaries: createClient(ApiaryService, local),
