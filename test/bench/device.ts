@@ -12,11 +12,14 @@
  * BENCH_DEVICE_HIVES (hives per apiary, 4 apiaries; default 200) scales the season,
  * BENCH_DEVICE_WRITES (default 60) the write loop.
  */
+/// <reference lib="dom" />
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRouterTransport } from "@connectrpc/connect";
 import pino from "pino";
 import { v7 as uuidv7 } from "uuid";
+// The page's globals (window.hivekeep, window.hivekeepBench) for the code run in it.
+import type {} from "../../e2e/device-harness/main.ts";
 import { launchChromium, newPhoneContext } from "../../e2e/support/chromium.ts";
 import { buildDeviceHarness } from "../../e2e/support/device-harness.ts";
 import { localCallerInterceptor } from "../../server/src/rpc/auth-interceptor.ts";
