@@ -12,7 +12,7 @@ import { InspectionService } from "@hivekeep/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { expectConverged, feed, Network, openDevice, settle, stampsIn } from "./harness.ts";
+import { edited, expectConverged, feed, Network, openDevice, settle, stampsIn } from "./harness.ts";
 
 const hours = 3_600_000;
 const photo = (s: string) => `data:image/png;base64,${s}`;
@@ -54,7 +54,7 @@ describe.each(databaseKinds)("a device clock two hours ahead on %s", (kind) => {
 
     // Once the device knows the server's time, a new write goes through on the first push.
     await ahead.hives.updateHive({
-      hive: { ...(await ahead.hives.getHive({ id: h })).hive, note: "later" },
+      hive: edited((await ahead.hives.getHive({ id: h })).hive, { note: "later" }),
     });
     const pushes = aheadNet.pushes;
     await ahead.sync.syncNow();
@@ -91,7 +91,7 @@ describe.each(databaseKinds)("a device clock two hours ahead on %s", (kind) => {
     // The phone's clock is set two hours ahead; it edits rows it has from the server.
     skewMs = 2 * hours;
     const { hive } = await jumpy.hives.getHive({ id: h });
-    await jumpy.hives.updateHive({ hive: { ...hive, note: "after the jump" } });
+    await jumpy.hives.updateHive({ hive: edited(hive, { note: "after the jump" }) });
     await jumpy.inspections.removeInspectionPhoto({ inspectionId: i, photo: photo("AAAA") });
     await jumpy.inspections.addInspectionPhoto({ inspectionId: i, photo: photo("DDDD") });
     const refused = new Set((await jumpy.db.outbox.toArray()).map((e) => e.change.hlc as string));

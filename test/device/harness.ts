@@ -276,7 +276,7 @@ export async function expectConverged(
 }
 
 /** Every change of the feed (from the start), as Pull gives it to this server view. */
-export async function feed(t: TestServer) {
+export async function feed(t: Pick<TestServer, "client">) {
   const sync = t.client(SyncService);
   const changes = [];
   let cursor = "";
@@ -289,7 +289,7 @@ export async function feed(t: TestServer) {
 }
 
 /** How many feed rows each change (entity/id@hlc) has; a change pushed twice would count 2. */
-export async function feedCounts(t: TestServer): Promise<Map<string, number>> {
+export async function feedCounts(t: Pick<TestServer, "client">): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   for (const c of await feed(t)) {
     const key = `${c.entity}/${c.entityId}@${c.hlc}`;
@@ -322,6 +322,12 @@ export async function stampsIn(client: HivekeepClient): Promise<Hlc[]> {
   for (const e of await client.db.outbox.toArray()) stamps.push(e.change.hlc);
   for (const e of await client.db.quarantine.toArray()) stamps.push(e.change.hlc);
   return stamps;
+}
+
+/** A message read back (it must exist) with some fields changed: for Update* requests. */
+export function edited<T extends object>(message: T | undefined, patch: Partial<T>): T {
+  if (message === undefined) throw new Error("expected a message to edit");
+  return { ...message, ...patch };
 }
 
 /** Polls `check` until it passes (no timing assertion: only a generous ceiling). */

@@ -16,7 +16,7 @@ import { HiveService, SyncService } from "@hivekeep/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { expectConverged, feed, Network, openDevice, settle } from "./harness.ts";
+import { edited, expectConverged, feed, Network, openDevice, settle } from "./harness.ts";
 
 describe.each(databaseKinds)("device quarantine on %s", (kind) => {
   let before: TestServer;
@@ -47,7 +47,7 @@ describe.each(databaseKinds)("device quarantine on %s", (kind) => {
     net.target = after.url;
     const i1 = (await a.inspections.createInspection({ hiveId: h, note: "offline visit" }))
       .inspection?.id;
-    await a.hives.updateHive({ hive: { ...hive, id: h, name: "Old 1", note: "offline note" } });
+    await a.hives.updateHive({ hive: edited(hive, { note: "offline note" }) });
     const y = (await a.apiaries.createApiary({ name: "New home" })).apiary?.id ?? "";
     const h2 = (await a.hives.createHive({ apiaryId: y, name: "New 1" })).hive?.id ?? "";
 
