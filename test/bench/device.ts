@@ -105,6 +105,7 @@ try {
       rawChangesPerSecond: Math.round(sync.changes / sync.raw.seconds),
       ratio: round(sync.raw.seconds / sync.seconds),
       target: 0.5,
+      // The Long Tasks API reports tasks of 50 ms or more only: 0 = none.
       longestMainThreadTaskMs: round(sync.longestTaskMs, 0),
       longestTaskTargetMs: 50,
       replicaBytes: sync.usage,

@@ -48,6 +48,7 @@ import { openReplicaDb, type ReplicaDb } from "./replica-db.ts";
 import { metaKeys } from "./replica-sync.ts";
 import { SyncEngine, type SyncStatus, type SyncTransport, type Timers } from "./sync-engine.ts";
 import { watch } from "./watch.ts";
+import { createWorkerPull } from "./worker-pull.ts";
 
 export interface HivekeepClientOptions {
   /** Where the server is, e.g. `https://hivekeep.example` (or the page's origin). */
@@ -71,6 +72,11 @@ export interface HivekeepClientOptions {
   readonly pullLimit?: number;
   readonly debounceMs?: number;
   readonly intervalMs?: number;
+  /**
+   * Pull in a dedicated Worker, so a first sync never blocks the page (default: true where
+   * `Worker` exists and the page runs in a window).
+   */
+  readonly pullInWorker?: boolean;
 }
 
 export interface HivekeepClient {
@@ -210,6 +216,9 @@ export async function createHivekeepClient(
   };
 
   const nav = (globalThis as { navigator?: Navigator }).navigator;
+  const useWorker =
+    options.pullInWorker ?? (typeof Worker !== "undefined" && typeof window !== "undefined");
+  const worker = useWorker ? createWorkerPull(baseUrl, dbName) : undefined;
   const engine: SyncEngine = new SyncEngine({
     db,
     transport,
@@ -221,6 +230,7 @@ export async function createHivekeepClient(
     ...(typeof document !== "undefined"
       ? { isVisible: () => document.visibilityState === "visible" }
       : {}),
+    ...(worker ? { pullInWorker: (limit, t) => worker.pull(limit, t) } : {}),
     ...(options.timers ? { timers: options.timers } : {}),
     ...(options.random ? { random: options.random } : {}),
     ...(options.pushBatch ? { pushBatch: options.pushBatch } : {}),
@@ -297,6 +307,7 @@ export async function createHivekeepClient(
     },
     async close() {
       engine.stop();
+      worker?.terminate();
       outboxWatch.unsubscribe();
       db.close();
     },

@@ -25,16 +25,15 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { PushRejectionSchema } from "@hivekeep/proto";
 import type { Change } from "../core/change.ts";
-import type { EntityName } from "../core/entities.ts";
 import { type Hlc, isTooFarAhead } from "../core/hlc.ts";
 import { restamp } from "../core/restamp.ts";
 import type { PullPage, SyncChange } from "../sync/wire.ts";
 import type { DeviceClock } from "./device-clock.ts";
 import { exclusive } from "./exclusive.ts";
+import { type PullResult, pullFeed } from "./pull-feed.ts";
 import { type OutboxEntry, type QuarantineEntry, type ReplicaDb, tablesOf } from "./replica-db.ts";
 import {
   acknowledge,
-  applyPulled,
   discard,
   metaKeys,
   outboxBatch,
@@ -107,6 +106,11 @@ export interface SyncEngineOptions {
   readonly pushBytes?: number;
   /** Changes per Pull page (default 5000). */
   readonly pullLimit?: number;
+  /**
+   * Pulls in a dedicated Worker (browsers: worker-pull.ts), so merging a first sync's pages
+   * never blocks the page; absent = in this thread.
+   */
+  readonly pullInWorker?: (limit: number, token: string | undefined) => Promise<PullResult>;
   /** Delay after a local write before pushing (default 200 ms). */
   readonly debounceMs?: number;
   /** Sync while idle every this often (default 60 s). */
@@ -138,17 +142,6 @@ const toWire = (change: Change): SyncChange => ({
   payloadJson: JSON.stringify(change.payload),
   hlc: change.hlc,
   authorId: change.authorId,
-});
-
-/** A pulled change: the server validated and normalised it. */
-export const fromWire = (c: SyncChange): Change => ({
-  entity: c.entity as EntityName,
-  entityId: c.entityId,
-  scopeId: c.scopeId,
-  op: c.op === 2 ? "delete" : "upsert",
-  payload: c.payloadJson === "" ? {} : (JSON.parse(c.payloadJson) as Change["payload"]),
-  hlc: c.hlc as Hlc,
-  authorId: c.authorId,
 });
 
 export class SyncEngine {
@@ -400,8 +393,9 @@ export class SyncEngine {
       this.set({ lastError: ce, online: !isNetworkError(ce) && this.state.online });
       throw ce;
     } finally {
-      this.set({ syncing: false });
+      // The counts first: a listener that sees `syncing` turn false sees the outbox as it is.
       await this.refresh(true).catch(() => {});
+      this.set({ syncing: false });
     }
   }
 
@@ -501,25 +495,14 @@ export class SyncEngine {
     await db.meta.bulkPut(clock.meta());
   }
 
+  /** Pulls to the end of the feed: in the pull Worker when there is one, else here. */
   private async pull(limit: number): Promise<void> {
     const { db, transport, clock } = this.options;
-    const stored = (await db.meta.get(metaKeys.cursor))?.value;
-    const cursor = typeof stored === "string" ? stored : "";
-    try {
-      for await (const page of transport.pages(cursor, limit)) {
-        clock.observeServerTime(page.serverTimeMs);
-        const seen = await applyPulled(db, page.changes.map(fromWire), page.nextCursor);
-        if (seen !== undefined) clock.observe(seen);
-        if (limit === 1) return;
-      }
-    } catch (err) {
-      const ce = ConnectError.from(err);
-      // Pull takes only the cursor and the limit: invalid_argument means the server does not
-      // know our cursor (its database was reset). Start over; the outbox stays.
-      if (ce.code !== Code.InvalidArgument || cursor === "") throw ce;
-      await db.meta.put({ key: metaKeys.cursor, value: "" });
-      return this.pull(limit);
-    }
+    const result = this.options.pullInWorker
+      ? await this.options.pullInWorker(limit, await transport.token())
+      : await pullFeed(db, (cursor, l) => transport.pages(cursor, l), limit);
+    clock.observeServerTime(result.serverTimeMs);
+    if (result.maxSeen !== undefined) clock.observe(result.maxSeen);
   }
 
   private openStream(): void {

@@ -1,0 +1,65 @@
+/**
+ * Pulls the feed into the replica: pages from the stored cursor until `hasMore` is false, each
+ * merged with its cursor in one transaction (replica-sync.ts applyPulled). A cursor the server
+ * refuses (its database was reset) restarts from ""; the outbox is kept. The same function runs
+ * in the page (Node, tests) and in the pull Worker (browsers: pull-worker.ts), where merging
+ * thousands of rows never blocks the page.
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { Change } from "../core/change.ts";
+import type { EntityName } from "../core/entities.ts";
+import type { Hlc } from "../core/hlc.ts";
+import type { PullPage, SyncChange } from "../sync/wire.ts";
+import type { ReplicaDb } from "./replica-db.ts";
+import { applyPulled, metaKeys } from "./replica-sync.ts";
+
+/** A pulled change: the server validated and normalised it. */
+export const fromWire = (c: SyncChange): Change => ({
+  entity: c.entity as EntityName,
+  entityId: c.entityId,
+  scopeId: c.scopeId,
+  op: c.op === 2 ? "delete" : "upsert",
+  payload: c.payloadJson === "" ? {} : (JSON.parse(c.payloadJson) as Change["payload"]),
+  hlc: c.hlc as Hlc,
+  authorId: c.authorId,
+});
+
+export type PageSource = (cursor: string, limit: number) => AsyncIterable<PullPage>;
+
+export interface PullResult {
+  /** The greatest stamp pulled (the device clock receives it). */
+  readonly maxSeen: Hlc | undefined;
+  /** The server's time from the last page (the device clock measures its offset). */
+  readonly serverTimeMs: number | undefined;
+  readonly changes: number;
+}
+
+/** Pulls to the end of the feed; `limit` 1 stops after the first page (to learn the time). */
+export async function pullFeed(
+  db: ReplicaDb,
+  pages: PageSource,
+  limit: number,
+): Promise<PullResult> {
+  const stored = (await db.meta.get(metaKeys.cursor))?.value;
+  const cursor = typeof stored === "string" ? stored : "";
+  let maxSeen: Hlc | undefined;
+  let serverTimeMs: number | undefined;
+  let changes = 0;
+  try {
+    for await (const page of pages(cursor, limit)) {
+      serverTimeMs = page.serverTimeMs ?? serverTimeMs;
+      const seen = await applyPulled(db, page.changes.map(fromWire), page.nextCursor);
+      changes += page.changes.length;
+      if (seen !== undefined && (maxSeen === undefined || seen > maxSeen)) maxSeen = seen;
+      if (limit === 1) break;
+    }
+  } catch (err) {
+    const ce = ConnectError.from(err);
+    // Pull takes only the cursor and the limit: invalid_argument means the server does not
+    // know the cursor (its database was reset). Start over; the outbox stays.
+    if (ce.code !== Code.InvalidArgument || cursor === "") throw ce;
+    await db.meta.put({ key: metaKeys.cursor, value: "" });
+    return pullFeed(db, pages, limit);
+  }
+  return { maxSeen, serverTimeMs, changes };
+}

@@ -1,0 +1,38 @@
+/**
+ * The page's side of the pull Worker (pull-worker.ts): `pull(limit)` asks the Worker to pull the
+ * feed into the replica and answers what it saw; its failures come back as the same
+ * ConnectErrors as in the page.
+ */
+import { ConnectError } from "@connectrpc/connect";
+import type { PullResult } from "./pull-feed.ts";
+import type { PullReplyMessage, PullRequestMessage } from "./pull-worker.ts";
+
+export interface WorkerPull {
+  pull(limit: number, token: string | undefined): Promise<PullResult>;
+  terminate(): void;
+}
+
+export function createWorkerPull(baseUrl: string, dbName: string): WorkerPull {
+  const worker = new Worker(new URL("./pull-worker.ts", import.meta.url), {
+    type: "module",
+    name: "hivekeep-pull",
+  });
+  const waiting = new Map<number, (reply: PullReplyMessage) => void>();
+  let nextId = 0;
+  worker.onmessage = (e: MessageEvent<PullReplyMessage>) => waiting.get(e.data.id)?.(e.data);
+  return {
+    pull(limit, token) {
+      const id = ++nextId;
+      return new Promise<PullResult>((resolve, reject) => {
+        waiting.set(id, (reply) => {
+          waiting.delete(id);
+          if ("error" in reply) reject(new ConnectError(reply.error.message, reply.error.code));
+          else resolve(reply.result);
+        });
+        const request: PullRequestMessage = { id, baseUrl, dbName, limit, token };
+        worker.postMessage(request);
+      });
+    },
+    terminate: () => worker.terminate(),
+  };
+}
