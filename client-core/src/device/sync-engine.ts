@@ -298,8 +298,17 @@ export class SyncEngine {
 
   /** A local write happened (in this tab or, through the shared outbox, another). */
   localWrite(): void {
-    void this.refresh().catch(() => {});
     this.trigger(this.options.debounceMs ?? 200);
+  }
+
+  /**
+   * The outbox holds `pending` changes now (a live query of it, which sees every tab's writes):
+   * the status follows, and the leader pushes soon. Cheaper than `refresh` after every write,
+   * which would queue a transaction ahead of the next local operation.
+   */
+  outboxChanged(pending: number): void {
+    if (pending !== this.state.pending) this.set({ pending });
+    if (pending > 0) this.localWrite();
   }
 
   /** Runs a cycle soon, if this client leads. */

@@ -1,0 +1,289 @@
+/**
+ * The sync engine's timing rules with vitest's fake timers (setTimeout, clearTimeout and Date;
+ * fake-indexeddb keeps its real setImmediate) and a fake SyncTransport: no server, no real time.
+ * Debounce after a local write, exponential backoff with jitter (injected `random`), pause and
+ * resume on unauthenticated, syncNow queued behind a running cycle, stop() ending the stream
+ * and every timer.
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Change } from "../core/change.ts";
+import type { Hlc } from "../core/hlc.ts";
+import type { PullPage, SyncChange } from "../sync/wire.ts";
+import { DeviceClock } from "./device-clock.ts";
+import { dexieStore } from "./dexie-store.ts";
+import { openReplicaDb, type ReplicaDb } from "./replica-db.ts";
+import { SyncEngine, type SyncTransport } from "./sync-engine.ts";
+
+/** A promise with its resolve and reject. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Lets IndexedDB work (real setImmediate) happen until `done` holds; never advances time. */
+async function until(done: () => boolean, what = "condition"): Promise<void> {
+  for (let i = 0; i < 10_000; i++) {
+    if (done()) return;
+    await new Promise<void>((r) => setImmediate(r));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+/** Lets pending IndexedDB and promise work finish (real setImmediate turns). */
+const drain = async (turns = 50) => {
+  for (let i = 0; i < turns; i++) await new Promise<void>((r) => setImmediate(r));
+};
+
+class FakeTransport implements SyncTransport {
+  /** Every Push, in order. */
+  readonly pushes: (readonly SyncChange[])[] = [];
+  readonly pulls: string[] = [];
+  /** What the next Push does; default: accepted. */
+  push$: (changes: readonly SyncChange[]) => Promise<void> = async () => {};
+  tokenValue: string | undefined = "t1";
+  /** The Subscribe streams opened, with their abort signals. */
+  readonly streams: AbortSignal[] = [];
+
+  async push(changes: readonly SyncChange[]) {
+    this.pushes.push(changes);
+    await this.push$(changes);
+    return { serverTimeMs: Date.now() };
+  }
+  async *pages(cursor: string): AsyncIterable<PullPage> {
+    this.pulls.push(cursor);
+    yield {
+      changes: [],
+      nextCursor: cursor === "" ? "0" : cursor,
+      hasMore: false,
+      serverTimeMs: Date.now(),
+    };
+  }
+  async *subscribe(_cursor: string, signal: AbortSignal): AsyncIterable<string> {
+    this.streams.push(signal);
+    // Holds the stream open (no pokes) until it is aborted.
+    await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
+    throw new ConnectError("stream closed", Code.Canceled);
+  }
+  async token() {
+    return this.tokenValue;
+  }
+}
+
+const unavailable = () => new ConnectError("fetch failed", Code.Unavailable);
+
+describe("SyncEngine timing (fake timers, fake transport)", () => {
+  let db: ReplicaDb;
+  let transport: FakeTransport;
+  let engine: SyncEngine;
+  let clock: DeviceClock;
+  let n = 0;
+
+  beforeEach(async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    vi.setSystemTime(new Date("2026-05-01T10:00:00Z"));
+    n += 1;
+    db = openReplicaDb(`engine-${n}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+    await db.open();
+    transport = new FakeTransport();
+    clock = new DeviceClock({ node: "dtest", offsetMs: 0 });
+  });
+  afterEach(() => {
+    engine?.stop();
+    db.close();
+    vi.useRealTimers();
+  });
+
+  const make = (options: { random?: () => number; intervalMs?: number } = {}) => {
+    engine = new SyncEngine({
+      db,
+      transport,
+      clock,
+      debounceMs: 200,
+      intervalMs: options.intervalMs ?? 3_600_000,
+      random: options.random ?? (() => 0.5),
+    });
+    return engine;
+  };
+
+  /** A local write through the store, as the client makes it (the engine hears of it). */
+  const write = async (id: string) => {
+    const change: Change = {
+      entity: "apiary",
+      entityId: id,
+      scopeId: id,
+      op: "upsert",
+      payload: { name: `Apiary ${id}` },
+      hlc: clock.stamp() as Hlc,
+      authorId: "u1",
+    };
+    await dexieStore(db, { afterWrite: () => engine.localWrite() }).write((w) => w.apply([change]));
+  };
+
+  const idle = () => until(() => !engine.status.syncing, "engine idle");
+
+  it("pushes once, after the debounce, for writes made within it", async () => {
+    make().start();
+    await vi.advanceTimersByTimeAsync(0);
+    await until(() => transport.pulls.length === 1, "the first cycle");
+    await idle();
+
+    await write("a");
+    await vi.advanceTimersByTimeAsync(100);
+    await write("b");
+    await write("c");
+    await drain();
+    await vi.advanceTimersByTimeAsync(99);
+    await drain();
+    expect(transport.pushes).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    await until(() => transport.pushes.length === 1, "the debounced push");
+    await idle();
+    expect(transport.pushes[0]?.map((c) => c.entityId)).toEqual(["a", "b", "c"]);
+    expect(engine.status.pending).toBe(0);
+  });
+
+  it("retries network failures after an exponential backoff with jitter", async () => {
+    const delays: number[] = [];
+    let lastAttempt = Date.now();
+    transport.push$ = async () => {
+      delays.push(Date.now() - lastAttempt);
+      lastAttempt = Date.now();
+      if (delays.length <= 4) throw unavailable();
+    };
+    // random() = 0.5: each delay is 0.75 of the ceiling 1 s, 2 s, 4 s, 8 s (capped at 60 s).
+    make({ random: () => 0.5 });
+    await write("a");
+    engine.start();
+    await vi.advanceTimersByTimeAsync(0);
+    await until(() => transport.pushes.length === 1, "the first attempt");
+    await idle();
+    for (const expected of [750, 1500, 3000, 6000]) {
+      const attempts = transport.pushes.length;
+      await vi.advanceTimersByTimeAsync(expected - 1);
+      await drain();
+      expect(transport.pushes).toHaveLength(attempts);
+      await vi.advanceTimersByTimeAsync(1);
+      await until(() => transport.pushes.length === attempts + 1, `attempt after ${expected}`);
+      await idle();
+    }
+    expect(delays.slice(1)).toEqual([750, 1500, 3000, 6000]);
+    expect(engine.status.pending).toBe(0);
+    expect(engine.status.lastError).toBeUndefined();
+
+    // Success resets the backoff: the next failure waits the first delay again.
+    transport.push$ = async () => {
+      throw unavailable();
+    };
+    await write("b");
+    await vi.advanceTimersByTimeAsync(200);
+    await until(() => transport.pushes.length === 6, "the push after the write");
+    await idle();
+    await vi.advanceTimersByTimeAsync(749);
+    await drain();
+    expect(transport.pushes).toHaveLength(6);
+    await vi.advanceTimersByTimeAsync(1);
+    await until(() => transport.pushes.length === 7, "the first retry again");
+  });
+
+  it("draws the jitter from random(): between half and all of the ceiling", async () => {
+    transport.push$ = async () => {
+      throw unavailable();
+    };
+    make({ random: () => 0 });
+    await write("a");
+    engine.start();
+    await vi.advanceTimersByTimeAsync(0);
+    await until(() => transport.pushes.length === 1, "the first attempt");
+    await idle();
+    await vi.advanceTimersByTimeAsync(499);
+    await drain();
+    expect(transport.pushes).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await until(() => transport.pushes.length === 2, "retry at half the ceiling");
+  });
+
+  it("pauses on unauthenticated, keeps the outbox, and resumes with another token", async () => {
+    transport.push$ = async () => {
+      throw new ConnectError("session revoked", Code.Unauthenticated);
+    };
+    make({ intervalMs: 10_000 });
+    await write("a");
+    engine.start();
+    await vi.advanceTimersByTimeAsync(0);
+    await until(() => engine.status.paused, "paused");
+    await idle();
+    expect(engine.status.lastError?.code).toBe(Code.Unauthenticated);
+    expect(engine.status.pending).toBe(1);
+    const attempts = transport.pushes.length;
+
+    // No backoff while paused; triggers (the timer, a write) do not reach the network.
+    await write("b");
+    await vi.advanceTimersByTimeAsync(60_000);
+    await drain();
+    expect(transport.pushes).toHaveLength(attempts);
+    await expect(engine.syncNow()).rejects.toMatchObject({ code: Code.Unauthenticated });
+    expect(transport.pushes).toHaveLength(attempts);
+    expect(await db.outbox.count()).toBe(2);
+
+    // Signed in again: the next trigger resumes.
+    transport.tokenValue = "t2";
+    transport.push$ = async () => {};
+    await vi.advanceTimersByTimeAsync(10_000);
+    await until(() => !engine.status.paused && engine.status.pending === 0, "resumed");
+    expect(transport.pushes.at(-1)?.map((c) => c.entityId)).toEqual(["a", "b"]);
+  });
+
+  it("runs a syncNow called during a cycle once after it, for every caller", async () => {
+    const gate = deferred<void>();
+    let first = true;
+    transport.push$ = async () => {
+      if (first) {
+        first = false;
+        await gate.promise;
+      }
+    };
+    make();
+    await write("a");
+    const one = engine.syncNow();
+    await until(() => transport.pushes.length === 1, "the first push in flight");
+    await write("b");
+    const two = engine.syncNow();
+    const three = engine.syncNow();
+    expect(three).toBe(two);
+    await drain();
+    expect(transport.pushes).toHaveLength(1);
+    gate.resolve();
+    await one;
+    await two;
+    expect(transport.pushes.map((p) => p.map((c) => c.entityId))).toEqual([["a"], ["b"]]);
+    expect(engine.status.pending).toBe(0);
+  });
+
+  it("stop() ends the Subscribe stream and every timer", async () => {
+    make({ intervalMs: 1000 });
+    engine.start();
+    await until(() => transport.streams.length === 1, "the stream");
+    await idle();
+    await write("a");
+    expect(vi.getTimerCount()).toBeGreaterThan(0);
+    engine.stop();
+    expect(transport.streams[0]?.aborted).toBe(true);
+    expect(engine.status.leader).toBe(false);
+    await drain();
+    expect(vi.getTimerCount()).toBe(0);
+    // Stopped: writes and time bring no cycle.
+    const pushes = transport.pushes.length;
+    await write("b");
+    await vi.advanceTimersByTimeAsync(120_000);
+    await drain();
+    expect(transport.pushes).toHaveLength(pushes);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
