@@ -273,7 +273,7 @@ export async function createHivekeepClient(
 
   // The outbox is shared by every tab: a write in any of them is pushed by the leader.
   const outboxWatch = liveQuery(() => db.outbox.count()).subscribe({
-    next: () => engine.localWrite(),
+    next: (pending) => engine.outboxChanged(pending),
     error: () => {},
   });
   await engine.refresh(true);

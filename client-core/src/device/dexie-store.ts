@@ -125,17 +125,39 @@ export function dexieReader(db: TableSource): ReplicaReader {
  */
 export async function applyLocal(tx: TableSource, changes: readonly Change[]): Promise<void> {
   const { outbox } = tablesOf(tx);
+  // Every row the changes touch, read at once (one request per entity, sent together).
+  const ids = new Map<EntityName, string[]>();
+  for (const c of changes) ids.set(c.entity, [...(ids.get(c.entity) ?? []), c.entityId]);
+  const rows = new Map<string, DeviceRow | undefined>();
+  await Promise.all(
+    [...ids].map(async ([entity, list]) => {
+      const found = await entityTable(tx, entity).bulkGet(list);
+      for (const [i, id] of list.entries()) rows.set(rowKey(entity, id), found[i]);
+    }),
+  );
+  const written = new Map<string, { entity: EntityName; row: DeviceRow }>();
   for (const change of changes) {
-    const table = entityTable(tx, change.entity);
-    const current = await table.get(change.entityId);
+    const key = rowKey(change.entity, change.entityId);
+    const current = rows.get(key);
     const base =
       current === undefined ? null : current.base !== undefined ? current.base : stateOf(current);
     const merged = mergeChange(current && stateOf(current), change);
     const state = merged.row ?? (current && stateOf(current));
-    if (state !== undefined)
-      await table.put(deviceRow(change.entity, change.entityId, state, base));
-    await outbox.add({ rowKey: rowKey(change.entity, change.entityId), change });
+    if (state === undefined) continue;
+    const row = deviceRow(change.entity, change.entityId, state, base);
+    rows.set(key, row);
+    written.set(key, { entity: change.entity, row });
   }
+  const byEntity = new Map<EntityName, DeviceRow[]>();
+  for (const { entity, row } of written.values()) {
+    byEntity.set(entity, [...(byEntity.get(entity) ?? []), row]);
+  }
+  await Promise.all([
+    ...[...byEntity].map(([entity, list]) => entityTable(tx, entity).bulkPut(list)),
+    outbox.bulkAdd(
+      changes.map((change) => ({ rowKey: rowKey(change.entity, change.entityId), change })),
+    ),
+  ]);
 }
 
 export interface DexieStoreOptions {

@@ -4,6 +4,7 @@
  * date. Placements and queens of one hive are few: they are read whole and chosen here.
  */
 import type { ReplicaReader, StoredRow } from "./replica-store.ts";
+import { settled } from "./settled.ts";
 
 export interface HiveAt {
   readonly hive: StoredRow;
@@ -20,27 +21,27 @@ export async function hiveAt(
   hiveId: string,
   at: string,
 ): Promise<HiveAt | undefined> {
-  const hive = await r.get("hive", hiveId);
-  if (!hive) return undefined;
   const byHive = { where: [{ column: "hive_id", eq: hiveId }] } as const;
+  // Read together (a database pipelines them; a device sends them in one go).
+  const [hive, { rows: placements }, { rows: queens }] = await settled([
+    r.get("hive", hiveId),
+    r.list("placement", { ...byHive, orderBy: [{ column: "started_at" }, { column: "id" }] }),
+    r.list("queen", {
+      ...byHive,
+      orderBy: [
+        { column: "introduced_at", orElse: "created_at", desc: true },
+        { column: "id", desc: true },
+      ],
+    }),
+  ]);
+  if (!hive) return undefined;
   // The placement covering `at`; before the first placement, the first one.
-  const { rows: placements } = await r.list("placement", {
-    ...byHive,
-    orderBy: [{ column: "started_at" }, { column: "id" }],
-  });
   const covering = placements.find((p) => {
     const ended = p.values.ended_at;
     return text(p.values.started_at) <= at && (ended == null || text(ended) > at);
   });
   const placement = covering ?? placements[0];
   // The queen whose reign (introduced_at, or created_at, … replaced_at) covers `at`; the latest.
-  const { rows: queens } = await r.list("queen", {
-    ...byHive,
-    orderBy: [
-      { column: "introduced_at", orElse: "created_at", desc: true },
-      { column: "id", desc: true },
-    ],
-  });
   const queen = queens.find((q) => {
     const from = q.values.introduced_at ?? q.values.created_at;
     const until = q.values.replaced_at;

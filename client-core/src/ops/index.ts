@@ -41,6 +41,7 @@ export type {
 } from "./replica-store.ts";
 export { recordServices } from "./services.ts";
 export { commandContext, type OpsSession, type SessionOf } from "./session.ts";
+export { settled } from "./settled.ts";
 export {
   defaultThresholdDays,
   nextTaskCount,

@@ -47,19 +47,8 @@ export interface Db extends Queryable {
 }
 
 /**
- * Awaits statements sent together on one transaction (pipelined: they run in
- * the order they were sent). Every one settles before the first failure, in
- * that order, is thrown, so the transaction never ends (rolls back) while one
- * of its statements is still in flight.
+ * Awaits statements sent together on one transaction (pipelined: they run in the order they
+ * were sent); every one settles before the first failure is thrown, so the transaction never
+ * ends while one of its statements is still in flight. One implementation, in client-core.
  */
-export async function settled<T extends readonly unknown[] | []>(
-  promises: T,
-): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
-  const results = await Promise.allSettled(promises);
-  const values: unknown[] = [];
-  for (const r of results) {
-    if (r.status === "rejected") throw r.reason;
-    values.push(r.value);
-  }
-  return values as { -readonly [K in keyof T]: Awaited<T[K]> };
-}
+export { settled } from "@hivekeep/client-core/ops";
