@@ -1,18 +1,18 @@
 /**
- * ApiaryService against contract §2, §3 (Apiary row), §4.2, §7 and §8, on
- * every database, and the change feed of apiary writes. hiveCount and the
- * DeleteApiary refusal are proven with real hives (HiveService).
+ * ApiaryService against contract §2, §3 (Apiary row), §4.2, §7 and §8, on every database over
+ * HTTP and on a device's local operations (test/support/target.ts), and the change feed of
+ * apiary writes. hiveCount and the DeleteApiary refusal are proven with real hives (HiveService).
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createApiary } from "@hivekeep/client-core/core";
 import { ApiaryService, ChangeOp, SyncService } from "@hivekeep/proto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedChanges, seedContext } from "../support/command-seed.ts";
-import { databaseKinds } from "../support/databases.ts";
-import { feedHead, newApiary, newHive, pullAll, useTestServer } from "../support/fixtures.ts";
+import { feedHead, newApiary, newHive, pullAll } from "../support/fixtures.ts";
+import { serverOnly, targetKinds, useTestTarget } from "../support/target.ts";
 
-describe.each(databaseKinds)("ApiaryService on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("ApiaryService on %s", (kind) => {
+  const t = useTestTarget(kind);
 
   it("creates, gets, updates and deletes an apiary over JSON", async () => {
     const created = await t.call("ApiaryService/CreateApiary", {
@@ -113,8 +113,8 @@ describe.each(databaseKinds)("ApiaryService on %s", (kind) => {
   });
 });
 
-describe.each(databaseKinds)("apiaries with hives on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("apiaries with hives on %s", (kind) => {
+  const t = useTestTarget(kind);
 
   const hiveCount = async (id: string): Promise<number | undefined> =>
     (await t.call("ApiaryService/GetApiary", { id })).body.apiary.hiveCount;
@@ -182,8 +182,8 @@ describe.each(databaseKinds)("apiaries with hives on %s", (kind) => {
   });
 });
 
-describe.each(databaseKinds)("ListApiaries paging on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("ListApiaries paging on %s", (kind) => {
+  const t = useTestTarget(kind);
   const names = Array.from({ length: 7 }, (_, i) => `Apiary ${String(i).padStart(2, "0")}`);
   beforeAll(async () => {
     for (const name of [...names].reverse()) {
@@ -226,8 +226,8 @@ describe.each(databaseKinds)("ListApiaries paging on %s", (kind) => {
   });
 });
 
-describe.each(databaseKinds)("ListApiaries limits on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("ListApiaries limits on %s", (kind) => {
+  const t = useTestTarget(kind);
   beforeAll(async () => {
     const ctx = seedContext();
     const names = Array.from({ length: 501 }, (_, i) => `A${String(i).padStart(3, "0")}`);
@@ -254,8 +254,8 @@ describe.each(databaseKinds)("ListApiaries limits on %s", (kind) => {
   });
 });
 
-describe.each(databaseKinds)("the change feed on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("the change feed on %s", (kind) => {
+  const t = useTestTarget(kind);
 
   it("shows every apiary write in Pull, with snake_case payloads and a DELETE tombstone", async () => {
     const a = (await t.call("ApiaryService/CreateApiary", { name: "Feed", address: "A" })).body
@@ -290,10 +290,13 @@ describe.each(databaseKinds)("the change feed on %s", (kind) => {
     // HLCs increase along the feed.
     expect(mine[0].hlc < mine[1].hlc && mine[1].hlc < mine[2].hlc).toBe(true);
     expect(r.body.hasMore).toBeUndefined();
-    expect(r.body.serverTime).toMatch(/Z$/);
+    // The server's clock reading: the device's feed (its outbox, test/support/target.ts) has none.
+    if (kind !== "device") expect(r.body.serverTime).toMatch(/Z$/);
   });
 
-  it("pages the feed with cursor, limit, nextCursor and hasMore", async () => {
+  // Server only: paging and cursors are the server's Pull; the device has no SyncService of its
+  // own (its feed here is a test view of its outbox), so there is nothing of it to test.
+  serverOnly(kind)("pages the feed with cursor, limit, nextCursor and hasMore", async () => {
     for (let i = 0; i < 5; i++) await t.call("ApiaryService/CreateApiary", { name: `P${i}` });
     const all = (await t.call("SyncService/Pull", { cursor: "" })).body;
     const seen: unknown[] = [];
@@ -318,7 +321,8 @@ describe.each(databaseKinds)("the change feed on %s", (kind) => {
     expect(typed.hasMore).toBe(true);
   });
 
-  it("rejects malformed and unknown cursors with invalid_argument", async () => {
+  // Server only: cursor validation is the server's Pull (see above).
+  serverOnly(kind)("rejects malformed and unknown cursors with invalid_argument", async () => {
     for (const cursor of ["abc", "-1", "1.5", "999999999"]) {
       const r = await t.call("SyncService/Pull", { cursor });
       expect(r.status, cursor).toBe(400);

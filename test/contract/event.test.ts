@@ -1,11 +1,14 @@
-/** EventService against contract §2.2, §4.9, §6, §7 and §8, on every database. */
+/**
+ * EventService against contract §2.2, §4.9, §6, §7 and §8, on every
+ * database over HTTP and on a device's local operations (test/support/target.ts).
+ */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { type Change, EventType, recordEvent } from "@hivekeep/client-core/core";
 import { EventService } from "@hivekeep/proto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedChanges, seedContext } from "../support/command-seed.ts";
-import { databaseKinds } from "../support/databases.ts";
-import { newApiary, newHive, useTestServer, withApiaryAndHive } from "../support/fixtures.ts";
+import { newApiary, newHive, withApiaryAndHive } from "../support/fixtures.ts";
+import { targetKinds, useTestTarget } from "../support/target.ts";
 
 interface EventJson {
   id: string;
@@ -17,8 +20,8 @@ interface EventJson {
   detailJson?: string;
 }
 
-describe.each(databaseKinds)("EventService on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("EventService on %s", (kind) => {
+  const t = useTestTarget(kind);
   let apiaryId: string;
   let hiveId: string;
   beforeAll(async () => {
@@ -170,8 +173,8 @@ describe.each(databaseKinds)("EventService on %s", (kind) => {
   });
 });
 
-describe.each(databaseKinds)("ListEvents limit on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("ListEvents limit on %s", (kind) => {
+  const t = useTestTarget(kind);
   let hiveId: string;
   beforeAll(async () => {
     const apiaryId = await newApiary(t, "Bulk");

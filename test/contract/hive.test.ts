@@ -1,20 +1,15 @@
 /**
  * HiveService against contract §2, §3 (Hive rows), §4.3, §6, §7 and §8, on
- * every database. Placements have no service: they are checked in the feed.
+ * every database over HTTP and on a device's local operations (test/support/target.ts).
+ * Placements have no service: they are checked in the feed.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createHive } from "@hivekeep/client-core/core";
 import { HiveService, HiveStatus, HiveType } from "@hivekeep/proto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedChanges, seedContext } from "../support/command-seed.ts";
-import { databaseKinds } from "../support/databases.ts";
-import {
-  feedHead,
-  newApiary,
-  pullAll,
-  useTestServer,
-  type WireChange,
-} from "../support/fixtures.ts";
+import { feedHead, newApiary, pullAll, type WireChange } from "../support/fixtures.ts";
+import { targetKinds, useTestTarget } from "../support/target.ts";
 
 const noFields = { type: 0, boxes: 0, colonyOrigin: "", note: "", qrCode: "", photo: "" };
 
@@ -22,8 +17,8 @@ interface FeedItem extends WireChange {
   payload: Record<string, unknown>;
 }
 
-describe.each(databaseKinds)("HiveService on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("HiveService on %s", (kind) => {
+  const t = useTestTarget(kind);
   let a1: string;
   let a2: string;
   beforeAll(async () => {
@@ -382,8 +377,8 @@ describe.each(databaseKinds)("HiveService on %s", (kind) => {
   });
 });
 
-describe.each(databaseKinds)("ListHives on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("ListHives on %s", (kind) => {
+  const t = useTestTarget(kind);
   let a1: string;
   let a2: string;
   beforeAll(async () => {

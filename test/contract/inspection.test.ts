@@ -1,8 +1,10 @@
-/** InspectionService against contract §1, §2, §4.4, §6, §7 and §8, on every database. */
+/**
+ * InspectionService against contract §1, §2, §4.4, §6, §7 and §8, on every
+ * database over HTTP and on a device's local operations (test/support/target.ts).
+ */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { InspectionService, Stores } from "@hivekeep/proto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { databaseKinds } from "../support/databases.ts";
 import {
   callOk,
   expectError,
@@ -11,16 +13,16 @@ import {
   newApiary,
   newHive,
   type PageJson,
-  useTestServer,
   withApiaryAndHive,
 } from "../support/fixtures.ts";
+import { targetKinds, useTestTarget } from "../support/target.ts";
 
 const prefix = "data:image/png;base64,";
 const maxPhoto = 512 * 1024;
 const photo = (tag: string): string => `${prefix}${Buffer.from(tag).toString("base64")}`;
 
-describe.each(databaseKinds)("InspectionService on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("InspectionService on %s", (kind) => {
+  const t = useTestTarget(kind);
   let apiaryId: string;
   let hiveId: string;
   beforeAll(async () => {
@@ -278,8 +280,8 @@ describe.each(databaseKinds)("InspectionService on %s", (kind) => {
   });
 });
 
-describe.each(databaseKinds)("CreateInspection as of its date on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("CreateInspection as of its date on %s", (kind) => {
+  const t = useTestTarget(kind);
 
   it("stores the apiary and reigning queen as of date: a back-dated inspection gets the old ones", async () => {
     const { a, b, hive, oldQueen, newQueen } = await movedHiveWithTwoQueens(t);
@@ -306,8 +308,8 @@ describe.each(databaseKinds)("CreateInspection as of its date on %s", (kind) => 
   });
 });
 
-describe.each(databaseKinds)("ListInspections on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("ListInspections on %s", (kind) => {
+  const t = useTestTarget(kind);
   let hiveA: string;
   let hiveB: string;
   const dates = [3, 1, 4, 1, 5, 9, 2].map((d) => `2026-03-0${d}T12:00:00.000Z`);

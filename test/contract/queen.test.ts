@@ -1,19 +1,15 @@
-/** QueenService against contract §2.2, §3, §4.5, §6, §7 and §8, on every database. */
+/**
+ * QueenService against contract §2.2, §3, §4.5, §6, §7 and §8, on every
+ * database over HTTP and on a device's local operations (test/support/target.ts).
+ */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { MarkingColor, QueenService } from "@hivekeep/proto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { databaseKinds } from "../support/databases.ts";
-import {
-  callOk,
-  feedHead,
-  newApiary,
-  newHive,
-  pullAll,
-  useTestServer,
-} from "../support/fixtures.ts";
+import { callOk, feedHead, newApiary, newHive, pullAll } from "../support/fixtures.ts";
+import { targetKinds, useTestTarget } from "../support/target.ts";
 
-describe.each(databaseKinds)("QueenService on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("QueenService on %s", (kind) => {
+  const t = useTestTarget(kind);
   let apiaryId: string;
   const createQueen = async (body: Record<string, unknown>) =>
     (await callOk(t, "QueenService/CreateQueen", body)).queen;
@@ -314,8 +310,8 @@ describe.each(databaseKinds)("QueenService on %s", (kind) => {
   });
 });
 
-describe.each(databaseKinds)("ListQueens on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("ListQueens on %s", (kind) => {
+  const t = useTestTarget(kind);
   let hiveId: string;
   let otherHiveId: string;
   const ids: Record<string, string> = {};

@@ -1,12 +1,13 @@
-/** StatsService against contract §4.10, §7 and §8, on every database. */
+/**
+ * StatsService against contract §4.10, §7 and §8, on every
+ * database over HTTP and on a device's local operations (test/support/target.ts).
+ */
 import { upsert, userScope } from "@hivekeep/client-core/core";
 import { StatsService } from "@hivekeep/proto";
 import { localUserId } from "@hivekeep/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedChanges, seedContext } from "../support/command-seed.ts";
-import { databaseKinds } from "../support/databases.ts";
-import { useTestServer } from "../support/fixtures.ts";
-import type { TestServer } from "../support/server.ts";
+import { type TestTarget, targetKinds, useTestTarget } from "../support/target.ts";
 
 const day = 86_400_000;
 /** `n` days (fractional allowed) before now, as RFC 3339. */
@@ -14,7 +15,7 @@ const ago = (n: number) => new Date(Date.now() - n * day).toISOString();
 const thisYear = new Date().getUTCFullYear();
 
 /** Shared setup of every StatsService test: apiaries, hives, queens. */
-function helpers(t: TestServer) {
+function helpers(t: TestTarget) {
   const ok = async (path: string, body: unknown) => {
     const r = await t.call(path, body);
     expect(r.status, `${path} ${JSON.stringify(r.body)}`).toBe(200);
@@ -34,8 +35,8 @@ function helpers(t: TestServer) {
   };
 }
 
-describe.each(databaseKinds)("GetDashboard on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("GetDashboard on %s", (kind) => {
+  const t = useTestTarget(kind);
   const h = helpers(t);
   const hives: Record<string, string> = {};
   const hiveId = (name: string): string => hives[name] ?? "";
@@ -201,8 +202,8 @@ describe.each(databaseKinds)("GetDashboard on %s", (kind) => {
   });
 });
 
-describe.each(databaseKinds)("GetHoneyStats on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("GetHoneyStats on %s", (kind) => {
+  const t = useTestTarget(kind);
   const h = helpers(t);
   let alpha: string;
   let beta: string;

@@ -1,4 +1,7 @@
-/** TaskService against contract §2.2, §3, §4.6, §5, §7 and §8, on every database. */
+/**
+ * TaskService against contract §2.2, §3, §4.6, §5, §7 and §8, on every
+ * database over HTTP and on a device's local operations (test/support/target.ts).
+ */
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createTask } from "@hivekeep/client-core/core";
@@ -6,19 +9,18 @@ import { TaskPriority, TaskService } from "@hivekeep/proto";
 import { localUserId } from "@hivekeep/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedChanges, seedContext } from "../support/command-seed.ts";
-import { databaseKinds } from "../support/databases.ts";
 import {
   callOk,
   feedHead,
   newApiary,
   newHive,
   pullAll,
-  useTestServer,
   withApiaryAndHive,
 } from "../support/fixtures.ts";
+import { targetKinds, useTestTarget } from "../support/target.ts";
 
-describe.each(databaseKinds)("TaskService on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("TaskService on %s", (kind) => {
+  const t = useTestTarget(kind);
   let apiaryId: string;
   let hiveId: string;
   const createTaskOk = async (body: Record<string, unknown>) =>
@@ -180,8 +182,8 @@ describe.each(databaseKinds)("TaskService on %s", (kind) => {
   });
 });
 
-describe.each(databaseKinds)("ListTasks on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("ListTasks on %s", (kind) => {
+  const t = useTestTarget(kind);
   let hiveId: string;
   const ids: Record<string, string> = {};
   const titles = (body: { tasks?: { title: string }[] }) => (body.tasks ?? []).map((x) => x.title);

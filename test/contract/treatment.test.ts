@@ -1,8 +1,10 @@
-/** TreatmentService against contract §2.2, §4.7, §6, §7 and §8, on every database. */
+/**
+ * TreatmentService against contract §2.2, §4.7, §6, §7 and §8, on every
+ * database over HTTP and on a device's local operations (test/support/target.ts).
+ */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { TreatmentService } from "@hivekeep/proto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { databaseKinds } from "../support/databases.ts";
 import {
   callOk,
   expectError,
@@ -11,12 +13,12 @@ import {
   newApiary,
   newHive,
   type PageJson,
-  useTestServer,
   withApiaryAndHive,
 } from "../support/fixtures.ts";
+import { targetKinds, useTestTarget } from "../support/target.ts";
 
-describe.each(databaseKinds)("TreatmentService on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("TreatmentService on %s", (kind) => {
+  const t = useTestTarget(kind);
   let apiaryId: string;
   let hiveId: string;
   beforeAll(async () => {
@@ -139,8 +141,8 @@ describe.each(databaseKinds)("TreatmentService on %s", (kind) => {
   });
 });
 
-describe.each(databaseKinds)("CreateTreatment as of its date on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("CreateTreatment as of its date on %s", (kind) => {
+  const t = useTestTarget(kind);
 
   it("freezes apiaryId and queenId as of date: a back-dated treatment gets the old ones", async () => {
     const { a, b, hive, oldQueen, newQueen } = await movedHiveWithTwoQueens(t);
@@ -161,8 +163,8 @@ describe.each(databaseKinds)("CreateTreatment as of its date on %s", (kind) => {
   });
 });
 
-describe.each(databaseKinds)("ListTreatments on %s", (kind) => {
-  const t = useTestServer(kind);
+describe.each(targetKinds)("ListTreatments on %s", (kind) => {
+  const t = useTestTarget(kind);
   let hiveA: string;
   const dates = [3, 1, 4, 1, 5, 9, 2].map((d) => `2025-09-0${d}T12:00:00Z`);
   beforeAll(async () => {

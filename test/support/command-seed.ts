@@ -9,6 +9,7 @@ import { type Change, type CommandContext, formatHlc } from "@hivekeep/client-co
 import { localOrganizationId, localUserId } from "@hivekeep/server";
 import { writeTenant } from "../../server/src/store/tenant-write.ts";
 import type { TestServer } from "./server.ts";
+import type { TestTarget } from "./target.ts";
 
 /** A command context for the single-user tenant, stamping as node "seed". */
 export function seedContext(): CommandContext {
@@ -21,7 +22,14 @@ export function seedContext(): CommandContext {
   };
 }
 
-/** Applies the changes in one write transaction of the single-user tenant. */
-export async function seedChanges(t: TestServer, changes: readonly Change[]): Promise<void> {
+/**
+ * Applies the changes in one write transaction of the single-user tenant; on a test target,
+ * whatever it seeds with (the device: merged into its replica as if pulled from the server).
+ */
+export async function seedChanges(
+  t: TestServer | Pick<TestTarget, "seed">,
+  changes: readonly Change[],
+): Promise<void> {
+  if ("seed" in t) return t.seed(changes);
   await writeTenant(t.server.db, localOrganizationId, (w) => w.apply(changes));
 }

@@ -17,6 +17,14 @@ export interface WireChange {
   authorId: string;
 }
 
+/**
+ * What the helpers below need of a target: the JSON call. A TestServer and a TestTarget
+ * (test/support/target.ts: the server or a device's local operations) both have it.
+ */
+export interface Caller {
+  call(path: string, body: unknown): Promise<JsonReply>;
+}
+
 /** The page of a List* reply in JSON (contract §8). */
 export interface PageJson {
   total: number;
@@ -59,28 +67,22 @@ export function useTestServer(
 }
 
 /** Creates an apiary with just a name; answers its id. */
-export const newApiary = async (t: TestServer, name: string): Promise<string> =>
+export const newApiary = async (t: Caller, name: string): Promise<string> =>
   (await t.call("ApiaryService/CreateApiary", { name })).body.apiary.id;
 
 /** Creates a hive with just an apiary and a name; answers its id. */
-export const newHive = async (t: TestServer, apiaryId: string, name: string): Promise<string> =>
+export const newHive = async (t: Caller, apiaryId: string, name: string): Promise<string> =>
   (await t.call("HiveService/CreateHive", { apiaryId, name })).body.hive.id;
 
 /** The start of most service tests: the apiary "Lindenhof" with one hive, "Hive 1". */
-export async function withApiaryAndHive(
-  t: TestServer,
-): Promise<{ apiaryId: string; hiveId: string }> {
+export async function withApiaryAndHive(t: Caller): Promise<{ apiaryId: string; hiveId: string }> {
   const apiaryId = await newApiary(t, "Lindenhof");
   const hiveId = await newHive(t, apiaryId, "Hive 1");
   return { apiaryId, hiveId };
 }
 
 /** Calls like `t.call`, expects HTTP 200 (with the body as the failure message) and answers the body. */
-export async function callOk(
-  t: TestServer,
-  path: string,
-  body: unknown,
-): Promise<JsonReply["body"]> {
+export async function callOk(t: Caller, path: string, body: unknown): Promise<JsonReply["body"]> {
   const r = await t.call(path, body);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body;
@@ -98,10 +100,10 @@ export function expectError(r: JsonReply, status: number): { code: string; messa
 
 /**
  * Every change after `cursor` ("": the whole feed), pulled 5000 at a time, and
- * the cursor after the last of them.
+ * the cursor after the last of them. On the device target the feed is its outbox.
  */
 export async function pullAll(
-  t: TestServer,
+  t: Caller,
   cursor = "",
 ): Promise<{ changes: WireChange[]; nextCursor: string }> {
   const changes: WireChange[] = [];
@@ -117,13 +119,13 @@ export async function pullAll(
  * The end of the feed: a cursor after every change written so far. A call that
  * "writes nothing" leaves `pullAll(t, head)` empty.
  */
-export const feedHead = async (t: TestServer): Promise<string> => (await pullAll(t)).nextCursor;
+export const feedHead = async (t: Caller): Promise<string> => (await pullAll(t)).nextCursor;
 
 /**
  * Reads the feed on from where it stopped: each call answers the changes
  * written since the call before (the first call: the whole feed).
  */
-export function feedReader(t: TestServer): () => Promise<WireChange[]> {
+export function feedReader(t: Caller): () => Promise<WireChange[]> {
   let cursor = "";
   return async () => {
     const read = await pullAll(t, cursor);
@@ -137,7 +139,7 @@ export function feedReader(t: TestServer): () => Promise<WireChange[]> {
  * 2024-05-01) and then one of 2025 (2025-06-01), and moved to apiary "B" a few
  * milliseconds later: a history for records frozen as of their date.
  */
-export async function movedHiveWithTwoQueens(t: TestServer) {
+export async function movedHiveWithTwoQueens(t: Caller) {
   const a = await newApiary(t, "A");
   const b = await newApiary(t, "B");
   const hive = (await t.call("HiveService/CreateHive", { apiaryId: a, name: "Mover" })).body.hive;
