@@ -58,6 +58,29 @@ browserSuite("device: sync leader across tabs", () => {
       .poll(() => second.evaluate(async () => (await window.hivekeep.sync.status).pending))
       .toBe(0);
 
+    // A write on the server reaches both tabs' live queries: the leader's pull Worker writes
+    // the replica, and Dexie's change events cross from the Worker to every page.
+    for (const page of [first, second]) {
+      await page.evaluate(() => {
+        (window as unknown as { seen: string[] }).seen = [];
+        window.hivekeep
+          .live((c) => c.apiaries.listApiaries({}))
+          .subscribe({
+            next: (r) => {
+              (window as unknown as { seen: string[] }).seen = r.apiaries.map((a) => a.name);
+            },
+          });
+      });
+    }
+    await server.call("ApiaryService/CreateApiary", { name: "From the server" });
+    for (const page of [first, second]) {
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { seen: string[] }).seen), {
+          timeout: 15_000,
+        })
+        .toContain("From the server");
+    }
+
     const closedAt = Date.now();
     await first.close();
     await expect.poll(() => leads(second), { timeout: 10_000 }).toBe(true);
