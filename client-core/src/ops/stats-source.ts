@@ -37,11 +37,23 @@ export interface DashboardFigures {
     readonly daysSinceLast: number;
   }[];
   /** The next open tasks by due date (none last), then created_at, then id. */
-  readonly nextTasks: readonly { readonly id: string; readonly title: string; readonly dueAt: string | null }[];
+  readonly nextTasks: readonly {
+    readonly id: string;
+    readonly title: string;
+    readonly dueAt: string | null;
+  }[];
   /** The latest inspections by date, then created_at, then id (all descending). */
-  readonly recentInspections: readonly { readonly id: string; readonly hiveId: string; readonly date: string }[];
+  readonly recentInspections: readonly {
+    readonly id: string;
+    readonly hiveId: string;
+    readonly date: string;
+  }[];
   /** Honey per calendar month (UTC), oldest first. */
-  readonly honeyHistory: readonly { readonly year: number; readonly month: number; readonly kg: number }[];
+  readonly honeyHistory: readonly {
+    readonly year: number;
+    readonly month: number;
+    readonly kg: number;
+  }[];
 }
 
 export interface HoneyStat {

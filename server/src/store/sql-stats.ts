@@ -44,7 +44,11 @@ export function sqlStats(db: Db, organizationId: string): StatsSource {
             title: t.title,
             dueAt: t.due_at === null ? null : iso(t.due_at),
           })),
-          recentInspections: recent.map((i) => ({ id: i.id, hiveId: i.hive_id, date: iso(i.date) })),
+          recentInspections: recent.map((i) => ({
+            id: i.id,
+            hiveId: i.hive_id,
+            date: iso(i.date),
+          })),
           honeyHistory: history,
         };
       }),
