@@ -14,14 +14,14 @@
 import type { Rejection, RowFacts } from "@hivekeep/client-core/core";
 import {
   type ApplyResult,
-  applyChange,
   type Change,
+  type Conflict,
   type EntityName,
   type EntitySpec,
   entities,
   entityNames,
   isComplete,
-  isUserScope,
+  mergeChange,
   type RowState,
   type Values,
 } from "@hivekeep/client-core/core";
@@ -30,12 +30,7 @@ import { entitySql, sqlTypes } from "./entity-sql.ts";
 import { rowStateFromDb } from "./row-state.ts";
 import { clockJson, packClock, type StoredClock } from "./stored-clock.ts";
 
-export interface Conflict {
-  readonly entity: EntityName;
-  readonly entityId: string;
-  readonly columns: readonly string[];
-  readonly winningHlc: string;
-}
+export type { Conflict };
 
 export interface ApplyOutcome {
   readonly conflicts: readonly Conflict[];
@@ -192,34 +187,25 @@ function merge(
   conflicts: Conflict[],
 ): FeedRecord | undefined {
   const unseen = target.state === undefined;
-  const result = applyChange(target.state, change, spec);
+  // The scope a row had: stored or set earlier in the batch (a partial row has one too).
+  const current =
+    target.state === undefined ? undefined : { ...target.state, scopeId: target.scopeId };
+  const { result, row, fed, conflict } = mergeChange(current, change);
   results.push(result);
-  if (result.lost.length > 0 && result.winningHlc !== undefined) {
-    conflicts.push({
-      entity: change.entity,
-      entityId: change.entityId,
-      columns: result.lost,
-      winningHlc: result.winningHlc,
-    });
-  }
-  if (!result.changed) return undefined;
+  if (conflict !== undefined) conflicts.push(conflict);
+  if (row === undefined || fed === undefined) return undefined;
   target.state = result.row;
-  target.scopeId = rowScope(
-    spec,
-    change,
-    result.row,
-    target.dirty || target.stored ? target.scopeId : undefined,
-  );
+  target.scopeId = row.scopeId;
   target.dirty = true;
   const feedRow: FeedRecord = {
     seq,
     entity: change.entity,
     entity_id: change.entityId,
-    scope_id: target.scopeId,
+    scope_id: fed.scopeId,
     op: change.op === "delete" ? 2 : 1,
     // Nested, not a string: json_to_recordset hands a json field over as
     // its exact text, which is JSON.stringify of the object (no escaping twice).
-    payload: change.op === "delete" ? {} : result.accepted,
+    payload: fed.payload,
     hlc: change.hlc,
     author_id: change.authorId,
   };
@@ -266,33 +252,6 @@ function sendWrites(
   // now, so a failure meanwhile is not an unhandled rejection.
   for (const w of writes) w.catch(() => {});
   return writes;
-}
-
-/**
- * The scope of a row after a change: it follows the merged row, not the
- * change, so a device that has not yet seen a relocation (and pushes under
- * the old apiary) cannot move the row back. The feed row of the change takes
- * this scope too, so the change reaches the devices that hold the row.
- */
-function rowScope(
-  spec: EntitySpec,
-  change: Change,
-  row: RowState,
-  stored: string | undefined,
-): string {
-  const apiaryId = row.values.apiary_id;
-  switch (spec.scope) {
-    case "self":
-      return change.entityId;
-    case "apiary":
-    case "apiaryOrUser":
-      if (typeof apiaryId === "string" && apiaryId !== "") return apiaryId;
-      if (spec.scope === "apiaryOrUser" && isUserScope(change.scopeId)) return change.scopeId;
-      return stored ?? change.scopeId;
-    case "hive":
-      // The hive's apiary is not in the row; the change names it (validated).
-      return change.scopeId;
-  }
 }
 
 async function loadTargets(
