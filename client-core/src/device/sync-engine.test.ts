@@ -65,11 +65,30 @@ class FakeTransport implements SyncTransport {
       serverTimeMs: Date.now(),
     };
   }
+  /** Pokes to deliver on the open stream; `failStream` makes every stream fail at once. */
+  readonly pokes: string[] = [];
+  failStream = false;
+  private wake: (() => void) | undefined;
+  poke(cursor: string) {
+    this.pokes.push(cursor);
+    this.wake?.();
+  }
   async *subscribe(_cursor: string, signal: AbortSignal): AsyncIterable<string> {
     this.streams.push(signal);
-    // Holds the stream open (no pokes) until it is aborted.
-    await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
-    throw new ConnectError("stream closed", Code.Canceled);
+    if (this.failStream) throw new ConnectError("fetch failed", Code.Unavailable);
+    // Holds the stream open until it is aborted, delivering pokes as they come.
+    for (;;) {
+      const next = this.pokes.shift();
+      if (next !== undefined) {
+        yield next;
+        continue;
+      }
+      if (signal.aborted) throw new ConnectError("stream closed", Code.Canceled);
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        signal.addEventListener("abort", () => resolve(), { once: true });
+      });
+    }
   }
   async token() {
     return this.tokenValue;
@@ -285,5 +304,47 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
     await drain();
     expect(transport.pushes).toHaveLength(pushes);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("pulls when a poke names a cursor it has not reached", async () => {
+    make().start();
+    await vi.advanceTimersByTimeAsync(0);
+    await until(() => transport.pulls.length === 1 && transport.streams.length === 1, "started");
+    await idle();
+    transport.poke("0");
+    await drain();
+    await vi.advanceTimersByTimeAsync(0);
+    await drain();
+    expect(transport.pulls).toHaveLength(1);
+    const timers = vi.getTimerCount();
+    transport.poke("7");
+    await until(() => vi.getTimerCount() > timers, "a cycle scheduled by the poke");
+    await vi.advanceTimersByTimeAsync(0);
+    await until(() => transport.pulls.length === 2, "the pull after the poke");
+  });
+
+  it("reconnects a failed Subscribe stream after a backoff, and stop() ends the waiting", async () => {
+    transport.failStream = true;
+    // random() = 0.5: 0.75 of the ceiling 2 s, then 4 s.
+    make({ random: () => 0.5 }).start();
+    await vi.advanceTimersByTimeAsync(0);
+    await until(() => transport.streams.length === 1, "the first stream");
+    await idle();
+    for (const [delay, streams] of [
+      [1500, 2],
+      [3000, 3],
+    ] as const) {
+      await vi.advanceTimersByTimeAsync(delay - 1);
+      await drain();
+      expect(transport.streams).toHaveLength(streams - 1);
+      await vi.advanceTimersByTimeAsync(1);
+      await until(() => transport.streams.length === streams, `stream ${streams}`);
+    }
+    engine.stop();
+    await drain();
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(600_000);
+    await drain();
+    expect(transport.streams).toHaveLength(3);
   });
 });

@@ -540,14 +540,20 @@ export class SyncEngine {
         const ceiling = Math.min(backoffMaxMs, backoffBaseMs * 2 ** Math.min(failures, 10));
         const random = this.options.random ?? Math.random;
         await new Promise<void>((resolve) => {
-          const handle = this.timers.setTimeout(
-            resolve,
-            Math.round(ceiling * (0.5 + random() / 2)),
-          );
-          controller.signal.addEventListener("abort", () => {
+          // One listener per wait, removed when the wait ends: a device offline for days
+          // reconnects thousands of times on the same controller.
+          const onAbort = () => {
             this.timers.clearTimeout(handle);
             resolve();
-          });
+          };
+          const handle = this.timers.setTimeout(
+            () => {
+              controller.signal.removeEventListener("abort", onAbort);
+              resolve();
+            },
+            Math.round(ceiling * (0.5 + random() / 2)),
+          );
+          controller.signal.addEventListener("abort", onAbort, { once: true });
         });
       }
     })();
