@@ -46,6 +46,7 @@ import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
 import { openReplicaDb, type ReplicaDb } from "./replica-db.ts";
 import { metaKeys } from "./replica-sync.ts";
+import { storageErrorInterceptor } from "./storage-error.ts";
 import { SyncEngine, type SyncStatus, type SyncTransport, type Timers } from "./sync-engine.ts";
 import { watch } from "./watch.ts";
 import { createWorkerPull } from "./worker-pull.ts";
@@ -266,6 +267,8 @@ export async function createHivekeepClient(
               `hivekeep: ${procedure}: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}`,
             ),
           ),
+          // Inner: a storage failure becomes its clear error before the mapping sees it.
+          storageErrorInterceptor,
         ],
       },
     },
