@@ -13,17 +13,33 @@ export interface DeviceClockState {
   readonly offsetMs?: number | undefined;
 }
 
+/** A short random suffix that tells apart the clients of one replica (tabs). */
+function instanceSuffix(): string {
+  const bytes = new Uint8Array(6);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => (b % 36).toString(36)).join("");
+}
+
 export class DeviceClock {
   private clock: Clock;
   /** Server time minus wall time; undefined until the first response. */
   offsetMs: number | undefined;
 
+  /**
+   * Every client of a replica (each tab) stamps as a node of its own, `<replica node>-<suffix>`:
+   * tabs restore the same persisted clock and stamp independently, so under one node id they
+   * could issue the same stamp for different writes (equal stamps mean "the same write" to the
+   * merge; two photos would share an OR-set tag). The persisted clock still orders every stamp
+   * after those issued before.
+   */
   constructor(
     state: DeviceClockState,
     /** The wall clock (injected for tests). */
     private readonly wallMs: () => number = Date.now,
+    suffix: string = instanceSuffix(),
   ) {
-    this.clock = state.clock ?? createClock(state.node);
+    const node = `${state.node.slice(0, 64 - suffix.length - 1)}-${suffix}`;
+    this.clock = { ...(state.clock ?? createClock(node)), node };
     this.offsetMs = state.offsetMs;
   }
 
