@@ -112,6 +112,17 @@ export {
   receive,
   tick,
 } from "./hlc.ts";
+export {
+  activeQueensInOrder,
+  apiaryAt,
+  type HiveRows,
+  type InvariantRow,
+  keptPlacement,
+  queenStart,
+  repairHive,
+  repairPlacements,
+  repairQueens,
+} from "./invariants.ts";
 export type { ApplyResult, ChangeInput, RowState, Values } from "./merge.ts";
 export {
   applyChange,
@@ -121,6 +132,13 @@ export {
   isComplete,
   mergeRows,
 } from "./merge.ts";
+export {
+  type Conflict,
+  type MergedChange,
+  mergeChange,
+  rowScope,
+  type ScopedRowState,
+} from "./merge-change.ts";
 export type { OrSetPatch, OrSetState } from "./or-set.ts";
 export {
   emptyOrSet,
@@ -131,13 +149,6 @@ export {
   orSetValues,
   parseOrSetPatch,
 } from "./or-set.ts";
-export {
-  type Conflict,
-  type MergedChange,
-  mergeChange,
-  rowScope,
-  type ScopedRowState,
-} from "./merge-change.ts";
 export { maxTimestampMs, minTimestampMs, parseRfc3339 } from "./rfc3339.ts";
 export { isStorableText, utf8ByteLength } from "./utf8.ts";
 export type {

@@ -5,16 +5,41 @@
  * order: a Pull can never pass over a change that commits later (the no-skip
  * guarantee of DESIGN.md §4). The NOTIFY is sent inside the transaction, so
  * Postgres delivers it only when the transaction commits.
+ *
+ * Every `apply` is followed, in the same transaction, by the repair of the
+ * invariants a column merge cannot keep (one reigning queen, one open placement
+ * per hive: invariant-repair.ts): its changes are stamped by the server clock
+ * and go through the same write path, after the batch's in the feed. RPCs and
+ * Push both write here, so every write of either is followed by the repair.
  */
 import type { Change } from "@hivekeep/client-core/core";
+import { v7 as uuidv7 } from "uuid";
 import type { Db, Queryable } from "../db/db.ts";
 import { type ApplyOptions, type ApplyOutcome, applyChanges } from "./apply-changes.ts";
 import { feedChannel } from "./feed-notifier.ts";
+import { invariantRepairs } from "./invariant-repair.ts";
+import { processClock, type ServerClock } from "./server-clock.ts";
 
 export interface TenantWriter {
   readonly tx: Queryable;
-  /** Applies changes through the one write path; may be called several times. */
-  apply(changes: readonly Change[], options?: ApplyOptions): Promise<ApplyOutcome>;
+  /**
+   * Applies changes through the one write path, then the invariant repair they
+   * call for; may be called several times. The outcome's conflicts and results
+   * are the changes' own; `lastSeq` counts the repair's feed rows too.
+   */
+  apply(changes: readonly Change[], options?: ApplyOptions): Promise<WriteOutcome>;
+}
+
+export interface WriteOutcome extends ApplyOutcome {
+  /** The repair's changes as applied after the batch (none when the invariants held). */
+  readonly repairs: readonly Change[];
+}
+
+export interface WriteOptions {
+  /** Stamps the repair's changes (default: the process's clock, the RPCs' deps.clock). */
+  readonly clock?: ServerClock;
+  /** Ids of the repair's new rows (default: UUID v7). */
+  readonly newId?: () => string;
 }
 
 /**
@@ -33,7 +58,11 @@ export async function writeTenant<T>(
   db: Db,
   organizationId: string,
   fn: (w: TenantWriter) => Promise<T>,
+  options: WriteOptions = {},
 ): Promise<T> {
+  const clock = options.clock ?? processClock();
+  const newId = options.newId ?? uuidv7;
+  const writeChunk = db.kind === "postgres" ? postgresWriteChunk : undefined;
   return db.transaction(async (tx) => {
     const [org] = await tx.query<{ feed_seq: number }>(
       "select feed_seq from organizations where id = $1 for update",
@@ -44,13 +73,24 @@ export async function writeTenant<T>(
     let seq = start;
     const result = await fn({
       tx,
-      async apply(changes, options) {
+      async apply(changes, applyOptions) {
         const outcome = await applyChanges(tx, organizationId, changes, seq, {
-          writeChunk: db.kind === "postgres" ? postgresWriteChunk : undefined,
-          ...options,
+          writeChunk,
+          ...applyOptions,
         });
         seq = outcome.lastSeq;
-        return outcome;
+        const repairs = await invariantRepairs(
+          tx,
+          organizationId,
+          changes,
+          outcome.results,
+          clock,
+          newId,
+        );
+        if (repairs.length > 0) {
+          seq = (await applyChanges(tx, organizationId, repairs, seq, { writeChunk })).lastSeq;
+        }
+        return { ...outcome, lastSeq: seq, repairs };
       },
     });
     if (seq !== start) {
