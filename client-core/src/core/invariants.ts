@@ -38,6 +38,7 @@ import { EventType, recordEvent } from "./commands/event.ts";
 import { type EntitySpec, entities } from "./entities.ts";
 import { type Hlc, hlcMs } from "./hlc.ts";
 import { deletedKey, isComplete, type RowState } from "./merge.ts";
+import { placementAt } from "./placement-at.ts";
 
 /** A row as a replica holds it (merged values, stamps, tombstone) with its id and scope. */
 export interface InvariantRow extends RowState {
@@ -187,18 +188,10 @@ export function repairQueens(ctx: CommandContext, rows: HiveRows): Change[] {
   return changes;
 }
 
-/**
- * The apiary of the hive's placement covering `at` (before the first placement, the first
- * one's), as store reads find it (ops/hive-at.ts); "" when the hive has none.
- */
+/** The apiary the hive stood at, at `at` ("" when it has no placement). */
 export function apiaryAt(placements: readonly InvariantRow[], hiveId: string, at: string): string {
-  const live = byKeyThenId(
-    placements.filter((p) => counts(p, entities.placement) && p.values.hive_id === hiveId),
-    (p) => time(p.values.started_at),
+  const live = placements.filter(
+    (p) => counts(p, entities.placement) && p.values.hive_id === hiveId,
   );
-  const covering = live.find((p) => {
-    const end = time(p.values.ended_at);
-    return time(p.values.started_at) <= at && (end === "" || end > at);
-  });
-  return text((covering ?? live[0])?.values.apiary_id);
+  return text(placementAt(live, at)?.values.apiary_id);
 }

@@ -3,6 +3,7 @@
  * harvests freeze both as of their date, so a back-dated record gets the apiary and queen of that
  * date. Placements and queens of one hive are few: they are read whole and chosen here.
  */
+import { placementAt } from "../core/placement-at.ts";
 import type { ReplicaReader, StoredRow } from "./replica-store.ts";
 import { settled } from "./settled.ts";
 
@@ -35,12 +36,7 @@ export async function hiveAt(
     }),
   ]);
   if (!hive) return undefined;
-  // The placement covering `at`; before the first placement, the first one.
-  const covering = placements.find((p) => {
-    const ended = p.values.ended_at;
-    return text(p.values.started_at) <= at && (ended == null || text(ended) > at);
-  });
-  const placement = covering ?? placements[0];
+  const placement = placementAt(placements, at);
   // The queen whose reign (introduced_at, or created_at, … replaced_at) covers `at`; the latest.
   const queen = queens.find((q) => {
     const from = q.values.introduced_at ?? q.values.created_at;

@@ -61,36 +61,41 @@ export async function push(
 
   const nowMs = deps.clock.nowMs();
   try {
-    const outcome = await writeTenant(deps.db, caller.organizationId, async (w) => {
-      const created = new Set<string>();
-      // The facts' query goes out together with the target rows' (see ApplyOptions).
-      const check = loadPushFacts(w.tx, caller.organizationId, changes).then((facts): Check => {
-        const exists = (entity: string, id: string) =>
-          created.has(`${entity}/${id}`) || facts.exists(entity as Change["entity"], id);
-        return (change, i, existing) => {
-          const found = checkChange(change, indexes[i] ?? i, {
-            nowMs,
-            caller,
-            existing,
-            exists,
-            apiaryScopeWritable: (scopeId) => exists("apiary", scopeId),
-          });
-          // A change refused only for its stamp comes back re-stamped and otherwise
-          // unchanged, so later changes of the batch may rely on the row it creates: a
-          // device whose clock runs ahead is told about its clock, not about missing rows.
-          const onlyClock = found.length === 1 && isTooFarAhead(change.hlc, nowMs);
-          if ((found.length === 0 || onlyClock) && change.op === "upsert") {
-            created.add(`${change.entity}/${change.entityId}`);
-          }
-          return found;
-        };
-      });
-      const applied = await w.apply(changes, { check });
-      // Changes that did not even parse fail the batch too: roll it back. (The
-      // others were still checked, so the device learns every problem at once.)
-      if (rejections.length > 0) throw new BatchRejectedError([]);
-      return applied;
-    });
+    const outcome = await writeTenant(
+      deps.db,
+      caller.organizationId,
+      async (w) => {
+        const created = new Set<string>();
+        // The facts' query goes out together with the target rows' (see ApplyOptions).
+        const check = loadPushFacts(w.tx, caller.organizationId, changes).then((facts): Check => {
+          const exists = (entity: string, id: string) =>
+            created.has(`${entity}/${id}`) || facts.exists(entity as Change["entity"], id);
+          return (change, i, existing) => {
+            const found = checkChange(change, indexes[i] ?? i, {
+              nowMs,
+              caller,
+              existing,
+              exists,
+              apiaryScopeWritable: (scopeId) => exists("apiary", scopeId),
+            });
+            // A change refused only for its stamp comes back re-stamped and otherwise
+            // unchanged, so later changes of the batch may rely on the row it creates: a
+            // device whose clock runs ahead is told about its clock, not about missing rows.
+            const onlyClock = found.length === 1 && isTooFarAhead(change.hlc, nowMs);
+            if ((found.length === 0 || onlyClock) && change.op === "upsert") {
+              created.add(`${change.entity}/${change.entityId}`);
+            }
+            return found;
+          };
+        });
+        const applied = await w.apply(changes, { check });
+        // Changes that did not even parse fail the batch too: roll it back. (The
+        // others were still checked, so the device learns every problem at once.)
+        if (rejections.length > 0) throw new BatchRejectedError([]);
+        return applied;
+      },
+      { clock: deps.clock, newId: deps.newId },
+    );
     // Later server stamps must exceed every accepted device stamp.
     for (const c of changes) deps.clock.observe(c.hlc as Hlc);
     return create(PushResponseSchema, {

@@ -10,7 +10,7 @@ export function sessionOf(deps: Deps): SessionOf {
   return (ctx: HandlerContext): OpsSession => {
     const { organizationId, userId } = callerOf(ctx);
     return {
-      store: sqlStore(deps.db, organizationId),
+      store: sqlStore(deps.db, organizationId, { clock: deps.clock, newId: deps.newId }),
       stats: sqlStats(deps.db, organizationId),
       organizationId,
       userId,

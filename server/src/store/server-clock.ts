@@ -31,18 +31,6 @@ export class ServerClock {
   }
 }
 
-let clockOfProcess: ServerClock | undefined;
-
-/**
- * The clock of this server process, its node id random per process: made on the first call,
- * the same object after. The RPCs stamp with it (deps.clock) and so does the write path's
- * invariant repair (tenant-write.ts), so one process is one HLC node and each of its writes is
- * ordered after everything the others have seen.
- */
-export function processClock(): ServerClock {
-  clockOfProcess ??= new ServerClock(`srv-${randomBytes(6).toString("hex")}`);
-  return clockOfProcess;
-}
-
-/** The process's clock (processClock), under the name server.ts and the seed call it by. */
-export const newServerClock = processClock;
+/** A clock for one server process: its node id is random per process. */
+export const newServerClock = (): ServerClock =>
+  new ServerClock(`srv-${randomBytes(6).toString("hex")}`);

@@ -14,7 +14,7 @@ import { type Db, type Queryable, type Row, settled } from "../db/db.ts";
 import { idsSql } from "./entity-sql.ts";
 import { rowStateFromDb } from "./row-state.ts";
 import { orderSql, whereSql } from "./sql-query.ts";
-import { writeTenant } from "./tenant-write.ts";
+import { type WriteOptions, writeTenant } from "./tenant-write.ts";
 
 export function storedRow(entity: EntityName, row: Row): StoredRow {
   const state = rowStateFromDb(row, entities[entity]);
@@ -74,19 +74,27 @@ export function sqlReader(q: Queryable, organizationId: string): ReplicaReader {
   };
 }
 
-/** The store of one tenant. Reads outside a write run without a transaction. */
-export function sqlStore(db: Db, organizationId: string): ReplicaStore {
+/**
+ * The store of one tenant. Reads outside a write run without a transaction; writes stamp the
+ * invariant repair with `options.clock` (the server's).
+ */
+export function sqlStore(db: Db, organizationId: string, options: WriteOptions = {}): ReplicaStore {
   return {
     read: (fn) => fn(sqlReader(db, organizationId)),
     write: (fn) =>
-      writeTenant(db, organizationId, (w) => {
-        const writer: ReplicaWriter = {
-          ...sqlReader(w.tx, organizationId),
-          async apply(changes) {
-            if (changes.length > 0) await w.apply(changes);
-          },
-        };
-        return fn(writer);
-      }),
+      writeTenant(
+        db,
+        organizationId,
+        (w) => {
+          const writer: ReplicaWriter = {
+            ...sqlReader(w.tx, organizationId),
+            async apply(changes) {
+              if (changes.length > 0) await w.apply(changes);
+            },
+          };
+          return fn(writer);
+        },
+        options,
+      ),
   };
 }

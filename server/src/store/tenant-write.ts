@@ -18,7 +18,7 @@ import type { Db, Queryable } from "../db/db.ts";
 import { type ApplyOptions, type ApplyOutcome, applyChanges } from "./apply-changes.ts";
 import { feedChannel } from "./feed-notifier.ts";
 import { invariantRepairs } from "./invariant-repair.ts";
-import { processClock, type ServerClock } from "./server-clock.ts";
+import { newServerClock, type ServerClock } from "./server-clock.ts";
 
 export interface TenantWriter {
   readonly tx: Queryable;
@@ -36,7 +36,10 @@ export interface WriteOutcome extends ApplyOutcome {
 }
 
 export interface WriteOptions {
-  /** Stamps the repair's changes (default: the process's clock, the RPCs' deps.clock). */
+  /**
+   * Stamps the repair's changes: the server's clock (deps.clock). A fresh clock by default (tools
+   * and tests); it observes every stamp of the rows it repairs first, so its stamps still win.
+   */
   readonly clock?: ServerClock;
   /** Ids of the repair's new rows (default: UUID v7). */
   readonly newId?: () => string;
@@ -60,7 +63,7 @@ export async function writeTenant<T>(
   fn: (w: TenantWriter) => Promise<T>,
   options: WriteOptions = {},
 ): Promise<T> {
-  const clock = options.clock ?? processClock();
+  const clock = options.clock ?? newServerClock();
   const newId = options.newId ?? uuidv7;
   const writeChunk = db.kind === "postgres" ? postgresWriteChunk : undefined;
   return db.transaction(async (tx) => {
