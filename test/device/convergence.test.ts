@@ -215,13 +215,10 @@ describe.each(databaseKinds)("device convergence on %s", (kind) => {
     expect(open?.map((p) => p.values.apiary_id)).toEqual([h1?.apiaryId]);
   });
 
-  // KNOWN DIVERGENCE (core/merge-change.ts, not the device engine): a row scoped by its hive (a
-  // queen) takes the scope of the last change that contributed to it, so replicas that apply
-  // two concurrent contributing changes in different orders keep different scopeIds. Here the
-  // server and A keep the queen in X (B's stale scope, applied last there) while B keeps Y
-  // (A's replacement, applied last on B); values, stamps and every RPC answer agree. Remove
-  // `.fails` once the scope merges order-independently (e.g. last-writer-wins on its own stamp).
-  it.fails("a queen edited where her hive stood, while another device moves the hive and replaces her", async () => {
+  // A row scoped by its hive (a queen) takes the scope of the newest change it holds
+  // (core/merge-change.ts rowScope), so replicas applying these concurrent changes in different
+  // orders agree on it too.
+  it("a queen edited where her hive stood, while another device moves the hive and replaces her", async () => {
     const [A, B] = await devices(2);
     if (!A || !B) throw new Error("no devices");
     const a = A.client;

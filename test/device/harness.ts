@@ -262,7 +262,6 @@ export async function expectConverged(
   t: TestServer,
   clients: readonly HivekeepClient[],
   probe: Record<string, readonly string[]> = {},
-  options: { readonly ignoreScopeOf?: readonly string[] } = {},
 ): Promise<void> {
   const [first, ...others] = clients;
   if (first === undefined) return;
@@ -270,15 +269,8 @@ export async function expectConverged(
     expect(await c.db.outbox.count(), "outbox empty").toBe(0);
     expect(await rowsWithBase(c), "no row waits for a confirmation").toEqual([]);
   }
-  const rowsOf = async (c: HivekeepClient) => {
-    const rows = await replicaRows(c);
-    for (const entity of options.ignoreScopeOf ?? []) {
-      rows[entity] = (rows[entity] ?? []).map((r) => ({ ...r, scopeId: "(ignored)" }));
-    }
-    return rows;
-  };
-  const rows = await rowsOf(first);
-  for (const c of others) expect(await rowsOf(c)).toEqual(rows);
+  const rows = await replicaRows(first);
+  for (const c of others) expect(await replicaRows(c)).toEqual(rows);
   const server = await rpcView(serverServices(t), probe);
   for (const c of clients) expect(await rpcView(c, probe)).toEqual(server);
 }

@@ -215,9 +215,7 @@ describe.each(databaseKinds)("device convergence property on %s", (kind) => {
           await settle(clients);
 
           const server = account.t;
-          // Queens' scopeIds are left out: a queen's scope can diverge (a known core issue,
-          // convergence.test.ts › "a queen edited where her hive stood, …", marked `.fails`).
-          await expectConverged(server, clients, {}, { ignoreScopeOf: ["queen"] });
+          await expectConverged(server, clients);
           for (const c of clients) expect(c.sync.status.quarantined).toEqual([]);
           // The invariants the server repairs: one reigning queen, at most one open placement.
           const rows = await replicaRows(first);

@@ -32,13 +32,16 @@ export interface MergedChange {
 /**
  * The scope of a row after a change: it follows the merged row, not the change, so a device that
  * has not yet seen a relocation (and writes under the old apiary) cannot move the row back.
- * `stored` is the row's scope before the change (undefined for a row never seen).
+ * A row whose scope is its hive's apiary (a queen: the apiary is not in the row) takes the scope
+ * of the newest change it holds: last-writer-wins on the row's greatest stamp, so replicas that
+ * apply concurrent changes in any order agree on it.
+ * `before` is the row before the change, with its scope (undefined for a row never seen).
  */
 export function rowScope(
   spec: EntitySpec,
   change: Change,
   row: RowState,
-  stored: string | undefined,
+  before: ScopedRowState | undefined,
 ): string {
   const apiaryId = row.values.apiary_id;
   switch (spec.scope) {
@@ -48,11 +51,27 @@ export function rowScope(
     case "apiaryOrUser":
       if (typeof apiaryId === "string" && apiaryId !== "") return apiaryId;
       if (spec.scope === "apiaryOrUser" && isUserScope(change.scopeId)) return change.scopeId;
-      return stored ?? change.scopeId;
-    case "hive":
-      // The hive's apiary is not in the row; the change names it (validated).
-      return change.scopeId;
+      return before?.scopeId ?? change.scopeId;
+    case "hive": {
+      if (before === undefined) return change.scopeId;
+      const newest = newestStamp(before);
+      return newest === undefined || change.hlc >= newest ? change.scopeId : before.scopeId;
+    }
   }
+}
+
+/** The greatest stamp a row holds (its columns', its delete's, its OR-set tags'). */
+function newestStamp(row: RowState): Hlc | undefined {
+  let newest: Hlc | undefined;
+  for (const stamp of Object.values(row.clock))
+    if (newest === undefined || stamp > newest) newest = stamp;
+  for (const value of Object.values(row.values)) {
+    const adds = (value as { adds?: unknown } | null)?.adds;
+    if (!Array.isArray(adds)) continue;
+    for (const a of adds as { tag: Hlc }[])
+      if (newest === undefined || a.tag > newest) newest = a.tag;
+  }
+  return newest;
 }
 
 export function mergeChange(current: ScopedRowState | undefined, change: Change): MergedChange {
@@ -68,7 +87,7 @@ export function mergeChange(current: ScopedRowState | undefined, change: Change)
         }
       : undefined;
   if (!result.changed) return { result, row: undefined, fed: undefined, conflict };
-  const scopeId = rowScope(spec, change, result.row, current?.scopeId);
+  const scopeId = rowScope(spec, change, result.row, current);
   return {
     result,
     row: { ...result.row, scopeId },
