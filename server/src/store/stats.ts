@@ -10,6 +10,7 @@
  * - Tasks in other users' personal scopes are invisible, as in Pull.
  */
 import { EventType, userScope } from "@hivekeep/client-core/core";
+import type { DashboardFigures } from "@hivekeep/client-core/ops";
 import type { Queryable } from "../db/db.ts";
 import { readableScope } from "./feed.ts";
 
@@ -23,14 +24,11 @@ const utcYear = (col: string) => `extract(year from ${col} at time zone 'UTC')::
 const utcMonth = (col: string) => `extract(month from ${col} at time zone 'UTC')::int`;
 const kgSum = "coalesce(sum(amount_kg::numeric), 0)::float8";
 
-export interface DashboardCounts {
-  readonly apiaries: number;
-  readonly hives: number;
-  readonly activeQueens: number;
-  readonly openTasks: number;
-  readonly overdueTasks: number;
-  readonly honeyKgSeason: number;
-}
+/** The counts of the dashboard (client-core's DashboardFigures defines them once). */
+export type DashboardCounts = Pick<
+  DashboardFigures,
+  "apiaries" | "hives" | "activeQueens" | "openTasks" | "overdueTasks" | "honeyKgSeason"
+>;
 
 export async function dashboardCounts(
   q: Queryable,
