@@ -9,7 +9,9 @@
  * - local-write: createInspection on the replica holding the season, until a live query of the
  *   hive's inspections has the new row; p50 and p95.
  *
- * BENCH_DEVICE_HIVES (hives per apiary, 4 apiaries; default 200) scales the season,
+ * BENCH_DEVICE_HIVES (hives per apiary, 4 apiaries; default 270: about 51,500 changes) scales
+ * the season, seeded through the server's handlers in process on PGlite (about 6 minutes here;
+ * seeding on the Postgres server took twice as long);
  * BENCH_DEVICE_WRITES (default 60) the write loop.
  */
 /// <reference lib="dom" />
@@ -29,7 +31,7 @@ import { newServerClock } from "../../server/src/store/server-clock.ts";
 import { localCaller } from "../../server/src/store/tenants.ts";
 import { startTestServer } from "../support/server.ts";
 
-const hivesPerApiary = Number(process.env.BENCH_DEVICE_HIVES ?? 200);
+const hivesPerApiary = Number(process.env.BENCH_DEVICE_HIVES ?? 270);
 const writes = Number(process.env.BENCH_DEVICE_WRITES ?? 60);
 
 const quantile = (sorted: number[], q: number) =>
