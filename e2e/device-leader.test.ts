@@ -22,9 +22,17 @@ browserSuite("device: sync leader across tabs", () => {
     await server?.stop();
   });
 
+  /** SyncService calls (Push, Pull, Subscribe) each page made. */
+  const syncCalls = new Map<Page, number>();
   const open = async (context: BrowserContext): Promise<Page> => {
     const page = await context.newPage();
     page.on("pageerror", (err) => console.error("page error:", err));
+    syncCalls.set(page, 0);
+    const count = (url: string) => {
+      if (url.includes("/hivekeep.v1.SyncService/"))
+        syncCalls.set(page, (syncCalls.get(page) ?? 0) + 1);
+    };
+    page.on("request", (r) => count(r.url()));
     await page.goto(`${server.url}/index.html`);
     await page.evaluate(async () => {
       const client = await window.hivekeepReady;
@@ -80,6 +88,10 @@ browserSuite("device: sync leader across tabs", () => {
         })
         .toContain("From the server");
     }
+
+    // Only the leader syncs: the other tab has made no Push, Pull or Subscribe call.
+    expect(syncCalls.get(first)).toBeGreaterThan(0);
+    expect(syncCalls.get(second)).toBe(0);
 
     const closedAt = Date.now();
     await first.close();
