@@ -78,3 +78,25 @@ export async function localWriteLoop(
   sub.unsubscribe();
   return { seen: times, written };
 }
+
+/** Median milliseconds of local reads a screen makes, on the replica as it stands. */
+export async function localReads(runs: number): Promise<Record<string, number>> {
+  const client = window.hivekeep;
+  const reads: Record<string, () => Promise<unknown>> = {
+    listHives: () => client.hives.listHives({}),
+    listInspections: () => client.inspections.listInspections({}),
+    getDashboard: () => client.stats.getDashboard({}),
+  };
+  const medians: Record<string, number> = {};
+  for (const [name, read] of Object.entries(reads)) {
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const start = performance.now();
+      await read();
+      times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    medians[name] = Math.round((times[Math.floor(times.length / 2)] ?? 0) * 10) / 10;
+  }
+  return medians;
+}

@@ -102,6 +102,7 @@ try {
     hive: sync.hive,
     n: writes,
   });
+  const reads = await page.evaluate(() => window.hivekeepBench.localReads(5));
   const raw = await page.evaluate(() => window.hivekeepBench.rawBulkPut());
   const sorted = [...times.seen].sort((a, b) => a - b);
   const writtenSorted = [...times.written].sort((a, b) => a - b);
@@ -121,6 +122,8 @@ try {
       longestTaskTargetMs: 50,
       replicaBytes: sync.usage,
     },
+    // Median ms of a screen's reads on the season's replica (no target yet; for the PWA).
+    localReadsMedianMs: reads,
     localWrite: {
       writes,
       p50Ms: round(quantile(sorted, 0.5), 1),
