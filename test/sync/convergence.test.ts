@@ -44,12 +44,12 @@ import {
 import { localOrganizationId, localUserId } from "@hivekeep/server";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toWire } from "../../client-core/src/core/change.ts";
 import {
   type Intent,
   lostParts,
   ModelDevice,
   rowKey,
-  toWire,
 } from "../../client-core/src/core/replica-model.ts";
 import { rowStateFromDb } from "../../server/src/store/row-state.ts";
 import { databaseKinds } from "../support/databases.ts";
@@ -211,7 +211,7 @@ type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
 
 // ---- wire ---------------------------------------------------------------------------------
 
-const toProto = (c: Change) => ({ ...toWire(c), authorId: c.authorId });
+const toProto = (c: Change) => toWire(c);
 
 const fromProto = (c: ProtoChange): Change => ({
   entity: c.entity as EntityName,

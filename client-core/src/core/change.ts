@@ -19,3 +19,14 @@ export interface Change {
   readonly hlc: Hlc;
   readonly authorId: string;
 }
+
+/** A change in its wire form (the proto `Change` as a plain object, `op` as its number). */
+export const toWire = (change: Change) => ({
+  entity: change.entity,
+  entityId: change.entityId,
+  scopeId: change.scopeId,
+  op: change.op === "delete" ? 2 : 1,
+  payloadJson: JSON.stringify(change.payload),
+  hlc: change.hlc,
+  authorId: change.authorId,
+});

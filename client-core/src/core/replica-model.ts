@@ -17,8 +17,7 @@
  *
  * Pure like the rest of the core: no Node, DOM or vitest; time comes from `now`.
  */
-import { ChangeOp } from "@hivekeep/proto";
-import type { Change } from "./change.ts";
+import { type Change, toWire } from "./change.ts";
 import { tombstone, upsert } from "./commands/change-builders.ts";
 import type { CommandContext } from "./commands/context.ts";
 import {
@@ -38,12 +37,7 @@ import {
 } from "./merge.ts";
 import { emptyOrSet, type OrSetPatch, type OrSetState, orSetValues } from "./or-set.ts";
 import { restamp } from "./restamp.ts";
-import {
-  checkChange,
-  parseWireChange,
-  type Rejection,
-  type WireChange,
-} from "./validate-change.ts";
+import { checkChange, parseWireChange, type Rejection } from "./validate-change.ts";
 
 export const rowKey = (entity: string, id: string): string => `${entity}/${id}`;
 
@@ -131,16 +125,6 @@ export function changesFor(
     }
   }
 }
-
-/** A change in its wire form (the proto `Change` without authorId). */
-export const toWire = (change: Change): WireChange => ({
-  entity: change.entity,
-  entityId: change.entityId,
-  scopeId: change.scopeId,
-  op: change.op === "delete" ? ChangeOp.DELETE : ChangeOp.UPSERT,
-  payloadJson: JSON.stringify(change.payload),
-  hlc: change.hlc,
-});
 
 /**
  * The change as the server will read it (the shared validator normalises values, e.g. -0 to 0

@@ -24,7 +24,7 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { PushRejectionSchema } from "@hivekeep/proto";
-import type { Change } from "../core/change.ts";
+import { type Change, toWire } from "../core/change.ts";
 import { type Hlc, isTooFarAhead } from "../core/hlc.ts";
 import { restamp } from "../core/restamp.ts";
 import type { PullPage, SyncChange } from "../sync/wire.ts";
@@ -133,16 +133,6 @@ const isTransient = (err: ConnectError): boolean =>
     Code.ResourceExhausted,
     Code.Canceled,
   ].includes(err.code);
-
-const toWire = (change: Change): SyncChange => ({
-  entity: change.entity,
-  entityId: change.entityId,
-  scopeId: change.scopeId,
-  op: change.op === "delete" ? 2 : 1,
-  payloadJson: JSON.stringify(change.payload),
-  hlc: change.hlc,
-  authorId: change.authorId,
-});
 
 export class SyncEngine {
   private state: SyncStatus = {
