@@ -25,9 +25,9 @@ import { type Client, Code, ConnectError, createClient } from "@connectrpc/conne
 import { createMethodSerializationLookup } from "@connectrpc/connect/protocol";
 import { codeToHttpStatus, errorToJson } from "@connectrpc/connect/protocol-connect";
 import { createHivekeepClient, type HivekeepClient } from "@hivekeep/client-core";
-import type { Change } from "@hivekeep/client-core/core";
+import { type Change, toWire } from "@hivekeep/client-core/core";
 import * as proto from "@hivekeep/proto";
-import { ChangeOp, ChangeSchema, type PullRequest, PullResponseSchema } from "@hivekeep/proto";
+import { ChangeSchema, type PullRequest, PullResponseSchema } from "@hivekeep/proto";
 import { localUserId } from "@hivekeep/server";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterAll, beforeAll, it } from "vitest";
@@ -174,17 +174,7 @@ async function startDeviceTarget(): Promise<{ target: TestTarget; stop: () => Pr
       .toArray();
     const page = entries.slice(0, limit);
     const res = create(PullResponseSchema, {
-      changes: page.map(({ change }) =>
-        create(ChangeSchema, {
-          entity: change.entity,
-          entityId: change.entityId,
-          scopeId: change.scopeId,
-          op: change.op === "delete" ? ChangeOp.DELETE : ChangeOp.UPSERT,
-          payloadJson: JSON.stringify(change.payload),
-          hlc: change.hlc,
-          authorId: change.authorId,
-        }),
-      ),
+      changes: page.map(({ change }) => create(ChangeSchema, toWire(change))),
       nextCursor: page.length > 0 ? String(page.at(-1)?.seq) : req.cursor,
       hasMore: entries.length > limit,
     });

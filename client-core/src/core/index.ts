@@ -158,4 +158,4 @@ export type {
   RowFacts,
   WireChange,
 } from "./validate-change.ts";
-export { checkChange, parseWireChange } from "./validate-change.ts";
+export { checkChange, isClockAheadReason, parseWireChange } from "./validate-change.ts";

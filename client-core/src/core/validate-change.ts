@@ -103,6 +103,11 @@ export interface CheckContext {
   apiaryScopeWritable(scopeId: string): boolean;
 }
 
+const clockAhead = "ahead of the server clock";
+
+/** A rejection's reason says the change's stamp ran too far ahead (the device re-stamps it). */
+export const isClockAheadReason = (reason: string): boolean => reason.includes(clockAhead);
+
 const reservedColumns = new Set(["id", "organization_id", "clock", "deleted", "scope_id"]);
 
 const quote = (s: string): string => JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…` : s);
@@ -204,7 +209,7 @@ export function checkChange(change: Change, index: number, ctx: CheckContext): R
     const ahead = hlcMs(change.hlc) - ctx.nowMs;
     reject(
       "invalid_argument",
-      `hlc is ${ahead} ms ahead of the server clock (at most ${defaultMaxAheadMs} ms): ` +
+      `hlc is ${ahead} ms ${clockAhead} (at most ${defaultMaxAheadMs} ms): ` +
         "re-stamp the change with the server time and push it again",
     );
   }

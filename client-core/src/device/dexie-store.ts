@@ -120,21 +120,37 @@ export function dexieReader(db: TableSource): ReplicaReader {
 }
 
 /**
+ * Every row the changes touch, by `rowKey` (undefined: not in the replica), read at once: one
+ * bulkGet per entity, sent together. Runs inside the caller's transaction.
+ */
+export async function readRows(
+  tx: TableSource,
+  changes: readonly Change[],
+): Promise<Map<string, DeviceRow | undefined>> {
+  const ids = new Map<EntityName, Set<string>>();
+  for (const c of changes) {
+    const set = ids.get(c.entity) ?? new Set<string>();
+    set.add(c.entityId);
+    ids.set(c.entity, set);
+  }
+  const rows = new Map<string, DeviceRow | undefined>();
+  await Promise.all(
+    [...ids].map(async ([entity, set]) => {
+      const list = [...set];
+      const found = await entityTable(tx, entity).bulkGet(list);
+      for (const [i, id] of list.entries()) rows.set(rowKey(entity, id), found[i]);
+    }),
+  );
+  return rows;
+}
+
+/**
  * Merges local changes into their rows (keeping each row's confirmed state as `base`) and queues
  * them in the outbox. Runs inside a transaction over the entity tables and the outbox.
  */
 export async function applyLocal(tx: TableSource, changes: readonly Change[]): Promise<void> {
   const { outbox } = tablesOf(tx);
-  // Every row the changes touch, read at once (one request per entity, sent together).
-  const ids = new Map<EntityName, string[]>();
-  for (const c of changes) ids.set(c.entity, [...(ids.get(c.entity) ?? []), c.entityId]);
-  const rows = new Map<string, DeviceRow | undefined>();
-  await Promise.all(
-    [...ids].map(async ([entity, list]) => {
-      const found = await entityTable(tx, entity).bulkGet(list);
-      for (const [i, id] of list.entries()) rows.set(rowKey(entity, id), found[i]);
-    }),
-  );
+  const rows = await readRows(tx, changes);
   const written = new Map<string, { entity: EntityName; row: DeviceRow }>();
   for (const change of changes) {
     const key = rowKey(change.entity, change.entityId);
@@ -150,7 +166,9 @@ export async function applyLocal(tx: TableSource, changes: readonly Change[]): P
   }
   const byEntity = new Map<EntityName, DeviceRow[]>();
   for (const { entity, row } of written.values()) {
-    byEntity.set(entity, [...(byEntity.get(entity) ?? []), row]);
+    const list = byEntity.get(entity) ?? [];
+    list.push(row);
+    byEntity.set(entity, list);
   }
   await Promise.all([
     ...[...byEntity].map(([entity, list]) => entityTable(tx, entity).bulkPut(list)),

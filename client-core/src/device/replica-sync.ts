@@ -18,7 +18,7 @@ import type { Change } from "../core/change.ts";
 import type { EntityName } from "../core/entities.ts";
 import type { Hlc } from "../core/hlc.ts";
 import { mergeChange, type ScopedRowState } from "../core/merge-change.ts";
-import { deviceRow, stateOf } from "./dexie-store.ts";
+import { deviceRow, readRows, stateOf } from "./dexie-store.ts";
 import { exclusive } from "./exclusive.ts";
 import {
   type DeviceRow,
@@ -57,23 +57,11 @@ export async function applyPulled(
   changes: readonly Change[],
   cursor: string,
 ): Promise<Hlc | undefined> {
-  const ids = new Map<EntityName, Set<string>>();
-  for (const c of changes) {
-    const set = ids.get(c.entity) ?? new Set<string>();
-    set.add(c.entityId);
-    ids.set(c.entity, set);
-  }
   let maxSeen: Hlc | undefined;
   await exclusive(db, () =>
     db.transaction("rw", [...entityTables(db), db.meta], async (tx) => {
       const { meta } = tablesOf(tx);
-      const rows = new Map<string, DeviceRow | undefined>();
-      const reads = [...ids].map(async ([entity, set]) => {
-        const list = [...set];
-        const found = await entityTable(tx, entity).bulkGet(list);
-        for (const [i, id] of list.entries()) rows.set(rowKey(entity, id), found[i]);
-      });
-      await Promise.all(reads);
+      const rows = await readRows(tx, changes);
       const dirty = new Map<EntityName, Map<string, DeviceRow>>();
       for (const change of changes) {
         if (maxSeen === undefined || change.hlc > maxSeen) maxSeen = change.hlc;
@@ -96,14 +84,20 @@ export async function applyPulled(
         [...dirty].map(([entity, byId]) => entityTable(tx, entity).bulkPut([...byId.values()])),
       );
       await meta.put({ key: metaKeys.cursor, value: cursor });
-      if (maxSeen !== undefined) {
-        const seen = (await meta.get(metaKeys.maxSeen))?.value as Hlc | undefined;
-        if (seen === undefined || maxSeen > seen)
-          await meta.put({ key: metaKeys.maxSeen, value: maxSeen });
-      }
+      await raiseMaxSeen(meta, maxSeen);
     }),
   );
   return maxSeen;
+}
+
+/**
+ * Keeps in meta the greatest stamp that may have been accepted (pulled or acknowledged): what a
+ * re-stamped clock is rebuilt from (core/restamp.ts).
+ */
+async function raiseMaxSeen(meta: ReplicaDb["meta"], hlc: Hlc | undefined): Promise<void> {
+  if (hlc === undefined) return;
+  const seen = (await meta.get(metaKeys.maxSeen))?.value as Hlc | undefined;
+  if (seen === undefined || hlc > seen) await meta.put({ key: metaKeys.maxSeen, value: hlc });
 }
 
 /** The first `limit` outbox entries in order. */
@@ -147,7 +141,7 @@ export async function acknowledge(db: ReplicaDb, entries: readonly OutboxEntry[]
     db.transaction("rw", syncTables(db), async (tx) => {
       const { outbox, meta } = tablesOf(tx);
       await outbox.bulkDelete(entries.map((e) => e.seq as number));
-      let maxSeen = (await meta.get(metaKeys.maxSeen))?.value as Hlc | undefined;
+      let maxSeen: Hlc | undefined;
       const touched = new Map<string, DeviceRow>();
       for (const { rowKey: key, change } of entries) {
         if (maxSeen === undefined || change.hlc > maxSeen) maxSeen = change.hlc;
@@ -164,7 +158,7 @@ export async function acknowledge(db: ReplicaDb, entries: readonly OutboxEntry[]
           deviceRow(entity, id, stateOf(row), pending ? row.base : undefined),
         );
       }
-      if (maxSeen !== undefined) await meta.put({ key: metaKeys.maxSeen, value: maxSeen });
+      await raiseMaxSeen(meta, maxSeen);
     }),
   );
 }

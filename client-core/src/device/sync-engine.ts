@@ -27,6 +27,7 @@ import { PushRejectionSchema } from "@hivekeep/proto";
 import { type Change, toWire } from "../core/change.ts";
 import { type Hlc, isTooFarAhead } from "../core/hlc.ts";
 import { restamp } from "../core/restamp.ts";
+import { isClockAheadReason } from "../core/validate-change.ts";
 import type { PullPage, SyncChange } from "../sync/wire.ts";
 import type { DeviceClock } from "./device-clock.ts";
 import { exclusive } from "./exclusive.ts";
@@ -454,9 +455,7 @@ export class SyncEngine {
         }
         const refused = [...byIndex.values()];
         const ahead = refused.filter(
-          (r) =>
-            isTooFarAhead(r.entry.change.hlc, clock.nowMs()) ||
-            /ahead of the server clock/.test(r.reason),
+          (r) => isTooFarAhead(r.entry.change.hlc, clock.nowMs()) || isClockAheadReason(r.reason),
         );
         if (ahead.length > 0 && restamps < maxRestamps) {
           restamps += 1;

@@ -11,6 +11,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import { invalidArgument } from "@hivekeep/client-core/ops";
 import {
   type ApiKey,
   ApiKeySchema,
@@ -39,7 +40,6 @@ import {
 import type { Queryable } from "../db/db.ts";
 import { type Caller, callerOf, clientAddressKey, type Role } from "./context.ts";
 import type { AuthSettings, Deps } from "./deps.ts";
-import { invalidArgument } from "./errors.ts";
 
 const minPassword = 8;
 const maxPassword = 1024;

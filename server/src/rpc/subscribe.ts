@@ -17,6 +17,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { invalidArgument } from "@hivekeep/client-core/ops";
 import {
   type SubscribeRequest,
   type SubscribeResponse,
@@ -26,7 +27,6 @@ import { credentialValid } from "../auth/auth-store.ts";
 import { feedHead, lastVisibleSeq } from "../store/feed.ts";
 import { callerOf } from "./context.ts";
 import type { Deps } from "./deps.ts";
-import { invalidArgument } from "./errors.ts";
 
 export const defaultHeartbeatMs = 25_000;
 

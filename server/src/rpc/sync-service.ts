@@ -1,12 +1,12 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
+import { invalidArgument } from "@hivekeep/client-core/ops";
 import { nextPageHeader } from "@hivekeep/client-core/sync";
 import { PullResponseSchema, type SyncService } from "@hivekeep/proto";
 import { feedHead, readFeedPage, readWirePage } from "../store/feed.ts";
 import { callerOf } from "./context.ts";
 import type { Deps } from "./deps.ts";
-import { invalidArgument } from "./errors.ts";
 import { feedRowToProto } from "./mapping.ts";
 import { encodedChanges, isBinaryRequest } from "./pull-encoding.ts";
 import { push } from "./push.ts";
