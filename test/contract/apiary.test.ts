@@ -296,37 +296,43 @@ describe.each(targetKinds)("the change feed on %s", (kind) => {
 
   // Server only: paging and cursors are the server's Pull; the device has no SyncService of its
   // own (its feed here is a test view of its outbox), so there is nothing of it to test.
-  serverOnly(kind)("pages the feed with cursor, limit, nextCursor and hasMore", async () => {
-    for (let i = 0; i < 5; i++) await t.call("ApiaryService/CreateApiary", { name: `P${i}` });
-    const all = (await t.call("SyncService/Pull", { cursor: "" })).body;
-    const seen: unknown[] = [];
-    let cursor = "";
-    for (let guard = 0; guard < 50; guard++) {
-      const page = (await t.call("SyncService/Pull", { cursor, limit: 2 })).body;
-      seen.push(...(page.changes ?? []));
-      expect(page.changes?.length ?? 0).toBeLessThanOrEqual(2);
-      cursor = page.nextCursor;
-      if (!page.hasMore) break;
-    }
-    expect(seen).toEqual(all.changes);
-    expect(cursor).toBe(all.nextCursor);
-    // Nothing new: same cursor, no changes.
-    const again = (await t.call("SyncService/Pull", { cursor })).body;
-    expect(again.changes).toBeUndefined();
-    expect(again.nextCursor).toBe(cursor);
+  serverOnly(kind, "the device has no Pull of its own")(
+    "pages the feed with cursor, limit, nextCursor and hasMore",
+    async () => {
+      for (let i = 0; i < 5; i++) await t.call("ApiaryService/CreateApiary", { name: `P${i}` });
+      const all = (await t.call("SyncService/Pull", { cursor: "" })).body;
+      const seen: unknown[] = [];
+      let cursor = "";
+      for (let guard = 0; guard < 50; guard++) {
+        const page = (await t.call("SyncService/Pull", { cursor, limit: 2 })).body;
+        seen.push(...(page.changes ?? []));
+        expect(page.changes?.length ?? 0).toBeLessThanOrEqual(2);
+        cursor = page.nextCursor;
+        if (!page.hasMore) break;
+      }
+      expect(seen).toEqual(all.changes);
+      expect(cursor).toBe(all.nextCursor);
+      // Nothing new: same cursor, no changes.
+      const again = (await t.call("SyncService/Pull", { cursor })).body;
+      expect(again.changes).toBeUndefined();
+      expect(again.nextCursor).toBe(cursor);
 
-    const typed = await t.client(SyncService).pull({ cursor: "", limit: 1 });
-    expect(typed.changes).toHaveLength(1);
-    expect(typed.changes[0]?.op).toBe(ChangeOp.UPSERT);
-    expect(typed.hasMore).toBe(true);
-  });
+      const typed = await t.client(SyncService).pull({ cursor: "", limit: 1 });
+      expect(typed.changes).toHaveLength(1);
+      expect(typed.changes[0]?.op).toBe(ChangeOp.UPSERT);
+      expect(typed.hasMore).toBe(true);
+    },
+  );
 
   // Server only: cursor validation is the server's Pull (see above).
-  serverOnly(kind)("rejects malformed and unknown cursors with invalid_argument", async () => {
-    for (const cursor of ["abc", "-1", "1.5", "999999999"]) {
-      const r = await t.call("SyncService/Pull", { cursor });
-      expect(r.status, cursor).toBe(400);
-      expect(r.body.code, cursor).toBe("invalid_argument");
-    }
-  });
+  serverOnly(kind, "cursor checks are the server's Pull")(
+    "rejects malformed and unknown cursors with invalid_argument",
+    async () => {
+      for (const cursor of ["abc", "-1", "1.5", "999999999"]) {
+        const r = await t.call("SyncService/Pull", { cursor });
+        expect(r.status, cursor).toBe(400);
+        expect(r.body.code, cursor).toBe("invalid_argument");
+      }
+    },
+  );
 });

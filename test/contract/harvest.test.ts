@@ -136,11 +136,14 @@ describe.each(targetKinds)("HarvestService on %s", (kind) => {
 
   // Server only: an unknown procedure is answered by the HTTP router (404 unimplemented); on the
   // device there is nothing to call, as HarvestService has no such method.
-  serverOnly(kind)("has no update operation", async () => {
-    const r = await t.call("HarvestService/UpdateHarvest", { id: "x" });
-    expect(r.status).toBe(404);
-    expect(r.body.code).toBe("unimplemented");
-  });
+  serverOnly(kind, "an unknown procedure is the HTTP router's answer")(
+    "has no update operation",
+    async () => {
+      const r = await t.call("HarvestService/UpdateHarvest", { id: "x" });
+      expect(r.status).toBe(404);
+      expect(r.body.code).toBe("unimplemented");
+    },
+  );
 
   it("DeleteHarvest returns {}, tombstones the harvest and its HARVEST event in the feed", async () => {
     const { harvest } = (

@@ -60,11 +60,18 @@ export interface TestTarget {
 }
 
 /**
- * `it` for a test that only makes sense over HTTP against a server; skipped on the device. Every
- * use says why next to it. (A real difference of the device's answers is a bug, not a use of
- * this: mark such a test `it.fails` for the device with a `// device parity: <reason>` comment.)
+ * `it` for a test that only makes sense over HTTP against a server; on the device it is skipped,
+ * its name carries the reason and the reason is printed. (A real difference of the device's
+ * answers is a bug, not a use of this: mark such a test `it.fails` for the device with a
+ * `// device parity: <reason>` comment.)
  */
-export const serverOnly = (kind: TargetKind) => it.skipIf(kind === "device");
+export function serverOnly(kind: TargetKind, reason: string) {
+  return (name: string, fn: () => Promise<void>) => {
+    if (kind !== "device") return it(name, fn);
+    console.info(`[device] skipping "${name}": server only (${reason})`);
+    return it.skip(`${name} (server only: ${reason})`, fn);
+  };
+}
 
 /**
  * A target for the tests of the enclosing describe: started before them, stopped after them.
