@@ -1,81 +1,105 @@
-import { useEffect, useRef } from "react";
-import { AccountBar } from "./components/AccountBar.tsx";
-import { AddApiaryForm } from "./components/AddApiaryForm.tsx";
-import { ApiaryList } from "./components/ApiaryList.tsx";
-import { AppHeader } from "./components/AppHeader.tsx";
-import { ConnectionStatus } from "./components/ConnectionStatus.tsx";
-import { SignInScreen } from "./components/SignInScreen.tsx";
-import { UpdatePrompt } from "./components/UpdatePrompt.tsx";
-import { useApiaries } from "./hooks/useApiaries.ts";
-import { useAvailableOffline } from "./hooks/useAvailableOffline.ts";
-import { useOnlineStatus } from "./hooks/useOnlineStatus.ts";
+/**
+ * Who is using the app decides what it shows: sign-in (hosted mode, signed out), or the app on
+ * the replica of the signed-in account (single-user mode opens straight into it).
+ */
+import { lazy, Suspense, useMemo } from "react";
+import { Router } from "wouter";
+import { type AppSession, AppSessionProvider, useReplica, useSyncStatus } from "./app/client.tsx";
+import { AppRoutes } from "./app/routes.tsx";
+import { Shell } from "./app/Shell.tsx";
+import { shellMessages } from "./app/shell-messages.ts";
 import { useSession } from "./hooks/useSession.ts";
+import { useMessages } from "./i18n.ts";
+import { clearSessionToken, type Identity, sessionToken } from "./session.ts";
+import { errorText, Loading } from "./ui/page.tsx";
+
+const SignedOut = lazy(() => import("./screens/account/SignedOut.tsx"));
 
 export function App() {
-  const online = useOnlineStatus();
-  const availableOffline = useAvailableOffline();
   const session = useSession();
   const { state } = session;
-  const identity = state.status === "ready" ? state.identity : undefined;
-
-  // UpdatePrompt keeps its place in every state, so the service worker registers once.
   return (
-    <>
-      <AppHeader />
-      <main className="content">
-        {identity?.loginMode && <AccountBar identity={identity} onSignOut={session.signOut} />}
-        {state.status === "ready" && (
-          <ConnectionStatus online={online} availableOffline={availableOffline} />
-        )}
-        <UpdatePrompt />
-        {state.status === "checking" && (
-          <p className="muted" role="status">
-            Loading…
-          </p>
-        )}
-        {state.status === "signed-out" && <SignInScreen onSignedIn={session.signIn} />}
-        {state.status === "ready" && (
-          // A different account gets a fresh list and feed.
-          <Apiaries
-            key={`${identity?.email}\n${identity?.organization}`}
-            online={online}
-            readOnly={identity?.demo === true}
-          />
-        )}
-      </main>
-    </>
+    <Router>
+      {state.status === "checking" && <Loading />}
+      {state.status === "signed-out" && (
+        <Suspense fallback={<Loading />}>
+          <SignedOut onSignedIn={session.signIn} />
+        </Suspense>
+      )}
+      {state.status === "ready" && (
+        <Replica
+          // Another account (or organization) opens its own replica.
+          key={`${state.identity?.email}\n${state.identity?.organization}`}
+          identity={state.identity}
+          signOut={session.signOut}
+        />
+      )}
+    </Router>
   );
 }
 
-interface ApiariesProps {
-  readonly online: boolean;
-  /** A demo session: the list without the form. */
-  readonly readOnly: boolean;
+const getToken = async () => sessionToken();
+
+function Replica(props: { identity: Identity | undefined; signOut: () => Promise<void> }) {
+  const t = useMessages(shellMessages);
+  const readOnly = props.identity?.demo === true;
+  const replica = useReplica({
+    key: `${props.identity?.email}\n${props.identity?.organization}`,
+    getToken,
+    readOnly,
+  });
+  const { identity, signOut } = props;
+  const value = useMemo<AppSession | undefined>(
+    () =>
+      replica.status === "open"
+        ? {
+            client: replica.client,
+            readOnly,
+            loginMode: identity?.loginMode === true,
+            email: identity?.email ?? "",
+            organization: identity?.organization ?? "",
+            owner: identity?.owner === true,
+            signOut,
+          }
+        : undefined,
+    [replica, readOnly, identity, signOut],
+  );
+  if (replica.status === "opening") return <Loading />;
+  if (replica.status === "failed") {
+    const offline = !navigator.onLine;
+    return (
+      <main className="content">
+        <p className="error" role="alert">
+          {offline ? t("firstOpenOffline") : t("openFailed", { message: errorText(replica.error) })}
+        </p>
+        <button type="button" className="button" onClick={replica.retry}>
+          {t("syncNow")}
+        </button>
+      </main>
+    );
+  }
+  if (value === undefined) return <Loading />;
+  return (
+    <AppSessionProvider value={value}>
+      <Shell>
+        <SessionEnded />
+        <AppRoutes />
+      </Shell>
+    </AppSessionProvider>
+  );
 }
 
-/** The app proper: in single-user mode, or signed in to an organization. */
-function Apiaries({ online, readOnly }: ApiariesProps) {
-  const apiaries = useApiaries();
-  const { reload } = apiaries;
-
-  // Back online: fetch what may have changed meanwhile.
-  const wasOnline = useRef(online);
-  useEffect(() => {
-    if (online && !wasOnline.current) void reload();
-    wasOnline.current = online;
-  }, [online, reload]);
-
+/** Sync stopped for want of a valid session: every queued change stays until sign-in. */
+function SessionEnded() {
+  const t = useMessages(shellMessages);
+  const status = useSyncStatus();
+  if (!status.paused) return null;
   return (
-    <>
-      <ApiaryList
-        apiaries={apiaries.apiaries}
-        total={apiaries.total}
-        loading={apiaries.loading}
-        error={apiaries.error}
-        onRetry={reload}
-        canAdd={!readOnly}
-      />
-      {!readOnly && <AddApiaryForm onAdd={apiaries.add} />}
-    </>
+    <div className="notice notice--warn" role="alert">
+      <p>{t("sessionEnded")}</p>
+      <button type="button" className="button" onClick={() => clearSessionToken()}>
+        {t("signIn")}
+      </button>
+    </div>
   );
 }

@@ -15,6 +15,8 @@ export interface Identity {
   readonly organization: string;
   /** A read-only demo session. */
   readonly demo: boolean;
+  /** Owner of the organization (members and invitations). */
+  readonly owner: boolean;
 }
 
 const listeners = new Set<() => void>();
@@ -59,7 +61,7 @@ export function setSessionToken(token: string): void {
 export function clearSessionToken(): void {
   const had = sessionToken() !== undefined;
   write(tokenKey, undefined);
-  cacheIdentity({ loginMode: true, email: "", organization: "", demo: false });
+  cacheIdentity({ loginMode: true, email: "", organization: "", demo: false, owner: false });
   if (had) notify();
 }
 
@@ -86,6 +88,7 @@ export function cachedIdentity(): Identity | undefined {
       email: String(v.email ?? ""),
       organization: String(v.organization ?? ""),
       demo: v.demo === true,
+      owner: v.owner === true,
     };
   } catch {
     return undefined;

@@ -9,7 +9,7 @@ import type { DescService } from "@bufbuild/protobuf";
 import * as proto from "@hivekeep/proto";
 import { AuthService } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
-import { isReadMethod } from "../../server/src/rpc/auth-interceptor.ts";
+import { isReadMethod } from "@hivekeep/client-core/ops";
 import { loginEnv, relaxedThrottle, signUp } from "../support/accounts.ts";
 import { databaseKinds } from "../support/databases.ts";
 import { callOk, expectError, pullAll, useTestServer } from "../support/fixtures.ts";

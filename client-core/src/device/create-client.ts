@@ -37,6 +37,7 @@ import { v7 as uuidv7 } from "uuid";
 import type { Clock } from "../core/hlc.ts";
 import { errorInterceptor } from "../ops/errors.ts";
 import { localStats } from "../ops/local-stats.ts";
+import { readOnlyInterceptor } from "../ops/read-only.ts";
 import type { ReplicaStore } from "../ops/replica-store.ts";
 import { recordServices } from "../ops/services.ts";
 import type { OpsSession } from "../ops/session.ts";
@@ -78,6 +79,11 @@ export interface HivekeepClientOptions {
    * `Worker` exists and the page runs in a window).
    */
   readonly pullInWorker?: boolean;
+  /**
+   * A read-only session (the hosted demo): every local write is refused with
+   * `permission_denied`, as the server would, before it touches the replica.
+   */
+  readonly readOnly?: boolean;
 }
 
 export interface HivekeepClient {
@@ -269,6 +275,7 @@ export async function createHivekeepClient(
           ),
           // Inner: a storage failure becomes its clear error before the mapping sees it.
           storageErrorInterceptor,
+          readOnlyInterceptor(() => options.readOnly === true),
         ],
       },
     },

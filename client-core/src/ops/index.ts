@@ -32,6 +32,7 @@ export {
   runList,
   type Scalar,
 } from "./query.ts";
+export { isReadMethod, readOnlyError, readOnlyInterceptor } from "./read-only.ts";
 export type {
   GetOptions,
   ReplicaReader,

@@ -1,5 +1,5 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { AuthMode } from "@hivekeep/proto";
+import { AuthMode, Role } from "@hivekeep/proto";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { authClient } from "../api.ts";
 import {
@@ -49,7 +49,8 @@ function sameIdentity(a: Identity | undefined, b: Identity | undefined): boolean
     a?.loginMode === b?.loginMode &&
     a?.email === b?.email &&
     a?.organization === b?.organization &&
-    a?.demo === b?.demo
+    a?.demo === b?.demo &&
+    a?.owner === b?.owner
   );
 }
 
@@ -88,6 +89,7 @@ export function useSession(): Session {
           email: res.user?.email ?? "",
           organization: res.organization?.name ?? "",
           demo: res.demo,
+          owner: res.role === Role.OWNER,
         };
         cacheIdentity(identity);
         update({ status: "ready", identity, verified: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bearerToken, isReadMethod } from "./auth-interceptor.ts";
+import { bearerToken } from "./auth-interceptor.ts";
 
 describe("bearerToken", () => {
   it.each([
@@ -14,22 +14,6 @@ describe("bearerToken", () => {
     "finds no token in %j",
     (header) => {
       expect(bearerToken(header)).toBeUndefined();
-    },
-  );
-});
-
-describe("isReadMethod", () => {
-  it.each(["GetHive", "ListApiaries", "GetDashboard", "Pull", "Subscribe", "WhoAmI", "Logout"])(
-    "%s is a read",
-    (name) => {
-      expect(isReadMethod(name)).toBe(true);
-    },
-  );
-
-  it.each(["Push", "CreateApiary", "SetTaskDone", "Getaway", "Listen", "PullAll", "CreateApiKey"])(
-    "%s is a write",
-    (name) => {
-      expect(isReadMethod(name)).toBe(false);
     },
   );
 });

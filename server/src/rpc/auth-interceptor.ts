@@ -1,4 +1,5 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { isReadMethod, readOnlyError } from "@hivekeep/client-core/ops";
 import { AuthService } from "@hivekeep/proto";
 import { callerForToken } from "../auth/auth-store.ts";
 import type { Queryable } from "../db/db.ts";
@@ -17,15 +18,6 @@ export function localCallerInterceptor(caller: Caller): Interceptor {
 
 /** AuthService methods that are how a caller gets a token in the first place. */
 const publicMethods = new Set(["SignUp", "Login", "StartDemo"]);
-
-/**
- * What a read-only demo session may call: reads of every service, the feed,
- * and its own session. Anything else is a write. Matching by name keeps a new
- * write method denied by default unless it is named like a read.
- */
-export function isReadMethod(name: string): boolean {
-  return /^(Get|List)[A-Z]/.test(name) || /^(Pull|Subscribe|WhoAmI|Logout)$/.test(name);
-}
 
 /** `Authorization: Bearer <token>` → token; undefined when absent or malformed. */
 export function bearerToken(header: string | null): string | undefined {
@@ -59,10 +51,7 @@ export function loginInterceptor(db: Queryable): Interceptor {
       );
     }
     if (caller.demo && !isReadMethod(req.method.name)) {
-      throw new ConnectError(
-        `a demo session is read-only: ${req.method.name} is not allowed`,
-        Code.PermissionDenied,
-      );
+      throw readOnlyError(req.method.name);
     }
     req.contextValues.set(callerKey, caller);
     return next(req);

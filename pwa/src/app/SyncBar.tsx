@@ -1,0 +1,78 @@
+/**
+ * Sync state, always visible: online or offline, changes waiting, last synced, and the items
+ * that need attention (a link to their list).
+ */
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import { useFormat } from "../format.ts";
+import { useMessages } from "../i18n.ts";
+import { useClient, useSyncStatus } from "./client.tsx";
+import { paths } from "./routes.tsx";
+import { shellMessages } from "./shell-messages.ts";
+import { useOnline } from "./useOnline.ts";
+
+/** Re-renders every `ms` (for "synced 3 minutes ago"). */
+function useTick(ms: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const id = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(id);
+  }, [ms]);
+  return now;
+}
+
+function relativeTime(locale: string, then: Date, now: number): string {
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
+  const s = Math.round((then.getTime() - now) / 1000);
+  if (Math.abs(s) < 60) return rtf.format(0, "second");
+  const m = Math.round(s / 60);
+  if (Math.abs(m) < 60) return rtf.format(m, "minute");
+  const h = Math.round(m / 60);
+  if (Math.abs(h) < 24) return rtf.format(h, "hour");
+  return rtf.format(Math.round(h / 24), "day");
+}
+
+export function SyncBar() {
+  const t = useMessages(shellMessages);
+  const status = useSyncStatus();
+  const client = useClient();
+  const fmt = useFormat();
+  const now = useTick(30_000);
+  const browserOnline = useOnline();
+  const online = browserOnline && status.online;
+  const attention = status.quarantined.length;
+  return (
+    <div
+      className={`syncbar ${online ? "syncbar--online" : "syncbar--offline"}`}
+      role="status"
+      aria-live="polite"
+    >
+      <span className="syncbar__state">
+        <span className="syncbar__dot" aria-hidden="true" />
+        {online ? (status.syncing ? t("syncing") : t("online")) : t("offline")}
+      </span>
+      <span className="syncbar__pending">
+        {status.pending > 0 ? t("pending", { count: status.pending }) : t("allSynced")}
+      </span>
+      <span className="syncbar__last">
+        {status.lastSyncedAt
+          ? t("lastSynced", { when: relativeTime(fmt.locale, status.lastSyncedAt, now) })
+          : t("neverSynced")}
+      </span>
+      {attention > 0 && (
+        <Link href={paths.attention} className="syncbar__attention">
+          {t("attention", { count: attention })}
+        </Link>
+      )}
+      {online && status.pending > 0 && !status.syncing && (
+        <button
+          type="button"
+          className="syncbar__now"
+          onClick={() => void client.sync.syncNow().catch(() => {})}
+        >
+          {t("syncNow")}
+        </button>
+      )}
+    </div>
+  );
+}

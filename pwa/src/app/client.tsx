@@ -1,0 +1,138 @@
+/**
+ * The device replica for the signed-in account, and the hooks every screen reads it with.
+ * Screens read only from the replica (`useLive`): they never wait on the network and work the
+ * same with no signal. Writes go through `useClient()`'s services, which write the replica and
+ * queue the change for the sync engine.
+ */
+import { createHivekeepClient, type HivekeepClient, type SyncStatus } from "@hivekeep/client-core";
+import { useObservable } from "dexie-react-hooks";
+import {
+  createContext,
+  type DependencyList,
+  type ReactNode,
+  useContext,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+} from "react";
+
+export interface AppSession {
+  readonly client: HivekeepClient;
+  /** A read-only (demo) session: screens hide every write and say why. */
+  readonly readOnly: boolean;
+  /** The server asks for sign-in (hosted mode). */
+  readonly loginMode: boolean;
+  readonly email: string;
+  readonly organization: string;
+  /** The signed-in user owns the organization (members, invitations). */
+  readonly owner: boolean;
+  signOut(): Promise<void>;
+}
+
+const SessionContext = createContext<AppSession | undefined>(undefined);
+
+export function AppSessionProvider(props: { value: AppSession; children: ReactNode }) {
+  return <SessionContext.Provider value={props.value}>{props.children}</SessionContext.Provider>;
+}
+
+export function useAppSession(): AppSession {
+  const session = useContext(SessionContext);
+  if (session === undefined) throw new Error("useAppSession outside AppSessionProvider");
+  return session;
+}
+
+/** The device's services (local, offline): `useClient().hives.createHive({...})`. */
+export function useClient(): HivekeepClient {
+  return useAppSession().client;
+}
+
+export function useReadOnly(): boolean {
+  return useAppSession().readOnly;
+}
+
+/**
+ * A query over the replica that runs again whenever the replica changes (here, in another tab,
+ * or by sync). Undefined until the first answer; `deps` as for useEffect.
+ *
+ *   const hive = useLive((c) => c.hives.getHive({ id }), [id]);
+ */
+export function useLive<T>(
+  query: (client: HivekeepClient) => Promise<T>,
+  deps: DependencyList,
+): T | undefined {
+  const client = useClient();
+  return useObservable(() => client.live(query), [client, ...deps]);
+}
+
+/**
+ * As useLive, but a failed query is an answer too (`{ error }`), for pages whose record may not
+ * exist (a deep link to a hive deleted meanwhile).
+ */
+export function useLiveResult<T>(
+  query: (client: HivekeepClient) => Promise<T>,
+  deps: DependencyList,
+): { value: T } | { error: unknown } | undefined {
+  return useLive(
+    (c) =>
+      query(c).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
+    deps,
+  );
+}
+
+/** The sync engine's status, re-rendered on every change. */
+export function useSyncStatus(): SyncStatus {
+  const client = useClient();
+  return useSyncExternalStore(
+    (listener) => client.sync.subscribe(listener),
+    () => client.sync.status,
+  );
+}
+
+export type ClientState =
+  | { readonly status: "opening" }
+  | { readonly status: "open"; readonly client: HivekeepClient }
+  | { readonly status: "failed"; readonly error: unknown; retry(): void };
+
+/**
+ * Opens the replica of the account a token belongs to (WhoAmI, or offline the last account
+ * seen on this device), starts its sync, and closes it when the account changes or the app
+ * unmounts. The replica stays on the device: signing in again to the same account reopens it
+ * with every queued change.
+ */
+export function useReplica(options: {
+  key: string;
+  getToken: () => Promise<string | undefined>;
+  readOnly: boolean;
+}): ClientState {
+  const [state, setState] = useState<ClientState>({ status: "opening" });
+  const [attempt, setAttempt] = useState(0);
+  const { key, getToken, readOnly } = options;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key names the account; attempt retries.
+  useEffect(() => {
+    let live = true;
+    let opened: HivekeepClient | undefined;
+    setState({ status: "opening" });
+    createHivekeepClient({ baseUrl: window.location.origin, getToken, readOnly }).then(
+      (client) => {
+        if (!live) {
+          void client.close();
+          return;
+        }
+        opened = client;
+        client.sync.start();
+        setState({ status: "open", client });
+      },
+      (error: unknown) => {
+        if (live) setState({ status: "failed", error, retry: () => setAttempt((n) => n + 1) });
+      },
+    );
+    return () => {
+      live = false;
+      if (opened) void opened.close();
+    };
+  }, [key, attempt, readOnly]);
+  return state;
+}

@@ -1,0 +1,116 @@
+/**
+ * Dates and numbers in the chosen language (Intl). `useFormat()` re-renders with the language.
+ * Timestamps come from the services as protobuf Timestamps; an unset one is shown as "—".
+ */
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+
+const dash = "—";
+const dayMs = 86_400_000;
+
+export type When = Timestamp | Date | undefined;
+
+export function toDate(when: When): Date | undefined {
+  if (when === undefined) return undefined;
+  return when instanceof Date ? when : timestampDate(when);
+}
+
+export function toTimestamp(date: Date): Timestamp {
+  return timestampFromDate(date);
+}
+
+/** Whole local calendar days from `when` to `now` (0 = today). */
+export function daysSince(when: When, now: Date = new Date()): number | undefined {
+  const d = toDate(when);
+  if (d === undefined) return undefined;
+  const start = (x: Date) => new Date(x.getFullYear(), x.getMonth(), x.getDate()).getTime();
+  return Math.round((start(now) - start(d)) / dayMs);
+}
+
+/** A `<input type="datetime-local">` value for a date, in local time. */
+export function toLocalInput(date: Date): string {
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${p(date.getMonth() + 1)}-${p(date.getDate())}T${p(date.getHours())}:${p(date.getMinutes())}`;
+}
+
+/** A `<input type="date">` value for a date, in local time. */
+export function toLocalDateInput(date: Date): string {
+  return toLocalInput(date).slice(0, 10);
+}
+
+/** Parses a datetime-local or date input's value (local time); undefined when empty or bad. */
+export function fromLocalInput(value: string): Date | undefined {
+  if (value === "") return undefined;
+  const [day, time = "00:00"] = value.split("T");
+  const [y, m, d] = (day ?? "").split("-").map(Number);
+  const [hh, mm] = time.split(":").map(Number);
+  if (!y || !m || !d) return undefined;
+  const date = new Date(y, m - 1, d, hh ?? 0, mm ?? 0);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+export interface Format {
+  readonly locale: string;
+  date(when: When): string;
+  dateTime(when: When): string;
+  /** "Mar 2026" */
+  month(when: When): string;
+  number(n: number | undefined, digits?: number): string;
+  /** "12.5 kg" */
+  kg(n: number | undefined): string;
+  celsius(n: number | undefined): string;
+  percent(n: number | undefined): string;
+  /** "today", "yesterday", "3 days ago", "in 2 days" */
+  relativeDays(when: When, now?: Date): string;
+}
+
+export function makeFormat(locale: string): Format {
+  const dateF = new Intl.DateTimeFormat(locale, { dateStyle: "medium" });
+  const dateTimeF = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
+  const monthF = new Intl.DateTimeFormat(locale, { month: "short", year: "numeric" });
+  const relF = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
+  const num = (n: number | undefined, digits = 1) =>
+    n === undefined || Number.isNaN(n)
+      ? dash
+      : new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(n);
+  const unit = (n: number | undefined, u: string, digits = 1) =>
+    n === undefined || Number.isNaN(n)
+      ? dash
+      : new Intl.NumberFormat(locale, {
+          style: "unit",
+          unit: u,
+          maximumFractionDigits: digits,
+        }).format(n);
+  return {
+    locale,
+    date: (w) => {
+      const d = toDate(w);
+      return d ? dateF.format(d) : dash;
+    },
+    dateTime: (w) => {
+      const d = toDate(w);
+      return d ? dateTimeF.format(d) : dash;
+    },
+    month: (w) => {
+      const d = toDate(w);
+      return d ? monthF.format(d) : dash;
+    },
+    number: num,
+    kg: (n) => unit(n, "kilogram"),
+    celsius: (n) => unit(n, "celsius"),
+    percent: (n) => (n === undefined ? dash : `${num(n, 0)} %`),
+    relativeDays: (w, now) => {
+      const days = daysSince(w, now);
+      return days === undefined ? dash : relF.format(-days, "day");
+    },
+  };
+}
+
+/** The formatter of the current language. */
+export function useFormat(): Format {
+  const { i18n } = useTranslation();
+  const lng = i18n.language;
+  return useMemo(() => makeFormat(lng === "de" ? "de-DE" : "en-GB"), [lng]);
+}

@@ -1,0 +1,125 @@
+/** Create an apiary (`/apiaries/new`) or edit one (`/apiaries/:id/edit`). */
+import type { Apiary } from "@hivekeep/proto";
+import { useState } from "react";
+import { useLocation, useParams } from "wouter";
+import { useClient, useLiveResult } from "../../app/client.tsx";
+import { paths } from "../../app/routes.tsx";
+import { useMessages } from "../../i18n.ts";
+import { NumberField, TextField } from "../../ui/forms.tsx";
+import { commonMessages } from "../../ui/messages.ts";
+import { ErrorNote, Loading, NotFound, Page, useAction } from "../../ui/page.tsx";
+import { apiaryMessages } from "./messages.ts";
+
+export default function ApiaryForm() {
+  const { id } = useParams<{ id?: string }>();
+  const existing = useLiveResult(
+    async (c) => (id ? (await c.apiaries.getApiary({ id })).apiary : undefined),
+    [id],
+  );
+  if (id === undefined) return <Form />;
+  if (existing === undefined) return <Loading />;
+  if ("error" in existing || existing.value === undefined)
+    return <NotFound back={paths.apiaries} />;
+  return <Form apiary={existing.value} />;
+}
+
+function Form(props: { apiary?: Apiary }) {
+  const t = useMessages(apiaryMessages);
+  const tc = useMessages(commonMessages);
+  const client = useClient();
+  const [, navigate] = useLocation();
+  const a = props.apiary;
+  const [name, setName] = useState(a?.name ?? "");
+  const [address, setAddress] = useState(a?.address ?? "");
+  const [lat, setLat] = useState<number | undefined>(a?.lat || undefined);
+  const [lng, setLng] = useState<number | undefined>(a?.lng || undefined);
+  // The number fields take a new value when "use my location" fills them.
+  const [coordsKey, setCoordsKey] = useState(0);
+  const [locating, setLocating] = useState(false);
+  const [locationError, setLocationError] = useState<string | undefined>();
+  const [nameError, setNameError] = useState<string | undefined>();
+
+  const save = useAction(async () => {
+    const values = { name: name.trim(), address: address.trim(), lat: lat ?? 0, lng: lng ?? 0 };
+    const res = a
+      ? await client.apiaries.updateApiary({ id: a.id, ...values })
+      : await client.apiaries.createApiary(values);
+    navigate(paths.apiary(res.apiary?.id ?? ""), { replace: true });
+  });
+
+  const locate = () => {
+    setLocating(true);
+    setLocationError(undefined);
+    navigator.geolocation.getCurrentPosition(
+      (pos) => {
+        setLat(Math.round(pos.coords.latitude * 1e6) / 1e6);
+        setLng(Math.round(pos.coords.longitude * 1e6) / 1e6);
+        setCoordsKey((k) => k + 1);
+        setLocating(false);
+      },
+      (err) => {
+        setLocationError(t("locationFailed", { message: err.message }));
+        setLocating(false);
+      },
+      { enableHighAccuracy: true, timeout: 20_000, maximumAge: 60_000 },
+    );
+  };
+
+  return (
+    <Page title={a ? t("edit") : t("new")} back={a ? paths.apiary(a.id) : paths.apiaries}>
+      <form
+        className="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (name.trim() === "") {
+            setNameError(t("nameRequired"));
+            return;
+          }
+          setNameError(undefined);
+          void save.run();
+        }}
+      >
+        <TextField
+          label={t("name")}
+          value={name}
+          onChange={setName}
+          required
+          error={nameError}
+          autoFocus={!a}
+        />
+        <TextField
+          label={t("address")}
+          value={address}
+          onChange={setAddress}
+          autoComplete="street-address"
+        />
+        <div className="form__row" key={coordsKey}>
+          <NumberField label={t("lat")} value={lat} onChange={setLat} min={-90} max={90} />
+          <NumberField label={t("lng")} value={lng} onChange={setLng} min={-180} max={180} />
+        </div>
+        <p className="field__hint">{t("coordinatesHint")}</p>
+        {"geolocation" in navigator && (
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={locate}
+            disabled={locating}
+          >
+            {locating ? t("locating") : t("useLocation")}
+          </button>
+        )}
+        {locationError && (
+          <p className="error" role="alert">
+            {locationError}
+          </p>
+        )}
+        <ErrorNote error={save.error} />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={save.busy}>
+            {save.busy ? tc("saving") : tc("save")}
+          </button>
+        </div>
+      </form>
+    </Page>
+  );
+}

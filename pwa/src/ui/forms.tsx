@@ -1,0 +1,325 @@
+/**
+ * Form controls made for gloves and sunlight: every control has a visible label tied to it,
+ * touch targets of at least 48 px, and plain HTML inputs underneath (keyboard, screen readers
+ * and the phone's own pickers work as usual).
+ */
+import { type ReactNode, useId } from "react";
+import { fromLocalInput, toLocalDateInput, toLocalInput } from "../format.ts";
+import { useMessages } from "../i18n.ts";
+import { commonMessages } from "./messages.ts";
+
+interface FieldProps {
+  readonly label: string;
+  readonly hint?: string;
+  readonly error?: string;
+  readonly children: (id: string, describedBy: string | undefined) => ReactNode;
+}
+
+/** A label, the control, and an optional hint or error read out with it. */
+export function Field({ label, hint, error, children }: FieldProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy =
+    [hint ? hintId : "", error ? errorId : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {children(id, describedBy)}
+      {hint && (
+        <p className="field__hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field__error" id={errorId} role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface TextFieldProps {
+  readonly label: string;
+  readonly value: string;
+  readonly onChange: (value: string) => void;
+  readonly hint?: string;
+  readonly error?: string;
+  readonly required?: boolean;
+  readonly type?: "text" | "email" | "password" | "search" | "url";
+  readonly autoComplete?: string;
+  readonly maxLength?: number;
+  readonly placeholder?: string;
+  readonly autoFocus?: boolean;
+}
+
+export function TextField(props: TextFieldProps) {
+  return (
+    <Field label={props.label} hint={props.hint} error={props.error}>
+      {(id, describedBy) => (
+        <input
+          id={id}
+          className="input"
+          type={props.type ?? "text"}
+          value={props.value}
+          required={props.required}
+          autoComplete={props.autoComplete}
+          maxLength={props.maxLength}
+          placeholder={props.placeholder}
+          // biome-ignore lint/a11y/noAutofocus: only where a form opens for one field.
+          autoFocus={props.autoFocus}
+          aria-describedby={describedBy}
+          aria-invalid={props.error ? true : undefined}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+export function TextArea(props: {
+  readonly label: string;
+  readonly value: string;
+  readonly onChange: (value: string) => void;
+  readonly hint?: string;
+  readonly rows?: number;
+  readonly maxLength?: number;
+}) {
+  return (
+    <Field label={props.label} hint={props.hint}>
+      {(id, describedBy) => (
+        <textarea
+          id={id}
+          className="input input--area"
+          rows={props.rows ?? 3}
+          value={props.value}
+          maxLength={props.maxLength}
+          aria-describedby={describedBy}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/**
+ * A number typed in; empty is `undefined`. Decimal commas (German keyboards) are accepted.
+ */
+export function NumberField(props: {
+  readonly label: string;
+  readonly value: number | undefined;
+  readonly onChange: (value: number | undefined) => void;
+  readonly hint?: string;
+  readonly error?: string;
+  readonly unit?: string;
+  readonly min?: number;
+  readonly max?: number;
+  readonly step?: number;
+  readonly required?: boolean;
+}) {
+  return (
+    <Field label={props.label} hint={props.hint} error={props.error}>
+      {(id, describedBy) => (
+        <span className="input-unit">
+          <input
+            id={id}
+            className="input"
+            type="text"
+            inputMode="decimal"
+            required={props.required}
+            defaultValue={props.value === undefined ? "" : String(props.value)}
+            aria-describedby={describedBy}
+            aria-invalid={props.error ? true : undefined}
+            onChange={(e) => {
+              const raw = e.target.value.trim().replace(",", ".");
+              const n = raw === "" ? undefined : Number(raw);
+              props.onChange(n === undefined || Number.isNaN(n) ? undefined : n);
+            }}
+          />
+          {props.unit && <span className="input-unit__unit">{props.unit}</span>}
+        </span>
+      )}
+    </Field>
+  );
+}
+
+export interface Option<V extends string | number> {
+  readonly value: V;
+  readonly label: string;
+}
+
+export function SelectField<V extends string | number>(props: {
+  readonly label: string;
+  readonly value: V;
+  readonly options: readonly Option<V>[];
+  readonly onChange: (value: V) => void;
+  readonly hint?: string;
+  readonly required?: boolean;
+}) {
+  return (
+    <Field label={props.label} hint={props.hint}>
+      {(id, describedBy) => (
+        <select
+          id={id}
+          className="input"
+          value={String(props.value)}
+          required={props.required}
+          aria-describedby={describedBy}
+          onChange={(e) => {
+            const found = props.options.find((o) => String(o.value) === e.target.value);
+            if (found) props.onChange(found.value);
+          }}
+        >
+          {props.options.map((o) => (
+            <option key={String(o.value)} value={String(o.value)}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/** Date and time (local); empty is `undefined`. `dateOnly` for a calendar day. */
+export function DateField(props: {
+  readonly label: string;
+  readonly value: Date | undefined;
+  readonly onChange: (value: Date | undefined) => void;
+  readonly hint?: string;
+  readonly dateOnly?: boolean;
+  readonly required?: boolean;
+}) {
+  const toInput = props.dateOnly ? toLocalDateInput : toLocalInput;
+  return (
+    <Field label={props.label} hint={props.hint}>
+      {(id, describedBy) => (
+        <input
+          id={id}
+          className="input"
+          type={props.dateOnly ? "date" : "datetime-local"}
+          required={props.required}
+          value={props.value ? toInput(props.value) : ""}
+          aria-describedby={describedBy}
+          onChange={(e) => props.onChange(fromLocalInput(e.target.value))}
+        />
+      )}
+    </Field>
+  );
+}
+
+/**
+ * A big minus / value / plus control for counts (frames, boxes, queen cells). `undefined` shows
+ * as "—" until the first tap (a stepper never invents a value the beekeeper did not give).
+ */
+export function Stepper(props: {
+  readonly label: string;
+  readonly value: number | undefined;
+  readonly onChange: (value: number | undefined) => void;
+  readonly min?: number;
+  readonly max?: number;
+  readonly step?: number;
+  /** Where the first tap of + starts. */
+  readonly start?: number;
+}) {
+  const t = useMessages(commonMessages);
+  const min = props.min ?? 0;
+  const max = props.max ?? 99;
+  const step = props.step ?? 1;
+  const v = props.value;
+  const set = (n: number) => props.onChange(Math.min(max, Math.max(min, n)));
+  return (
+    <fieldset className="stepper">
+      <legend className="stepper__label">{props.label}</legend>
+      <div className="stepper__row">
+        <button
+          type="button"
+          className="stepper__button"
+          aria-label={t("decrease", { what: props.label })}
+          disabled={v === undefined || v <= min}
+          onClick={() => v !== undefined && set(v - step)}
+        >
+          −
+        </button>
+        <output className="stepper__value" aria-live="polite">
+          {v === undefined ? "—" : v}
+        </output>
+        <button
+          type="button"
+          className="stepper__button"
+          aria-label={t("increase", { what: props.label })}
+          disabled={v !== undefined && v >= max}
+          onClick={() => set(v === undefined ? (props.start ?? min) : v + step)}
+        >
+          +
+        </button>
+        {v !== undefined && (
+          <button
+            type="button"
+            className="stepper__clear"
+            aria-label={t("clear", { what: props.label })}
+            onClick={() => props.onChange(undefined)}
+          >
+            ×
+          </button>
+        )}
+      </div>
+    </fieldset>
+  );
+}
+
+/** A large on/off switch (a checkbox underneath). */
+export function Toggle(props: {
+  readonly label: string;
+  readonly checked: boolean;
+  readonly onChange: (checked: boolean) => void;
+}) {
+  const id = useId();
+  return (
+    <label className="toggle" htmlFor={id}>
+      <input
+        id={id}
+        type="checkbox"
+        role="switch"
+        aria-checked={props.checked}
+        className="toggle__input"
+        checked={props.checked}
+        onChange={(e) => props.onChange(e.target.checked)}
+      />
+      <span className="toggle__track" aria-hidden="true" />
+      <span className="toggle__label">{props.label}</span>
+    </label>
+  );
+}
+
+/** One choice of a few, as big buttons (stores, temperament); "not set" is one of them. */
+export function Choice<V extends string | number>(props: {
+  readonly label: string;
+  readonly value: V | undefined;
+  readonly options: readonly Option<V>[];
+  readonly onChange: (value: V | undefined) => void;
+}) {
+  const name = useId();
+  return (
+    <fieldset className="choice">
+      <legend className="choice__label">{props.label}</legend>
+      <div className="choice__row">
+        {props.options.map((o) => (
+          <label key={String(o.value)} className="choice__option">
+            <input
+              type="radio"
+              className="choice__input"
+              name={name}
+              checked={props.value === o.value}
+              onChange={() => props.onChange(o.value)}
+            />
+            <span>{o.label}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,169 @@
+/** The frame of a screen and the small pieces every screen uses. */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { type ReactNode, useEffect, useState } from "react";
+import { Link } from "wouter";
+import { useReadOnly } from "../app/client.tsx";
+import { useMessages } from "../i18n.ts";
+import { commonMessages } from "./messages.ts";
+
+/**
+ * A screen: its heading (also the document title), an optional way back, actions beside the
+ * heading, and the content.
+ */
+export function Page(props: {
+  readonly title: string;
+  readonly back?: string;
+  readonly actions?: ReactNode;
+  readonly children: ReactNode;
+}) {
+  const t = useMessages(commonMessages);
+  useEffect(() => {
+    document.title = `${props.title} · Hivekeep`;
+  }, [props.title]);
+  return (
+    <section className="page">
+      <header className="page__header">
+        {props.back && (
+          <Link href={props.back} className="page__back" aria-label={t("back")}>
+            ‹
+          </Link>
+        )}
+        <h1 className="page__title">{props.title}</h1>
+        {props.actions && <div className="page__actions">{props.actions}</div>}
+      </header>
+      {props.children}
+    </section>
+  );
+}
+
+export function Card(props: {
+  readonly title?: string;
+  readonly children: ReactNode;
+  readonly className?: string;
+}) {
+  return (
+    <section className={`card ${props.className ?? ""}`}>
+      {props.title && <h2 className="card__title">{props.title}</h2>}
+      {props.children}
+    </section>
+  );
+}
+
+export function Loading() {
+  const t = useMessages(commonMessages);
+  return (
+    <p className="muted" role="status">
+      {t("loading")}
+    </p>
+  );
+}
+
+export function Empty(props: { readonly children: ReactNode }) {
+  return <p className="empty">{props.children}</p>;
+}
+
+/** A record a deep link names that is not (or no longer) on this device. */
+export function NotFound(props: { readonly back: string }) {
+  const t = useMessages(commonMessages);
+  return (
+    <Page title={t("notFound")} back={props.back}>
+      <p>{t("notFoundText")}</p>
+    </Page>
+  );
+}
+
+/** What went wrong with a local operation, as the service said it (Connect's message). */
+export function errorText(err: unknown): string {
+  const e = ConnectError.from(err);
+  return e.code === Code.Unknown ? String(e.rawMessage || e.message) : e.rawMessage;
+}
+
+export function ErrorNote(props: { readonly error: unknown }) {
+  const t = useMessages(commonMessages);
+  if (props.error === undefined) return null;
+  return (
+    <p className="error" role="alert">
+      {t("errorGeneric", { message: errorText(props.error) })}
+    </p>
+  );
+}
+
+/** Shown instead of write controls in a read-only (demo) session. */
+export function ReadOnlyNote() {
+  const t = useMessages(commonMessages);
+  return <p className="notice notice--info">{t("readOnlyDemo")}</p>;
+}
+
+/** Hides its children in a read-only session. */
+export function Writable(props: { readonly children: ReactNode }) {
+  return useReadOnly() ? null : props.children;
+}
+
+/**
+ * Runs a write and keeps its state: `busy` while it runs, `error` if it failed (shown with
+ * ErrorNote). The write is local, so it is quick and works offline.
+ */
+export function useAction<A extends unknown[]>(
+  action: (...args: A) => Promise<unknown>,
+): { run: (...args: A) => Promise<boolean>; busy: boolean; error: unknown } {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  return {
+    busy,
+    error,
+    run: async (...args: A) => {
+      setBusy(true);
+      setError(undefined);
+      try {
+        await action(...args);
+        return true;
+      } catch (err) {
+        setError(err);
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+  };
+}
+
+/** A delete (or other final) button that asks once more before it acts. */
+export function ConfirmButton(props: {
+  readonly label: string;
+  readonly confirm?: string;
+  readonly onConfirm: () => void;
+  readonly disabled?: boolean;
+}) {
+  const t = useMessages(commonMessages);
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <button
+        type="button"
+        className="button button--danger"
+        disabled={props.disabled}
+        onClick={() => setAsking(true)}
+      >
+        {props.label}
+      </button>
+    );
+  }
+  return (
+    <span className="confirm">
+      <span className="confirm__text">{props.confirm ?? t("confirmDelete")}</span>
+      <button
+        type="button"
+        className="button button--danger"
+        onClick={() => {
+          setAsking(false);
+          props.onConfirm();
+        }}
+      >
+        {t("yes")}
+      </button>
+      <button type="button" className="button button--secondary" onClick={() => setAsking(false)}>
+        {t("no")}
+      </button>
+    </span>
+  );
+}
