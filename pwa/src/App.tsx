@@ -8,6 +8,7 @@ import { type AppSession, AppSessionProvider, useReplica, useSyncStatus } from "
 import { AppRoutes } from "./app/routes.tsx";
 import { Shell } from "./app/Shell.tsx";
 import { shellMessages } from "./app/shell-messages.ts";
+import { UpdatePrompt } from "./app/UpdatePrompt.tsx";
 import { useSession } from "./hooks/useSession.ts";
 import { useMessages } from "./i18n.ts";
 import { clearSessionToken, type Identity, sessionToken } from "./session.ts";
@@ -20,6 +21,7 @@ export function App() {
   const { state } = session;
   return (
     <Router>
+      <UpdatePrompt />
       {state.status === "checking" && <Loading />}
       {state.status === "signed-out" && (
         <Suspense fallback={<Loading />}>

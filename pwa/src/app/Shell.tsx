@@ -4,7 +4,6 @@
  */
 import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
-import { UpdatePrompt } from "../components/UpdatePrompt.tsx";
 import { useMessages } from "../i18n.ts";
 import { useAppSession } from "./client.tsx";
 import { paths } from "./routes.tsx";
@@ -56,7 +55,6 @@ export function Shell(props: { readonly children: ReactNode }) {
         ))}
       </nav>
       <main id="main" className="content" tabIndex={-1}>
-        <UpdatePrompt />
         {props.children}
       </main>
     </div>

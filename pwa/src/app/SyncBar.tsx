@@ -7,6 +7,7 @@ import { Link } from "wouter";
 import { useFormat } from "../format.ts";
 import { useMessages } from "../i18n.ts";
 import { useClient, useSyncStatus } from "./client.tsx";
+import { setPendingChanges } from "./pending.ts";
 import { paths } from "./routes.tsx";
 import { shellMessages } from "./shell-messages.ts";
 import { useOnline } from "./useOnline.ts";
@@ -41,6 +42,10 @@ export function SyncBar() {
   const browserOnline = useOnline();
   const online = browserOnline && status.online;
   const attention = status.quarantined.length;
+  useEffect(() => {
+    setPendingChanges(status.pending);
+    return () => setPendingChanges(0);
+  }, [status.pending]);
   return (
     <div
       className={`syncbar ${online ? "syncbar--online" : "syncbar--offline"}`}

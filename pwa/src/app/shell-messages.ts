@@ -26,6 +26,15 @@ export const shellMessages = defineMessages("shell", {
     demo: "Demo (read-only)",
     openFailed: "Could not open your data on this device: {{message}}",
     firstOpenOffline: "Open Hivekeep once while online to set it up on this device.",
+    updateAvailable: "A new version of Hivekeep is available.",
+    updateWaiting_one:
+      "A new version of Hivekeep is available. It will load once your {{count}} waiting change is synced.",
+    updateWaiting_other:
+      "A new version of Hivekeep is available. It will load once your {{count}} waiting changes are synced.",
+    updateAfterSync_one: "Updating as soon as your {{count}} waiting change is synced.",
+    updateAfterSync_other: "Updating as soon as your {{count}} waiting changes are synced.",
+    update: "Update",
+    notNow: "Not now",
   },
   de: {
     navDashboard: "Übersicht",
@@ -53,5 +62,16 @@ export const shellMessages = defineMessages("shell", {
     openFailed: "Ihre Daten auf diesem Gerät konnten nicht geöffnet werden: {{message}}",
     firstOpenOffline:
       "Öffnen Sie Hivekeep einmal mit Verbindung, um es auf diesem Gerät einzurichten.",
+    updateAvailable: "Eine neue Version von Hivekeep ist verfügbar.",
+    updateWaiting_one:
+      "Eine neue Version von Hivekeep ist verfügbar. Sie wird geladen, sobald Ihre {{count}} wartende Änderung synchronisiert ist.",
+    updateWaiting_other:
+      "Eine neue Version von Hivekeep ist verfügbar. Sie wird geladen, sobald Ihre {{count}} wartenden Änderungen synchronisiert sind.",
+    updateAfterSync_one:
+      "Aktualisierung, sobald Ihre {{count}} wartende Änderung synchronisiert ist.",
+    updateAfterSync_other:
+      "Aktualisierung, sobald Ihre {{count}} wartenden Änderungen synchronisiert sind.",
+    update: "Aktualisieren",
+    notNow: "Später",
   },
 });
