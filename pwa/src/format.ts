@@ -5,7 +5,7 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { useMemo } from "react";
-import { useTranslation } from "react-i18next";
+import { useLanguage } from "./i18n.ts";
 
 const dash = "—";
 const dayMs = 86_400_000;
@@ -108,9 +108,20 @@ export function makeFormat(locale: string): Format {
   };
 }
 
+/**
+ * The locale for dates and numbers: the browser's own when it is in the chosen language (en-US
+ * keeps month/day order), otherwise the language's usual one.
+ */
+export function localeOf(lng: string, preferred?: readonly string[]): string {
+  const tags =
+    preferred ??
+    (typeof navigator === "undefined" ? [] : (navigator.languages ?? [navigator.language]));
+  const own = tags.find((tag) => tag.toLowerCase().split("-")[0] === lng && tag.includes("-"));
+  return own ?? (lng === "de" ? "de-DE" : "en-GB");
+}
+
 /** The formatter of the current language. */
 export function useFormat(): Format {
-  const { i18n } = useTranslation();
-  const lng = i18n.language;
-  return useMemo(() => makeFormat(lng === "de" ? "de-DE" : "en-GB"), [lng]);
+  const lng = useLanguage();
+  return useMemo(() => makeFormat(localeOf(lng)), [lng]);
 }

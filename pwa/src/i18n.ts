@@ -7,10 +7,14 @@
  *   const messages = defineMessages("hives", { en: { title: "Hives" }, de: { title: "Völker" } });
  *   const t = useMessages(messages);  t("title")
  *
- * Plurals follow i18next: keys `days_one` / `days_other`, called as t("days", { count }).
+ * `{{name}}` is replaced by `t(key, { name })`. Plurals: keys `days_one` / `days_other` (the
+ * categories of Intl.PluralRules), called as `t("days", { count })`.
+ *
+ * Why not i18next: what the app needs is this lookup, interpolation and plural choice; i18next
+ * (with react-i18next) added 15 KB gzipped to the first visit for features the app does not use,
+ * and the first visit has a budget of 250 KB (docs/decisions.md).
  */
-import i18next, { type TOptions } from "i18next";
-import { initReactI18next, useTranslation } from "react-i18next";
+import { useSyncExternalStore } from "react";
 
 export const languages = ["en", "de"] as const;
 export type Language = (typeof languages)[number];
@@ -27,10 +31,11 @@ function storedLanguage(): Language | undefined {
 }
 
 /** The browser's first preferred language we speak; English otherwise. */
-export function browserLanguage(): Language {
-  const preferred =
-    typeof navigator === "undefined" ? [] : (navigator.languages ?? [navigator.language]);
-  for (const tag of preferred) {
+export function browserLanguage(preferred?: readonly string[]): Language {
+  const tags =
+    preferred ??
+    (typeof navigator === "undefined" ? [] : (navigator.languages ?? [navigator.language]));
+  for (const tag of tags) {
     const base = tag.toLowerCase().split("-")[0];
     const found = languages.find((l) => l === base);
     if (found) return found;
@@ -38,64 +43,98 @@ export function browserLanguage(): Language {
   return "en";
 }
 
-void i18next.use(initReactI18next).init({
-  lng: storedLanguage() ?? browserLanguage(),
-  fallbackLng: "en",
-  supportedLngs: [...languages],
-  resources: {},
-  interpolation: { escapeValue: false },
-  react: { useSuspense: false },
-  initAsync: false,
-});
+let language: Language =
+  typeof window === "undefined" ? "en" : (storedLanguage() ?? browserLanguage());
+const listeners = new Set<() => void>();
 
-const setDocumentLanguage = (lng: string) => {
-  if (typeof document !== "undefined") document.documentElement.lang = lng;
-};
-setDocumentLanguage(i18next.language);
-i18next.on("languageChanged", setDocumentLanguage);
-
-export const i18n = i18next;
+function setDocumentLanguage(): void {
+  if (typeof document !== "undefined") document.documentElement.lang = language;
+}
+setDocumentLanguage();
 
 export function currentLanguage(): Language {
-  return languages.find((l) => l === i18next.language) ?? "en";
+  return language;
 }
 
-/** Switches the language now and remembers it on this device. */
+/** Switches the language now (every screen re-renders) and remembers it on this device. */
 export function setLanguage(lng: Language): void {
   try {
     window.localStorage.setItem(storageKey, lng);
   } catch {
     // Not remembered (private mode): still switched for this visit.
   }
-  void i18next.changeLanguage(lng);
+  if (lng === language) return;
+  language = lng;
+  setDocumentLanguage();
+  for (const l of listeners) l();
 }
 
-type PluralBase<K> = K extends `${infer B}_${"zero" | "one" | "two" | "few" | "many" | "other"}`
-  ? B
-  : K;
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The current language; re-renders when it changes. */
+export function useLanguage(): Language {
+  return useSyncExternalStore(subscribe, currentLanguage, () => "en" as Language);
+}
+
+type PluralCategory = "zero" | "one" | "two" | "few" | "many" | "other";
+type PluralBase<K> = K extends `${infer B}_${PluralCategory}` ? B : K;
 
 export interface Messages<T extends Record<string, string>> {
-  readonly ns: string;
-  /** Only for the type. */
-  readonly _keys?: T;
+  readonly bundles: { readonly en: T; readonly de: Readonly<Record<keyof T, string>> };
 }
 
 export function defineMessages<const T extends Record<string, string>>(
-  ns: string,
+  _namespace: string,
   bundles: { en: T; de: { [K in keyof T]: string } },
 ): Messages<T> {
-  i18next.addResourceBundle("en", ns, bundles.en, true, true);
-  i18next.addResourceBundle("de", ns, bundles.de, true, true);
-  return { ns };
+  return { bundles };
 }
 
 export type Translate<T extends Record<string, string>> = (
   key: PluralBase<keyof T & string>,
-  options?: TOptions,
+  values?: Readonly<Record<string, string | number>>,
 ) => string;
+
+const pluralRules = new Map<Language, Intl.PluralRules>();
+function pluralOf(lng: Language, count: number): PluralCategory {
+  let rules = pluralRules.get(lng);
+  if (!rules) {
+    rules = new Intl.PluralRules(lng);
+    pluralRules.set(lng, rules);
+  }
+  return rules.select(count) as PluralCategory;
+}
+
+/** Looks a message up in a language (English when missing) and fills in its values. */
+export function translate<T extends Record<string, string>>(
+  messages: Messages<T>,
+  lng: Language,
+  key: string,
+  values?: Readonly<Record<string, string | number>>,
+): string {
+  const bundle = messages.bundles[lng] as Readonly<Record<string, string>>;
+  const en = messages.bundles.en as Readonly<Record<string, string>>;
+  const count = values?.count;
+  const plural =
+    typeof count === "number" ? [`${key}_${pluralOf(lng, count)}`, `${key}_other`] : [];
+  let text: string | undefined;
+  for (const k of [...plural, key]) {
+    text = bundle[k] ?? en[k];
+    if (text !== undefined) break;
+  }
+  if (text === undefined) return key;
+  if (values === undefined) return text;
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => {
+    const v = values[name];
+    return v === undefined ? whole : String(v);
+  });
+}
 
 /** The messages of one screen in the current language; re-renders when the language changes. */
 export function useMessages<T extends Record<string, string>>(messages: Messages<T>): Translate<T> {
-  const { t } = useTranslation(messages.ns);
-  return t as unknown as Translate<T>;
+  const lng = useLanguage();
+  return (key, values) => translate(messages, lng, key, values);
 }

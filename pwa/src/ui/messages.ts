@@ -8,7 +8,7 @@ import {
   TaskPriority,
   Temperament,
 } from "@hivekeep/proto";
-import { defineMessages, type Translate } from "../i18n.ts";
+import { defineMessages, type Messages, type Translate } from "../i18n.ts";
 
 export const commonMessages = defineMessages("common", {
   en: {
@@ -155,7 +155,7 @@ export const commonMessages = defineMessages("common", {
   },
 });
 
-type Common = Translate<typeof commonMessages extends { _keys?: infer T } ? NonNullable<T> : never>;
+type Common = typeof commonMessages extends Messages<infer T> ? Translate<T> : never;
 
 /** The enum values a beekeeper picks from, in the order shown. */
 export const hiveTypes = [
