@@ -4,7 +4,9 @@
  * in this tab or another (Dexie's `storagemutated` event, which crosses tabs). Dexie's own
  * `liveQuery` cannot see reads made behind the transport's promises, so this watches the whole
  * replica: any write re-runs the query. Runs never overlap; a change during a run causes one
- * more. The result is an Observable, which React wraps with dexie-react-hooks' `useObservable`.
+ * more. Every run's answer is delivered, even when a change arrived meanwhile: while a first sync
+ * merges page after page, a screen whose query takes longer than a page shows answers that lag a
+ * little instead of none until the sync ends. The result is an Observable, which React wraps with dexie-react-hooks' `useObservable`.
  */
 import { Dexie, type ObservabilitySet, type Observable, type Subscription } from "dexie";
 
@@ -34,8 +36,9 @@ export function watch<T>(dbName: string, query: () => Promise<T>): Observable<T>
         dirty = false;
         try {
           const value = await query();
-          if (!closed && !dirty) observer.next?.(value);
+          if (!closed) observer.next?.(value);
         } catch (err) {
+          // An error ends the subscription; one the next run might not see is not final.
           if (!closed && !dirty) observer.error?.(err);
         }
       } while (dirty && !closed);
