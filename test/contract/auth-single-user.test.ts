@@ -17,6 +17,7 @@ describe.each(databaseKinds)("AuthService without login on %s", (kind) => {
       organization: { id: "00000000-0000-7000-8000-000000000001", name: "My apiaries" },
       role: "ROLE_OWNER",
       authMode: "AUTH_MODE_NONE",
+      organizations: [{ id: "00000000-0000-7000-8000-000000000001", name: "My apiaries" }],
     });
   });
 
@@ -36,6 +37,7 @@ describe.each(databaseKinds)("AuthService without login on %s", (kind) => {
     ["CreateInvitation", { email: "a@example.org" }],
     ["ListMembers", {}],
     ["RemoveMember", { userId: "x" }],
+    ["SwitchOrganization", { organizationId: "x" }],
   ])("%s is failed_precondition", async (method, body) => {
     const e = expectError(await t.call(`AuthService/${method}`, body), 400);
     expect(e.code).toBe("failed_precondition");

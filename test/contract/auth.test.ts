@@ -86,6 +86,7 @@ describe.each(databaseKinds)("hosted mode on %s", (kind) => {
         organization: r.organization,
         role: "ROLE_OWNER",
         authMode: "AUTH_MODE_LOGIN",
+        organizations: [r.organization],
       });
     });
 
@@ -412,6 +413,107 @@ describe.each(databaseKinds)("hosted mode on %s", (kind) => {
       expectError(await owner.t.call("AuthService/RemoveMember", { userId: outsider.userId }), 404);
       expectError(await owner.t.call("AuthService/RemoveMember", { userId: "" }), 400);
       await callOk(member.t, "AuthService/WhoAmI", {});
+    });
+  });
+
+  describe("SwitchOrganization", () => {
+    /** Ana owns "Ana's bees" and is invited into "Club" as a member. */
+    async function twoOrganizations() {
+      const ana = await signUp(t, { organizationName: "Ana's bees" });
+      const club = await signUp(t, { organizationName: "Club" });
+      const inv = await invite(club, "ROLE_MEMBER", ana.email);
+      await callOk(t, "AuthService/Login", {
+        email: ana.email,
+        password: ana.password,
+        invitationToken: inv.token,
+      });
+      return { ana, club };
+    }
+
+    it("WhoAmI lists every organization of the user, in the order joined", async () => {
+      const { ana, club } = await twoOrganizations();
+      const me = await callOk(ana.t, "AuthService/WhoAmI", {});
+      expect(me.organization).toEqual({ id: ana.organizationId, name: "Ana's bees" });
+      expect(me.organizations).toEqual([
+        { id: ana.organizationId, name: "Ana's bees" },
+        { id: club.organizationId, name: "Club" },
+      ]);
+      // An API key belongs to one organization and names only that one.
+      const { apiKey } = await callOk(ana.t, "AuthService/CreateApiKey", { name: "scale" });
+      expect((await callOk(t.as(apiKey), "AuthService/WhoAmI", {})).organizations).toEqual([
+        { id: ana.organizationId, name: "Ana's bees" },
+      ]);
+    });
+
+    it("gives a session in another organization of the user and ends the calling one", async () => {
+      const { ana, club } = await twoOrganizations();
+      const clubApiary = await newApiary(club.t, "Club meadow");
+      const r = await callOk(ana.t, "AuthService/SwitchOrganization", {
+        organizationId: club.organizationId,
+      });
+      expect(r.sessionToken).toMatch(/^hks_[A-Za-z0-9_-]{43}$/);
+      expect(r.organization).toEqual({ id: club.organizationId, name: "Club" });
+      expect(Date.parse(r.expiresAt) - Date.now()).toBeGreaterThan(719 * 3_600_000);
+      const switched = t.as(r.sessionToken);
+      const me = await callOk(switched, "AuthService/WhoAmI", {});
+      expect(me.user.id).toBe(ana.userId);
+      expect(me.organization.id).toBe(club.organizationId);
+      expect(me.role).toBe("ROLE_MEMBER");
+      expect(
+        (await callOk(switched, "ApiaryService/GetApiary", { id: clubApiary })).apiary.name,
+      ).toBe("Club meadow");
+      expect(expectError(await ana.t.call("AuthService/WhoAmI", {}), 401).code).toBe(
+        "unauthenticated",
+      );
+      // And back again, as owner of the first.
+      const back = await callOk(switched, "AuthService/SwitchOrganization", {
+        organizationId: ana.organizationId,
+      });
+      expect((await callOk(t.as(back.sessionToken), "AuthService/WhoAmI", {})).role).toBe(
+        "ROLE_OWNER",
+      );
+    });
+
+    it("another organization, an unknown or empty id is refused and the session lives on", async () => {
+      const { ana } = await twoOrganizations();
+      const stranger = await signUp(t, { organizationName: "Not Ana's" });
+      for (const organizationId of [
+        stranger.organizationId,
+        "00000000-0000-7000-8000-00000000dead",
+      ]) {
+        const e = expectError(
+          await ana.t.call("AuthService/SwitchOrganization", { organizationId }),
+          404,
+        );
+        expect(e.code).toBe("not_found");
+      }
+      expectError(await ana.t.call("AuthService/SwitchOrganization", { organizationId: "" }), 400);
+      await callOk(ana.t, "AuthService/WhoAmI", {});
+    });
+
+    it("a member removed from an organization can no longer switch to it", async () => {
+      const { ana, club } = await twoOrganizations();
+      await callOk(club.t, "AuthService/RemoveMember", { userId: ana.userId });
+      expectError(
+        await ana.t.call("AuthService/SwitchOrganization", { organizationId: club.organizationId }),
+        404,
+      );
+      expect((await callOk(ana.t, "AuthService/WhoAmI", {})).organizations).toEqual([
+        { id: ana.organizationId, name: "Ana's bees" },
+      ]);
+    });
+
+    it("an API key cannot switch (failed_precondition)", async () => {
+      const { ana, club } = await twoOrganizations();
+      const { apiKey } = await callOk(ana.t, "AuthService/CreateApiKey", { name: "scale" });
+      const e = expectError(
+        await t.as(apiKey).call("AuthService/SwitchOrganization", {
+          organizationId: club.organizationId,
+        }),
+        400,
+      );
+      expect(e.code).toBe("failed_precondition");
+      expect(e.message).toMatch(/API key/);
     });
   });
 

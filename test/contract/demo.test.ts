@@ -6,10 +6,10 @@
  */
 import { randomUUID } from "node:crypto";
 import type { DescService } from "@bufbuild/protobuf";
+import { isReadMethod } from "@hivekeep/client-core/ops";
 import * as proto from "@hivekeep/proto";
 import { AuthService } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
-import { isReadMethod } from "@hivekeep/client-core/ops";
 import { loginEnv, relaxedThrottle, signUp } from "../support/accounts.ts";
 import { databaseKinds } from "../support/databases.ts";
 import { callOk, expectError, pullAll, useTestServer } from "../support/fixtures.ts";
@@ -46,6 +46,8 @@ describe.each(databaseKinds)("demo sessions on %s", (kind) => {
     const me = await callOk(demo, "AuthService/WhoAmI", {});
     expect(me).toMatchObject({ demo: true, authMode: "AUTH_MODE_LOGIN" });
     expect(me.organization.name).toBe("Demo apiaries");
+    // A demo session cannot switch (SwitchOrganization is a write): it names only its own.
+    expect(me.organizations).toEqual([me.organization]);
     const apiaries = await callOk(demo, "ApiaryService/ListApiaries", {});
     expect(apiaries.page.total).toBe(4);
     const hives = await callOk(demo, "HiveService/ListHives", { page: { pageSize: 100 } });

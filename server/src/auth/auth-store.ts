@@ -190,6 +190,16 @@ export async function firstOrganizationOf(
   return row;
 }
 
+/** Every organization of a user but the demo, in the order joined (the first is the default). */
+export async function organizationsOf(q: Queryable, userId: string): Promise<OrganizationRow[]> {
+  return q.query<OrganizationRow & Record<string, unknown>>(
+    `select o.id, o.name from memberships m join organizations o on o.id = m.organization_id
+      where m.user_id = $1 and not o.demo
+      order by m.created_at, o.id`,
+    [userId],
+  );
+}
+
 /** Creates a session and returns its token (the only time it exists in clear). */
 export async function createSession(
   q: Queryable,

@@ -11,7 +11,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
-import { invalidArgument } from "@hivekeep/client-core/ops";
+import { invalidArgument, readOnlyError } from "@hivekeep/client-core/ops";
 import {
   type ApiKey,
   ApiKeySchema,
@@ -109,16 +109,22 @@ function apiKeyToProto(row: store.ApiKeyRow): ApiKey {
   });
 }
 
-function sessionCredential(caller: Caller): string {
+function sessionCredential(caller: Caller, method: "Logout" | "SwitchOrganization"): string {
   const credential = caller.credential;
   if (credential?.kind !== "session") {
     throw new ConnectError(
-      "Logout ends a session; an API key is revoked with RevokeApiKey",
+      method === "Logout"
+        ? "Logout ends a session; an API key is revoked with RevokeApiKey"
+        : "SwitchOrganization needs a session; an API key belongs to one organization",
       Code.FailedPrecondition,
     );
   }
   return credential.tokenHash;
 }
+
+/** A signed-in person's session (not an API key, not the demo) may switch organizations. */
+const canSwitch = (caller: Caller): boolean =>
+  caller.credential?.kind === "session" && !caller.demo;
 
 export function authService(deps: Deps): ServiceImpl<typeof AuthService> {
   const { db } = deps;
@@ -231,23 +237,57 @@ export function authService(deps: Deps): ServiceImpl<typeof AuthService> {
 
     async logout(_req, ctx) {
       loginMode(deps);
-      await store.revokeSession(db, sessionCredential(callerOf(ctx)));
+      await store.revokeSession(db, sessionCredential(callerOf(ctx), "Logout"));
       return {};
     },
 
     async whoAmI(_req, ctx) {
       const caller = callerOf(ctx);
-      const [user, org] = await Promise.all([
+      const [user, org, all] = await Promise.all([
         store.userById(db, caller.userId),
         store.organizationById(db, caller.organizationId),
+        // Only a session may switch: an API key or a demo session names its own organization.
+        canSwitch(caller) ? store.organizationsOf(db, caller.userId) : undefined,
       ]);
+      const organization = { id: caller.organizationId, name: org?.name ?? "" };
       return {
         user: { id: caller.userId, email: user?.email ?? "" },
-        organization: { id: caller.organizationId, name: org?.name ?? "" },
+        organization,
         role: roleOf(caller.role),
         authMode: deps.auth?.mode === "login" ? AuthMode.LOGIN : AuthMode.NONE,
         demo: caller.demo,
+        organizations: all?.map((o) => ({ id: o.id, name: o.name })) ?? [organization],
       };
+    },
+
+    async switchOrganization(req, ctx) {
+      const auth = loginMode(deps);
+      const caller = callerOf(ctx);
+      const tokenHash = sessionCredential(caller, "SwitchOrganization");
+      if (caller.demo) throw readOnlyError("SwitchOrganization");
+      if (req.organizationId === "") throw invalidArgument("organizationId must not be empty");
+      return db.transaction(async (tx) => {
+        const mine = await store.organizationsOf(tx, caller.userId);
+        const org = mine.find((o) => o.id === req.organizationId);
+        if (!org) {
+          throw new ConnectError(
+            `organization ${req.organizationId} not found among yours`,
+            Code.NotFound,
+          );
+        }
+        const session = await store.createSession(tx, {
+          organizationId: org.id,
+          userId: caller.userId,
+          ttlMs: auth.sessionTtlMs,
+        });
+        // One session per sign-in: the one switched from ends, as with Logout.
+        await store.revokeSession(tx, tokenHash);
+        return {
+          sessionToken: session.token,
+          expiresAt: timestampFromDate(session.expiresAt),
+          organization: { id: org.id, name: org.name },
+        };
+      });
     },
 
     async startDemo(_req, ctx) {
