@@ -1,97 +1,104 @@
 /**
- * The built PWA in real Chromium against the real server (PGlite in memory):
- * the app shell, the apiary list and form, the SPA fallback, the web manifest
- * and the service worker that lets the shell open offline.
+ * The apiary screens of the field app against the real server: a list that shows what the server
+ * has and what arrives later without a reload, the form (create, edit), the page, delete, and what
+ * the server serves around the app (deep links, the web manifest).
  */
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { expect, it } from "vitest";
-import { apiaryItem, useBrowserApp } from "./support/app.ts";
+import { useBrowserApp } from "./support/app.ts";
 import { browserSuite } from "./support/chromium.ts";
-
-const screenshots = join(import.meta.dirname, "screenshots");
+import { heading, listItem, navigate, rpc, waitAllSynced } from "./support/field.ts";
 
 browserSuite("PWA: apiaries", () => {
   const app = useBrowserApp();
 
-  it("loads the app shell and lists an apiary created through the API", async () => {
-    const created = await app.server.call("ApiaryService/CreateApiary", {
+  it("lists the server's apiaries, and one written there later without a reload", async () => {
+    await rpc(app.server, "ApiaryService/CreateApiary", {
       name: "Home yard",
       address: "12 Linden Lane",
     });
-    expect(created.status).toBe(200);
-
-    const { page, pageErrors } = await app.openPage();
-    const res = await page.goto(app.server.url);
+    const { page, pageErrors } = await app.openPage({ serviceWorkers: "block" });
+    const res = await page.goto(`${app.server.url}/apiaries`);
     expect(res?.status()).toBe(200);
-    expect(await page.title()).toBe("Hivekeep");
-    await page.getByRole("heading", { level: 1, name: "Hivekeep" }).waitFor();
-    await page.getByRole("status").filter({ hasText: "Online" }).waitFor();
-
-    const item = apiaryItem(page, "Home yard");
+    await heading(page, "Apiaries").waitFor();
+    const item = listItem(page, "Home yard");
     await item.waitFor();
     expect(await item.textContent()).toContain("12 Linden Lane");
-    expect(await item.textContent()).toContain("No hives");
-    // Single-user mode: no sign-in and no account.
-    expect(await page.getByRole("tab", { name: "Log in" }).count()).toBe(0);
-    expect(await page.getByRole("button", { name: "Sign out" }).count()).toBe(0);
+    expect(await item.textContent()).toContain("0 hives");
+    expect(await page.title()).toBe("Apiaries · Hivekeep");
+    await waitAllSynced(page);
+
+    // Written on the server: the Subscribe stream pokes the page, which pulls it.
+    await rpc(app.server, "ApiaryService/CreateApiary", { name: "Heath meadow" });
+    await listItem(page, "Heath meadow").waitFor();
     expect(pageErrors).toEqual([]);
   });
 
-  it("adds an apiary through the form, and the server has it", async () => {
-    const { page, pageErrors } = await app.openPage();
+  it("creates, edits and deletes an apiary, and the server follows", async () => {
+    const { page, pageErrors } = await app.openPage({ serviceWorkers: "block" });
     await page.goto(app.server.url);
-    await apiaryItem(page, "Home yard").waitFor();
+    await navigate(page, "Apiaries");
+    await page.getByRole("link", { name: "New apiary" }).click();
+    await heading(page, "New apiary").waitFor();
 
+    // A name is required (the browser itself asks for it).
+    expect(await page.getByLabel("Name", { exact: true }).getAttribute("required")).not.toBeNull();
     await page.getByLabel("Name", { exact: true }).fill("Orchard hill");
     await page.getByLabel("Address").fill("Old orchard, north gate");
-    await page.getByRole("button", { name: "Add apiary" }).click();
+    await page.getByLabel("Latitude").fill("48,137");
+    await page.getByLabel("Longitude").fill("11.575");
+    await page.getByRole("button", { name: "Save" }).click();
+    await heading(page, "Orchard hill").waitFor();
+    await page.getByText("Old orchard, north gate").waitFor();
+    await page.getByRole("link", { name: /Open in a map/ }).waitFor();
 
-    await apiaryItem(page, "Orchard hill").waitFor();
-    await page.getByText("Added “Orchard hill”.").waitFor();
-    expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("");
+    const synced = async (name: string) =>
+      (await rpc(app.server, "ApiaryService/ListApiaries")).apiaries?.find(
+        (a: { name: string }) => a.name === name,
+      );
+    await expect
+      .poll(() => synced("Orchard hill"))
+      .toMatchObject({ address: "Old orchard, north gate", lat: 48.137, lng: 11.575 });
 
-    const listed = await app.server.call("ApiaryService/ListApiaries", {});
-    expect(listed.status).toBe(200);
-    expect(listed.body.apiaries).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ name: "Orchard hill", address: "Old orchard, north gate" }),
-      ]),
-    );
+    await page.getByRole("link", { name: "Edit" }).click();
+    await heading(page, "Edit apiary").waitFor();
+    expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("Orchard hill");
+    await page.getByLabel("Address").fill("Orchard, south gate");
+    await page.getByRole("button", { name: "Save" }).click();
+    await heading(page, "Orchard hill").waitFor();
+    await page.getByText("Orchard, south gate").waitFor();
+    await expect
+      .poll(() => synced("Orchard hill"))
+      .toMatchObject({ address: "Orchard, south gate" });
 
-    mkdirSync(screenshots, { recursive: true });
-    await page.screenshot({ path: join(screenshots, "apiaries-phone.png"), fullPage: true });
+    // No hives stand there, so it can go (after asking once more).
+    await page.getByRole("button", { name: "Delete apiary" }).click();
+    await page.getByRole("button", { name: "Yes" }).click();
+    await heading(page, "Apiaries").waitFor();
+    await expect.poll(() => listItem(page, "Orchard hill").count()).toBe(0);
+    await expect.poll(() => synced("Orchard hill")).toBeUndefined();
     expect(pageErrors).toEqual([]);
   });
 
-  it("shows an apiary written elsewhere without a reload (Subscribe over connect-web, HTTP/1.1)", async () => {
-    const { page, pageErrors } = await app.openPage();
-    // Count the Subscribe streams the page opens.
-    let streams = 0;
-    page.on("request", (r) => {
-      if (r.url().endsWith("/hivekeep.v1.SyncService/Subscribe")) streams += 1;
-    });
-    await page.goto(app.server.url);
-    await apiaryItem(page, "Home yard").waitFor();
-    await expect.poll(() => streams, { timeout: 10_000 }).toBeGreaterThan(0);
-    // Give the stream time to settle on the feed's position before the write.
-    await page.waitForTimeout(500);
-
-    const written = await app.server.call("ApiaryService/CreateApiary", { name: "Heath meadow" });
-    expect(written.status).toBe(200);
-    await apiaryItem(page, "Heath meadow").waitFor({ timeout: 10_000 });
-    expect(streams).toBe(1);
-    expect(pageErrors).toEqual([]);
+  it("an apiary with hives cannot be deleted, and says why", async () => {
+    const { apiary } = await rpc(app.server, "ApiaryService/CreateApiary", { name: "Full yard" });
+    await rpc(app.server, "HiveService/CreateHive", { apiaryId: apiary.id, name: "Linde" });
+    const { page } = await app.openPage({ serviceWorkers: "block" });
+    await page.goto(`${app.server.url}/apiaries/${apiary.id}`);
+    await heading(page, "Full yard").waitFor();
+    await listItem(page, "Linde").waitFor();
+    await page.getByText("1 hive still stands here.").waitFor();
+    expect(await page.getByRole("button", { name: "Delete apiary" }).count()).toBe(0);
   });
 
-  it("serves the app shell for a deep link (SPA fallback)", async () => {
+  it("serves the app shell for a deep link, and a record it does not know is not found", async () => {
     // No service worker: the answer must come from the server itself.
     const { page } = await app.openPage({ serviceWorkers: "block" });
-    const res = await page.goto(`${app.server.url}/apiaries/xyz`);
+    const res = await page.goto(`${app.server.url}/apiaries/no-such-apiary`);
     expect(res?.status()).toBe(200);
     expect(res?.headers()["content-type"]).toMatch(/^text\/html/);
-    await page.getByRole("heading", { level: 1, name: "Hivekeep" }).waitFor();
-    await apiaryItem(page, "Home yard").waitFor();
+    await heading(page, "Not found").waitFor();
+    await page.getByRole("link", { name: "Back" }).click();
+    await heading(page, "Apiaries").waitFor();
   });
 
   it("serves a web manifest that names Hivekeep, with icons", async () => {
@@ -118,37 +125,5 @@ browserSuite("PWA: apiaries", () => {
       expect(iconRes.status, icon.src).toBe(200);
       expect(iconRes.headers.get("content-type")).toContain(icon.type);
     }
-  });
-
-  it("opens from the service worker cache when offline and says so", async () => {
-    const { page, context } = await app.openPage();
-    await page.goto(app.server.url);
-    await apiaryItem(page, "Home yard").waitFor();
-    await page.getByRole("status").filter({ hasText: "Available offline" }).waitFor();
-    // The shell is precached once the service worker has activated.
-    const swState = await page.evaluate(async () => {
-      const sw = (await navigator.serviceWorker.ready).active;
-      if (sw && sw.state !== "activated") {
-        await new Promise((done) => sw.addEventListener("statechange", done));
-      }
-      return sw?.state;
-    });
-    expect(swState).toBe("activated");
-
-    await context.setOffline(true);
-    await page.reload();
-    await page.getByRole("heading", { level: 1, name: "Hivekeep" }).waitFor();
-    await page.getByRole("status").filter({ hasText: "Offline" }).waitFor();
-    const alert = page.getByRole("alert").filter({ hasText: "offline" });
-    await alert.waitFor();
-    expect(await alert.textContent()).toContain("Could not load the apiaries");
-    mkdirSync(screenshots, { recursive: true });
-    await page.screenshot({ path: join(screenshots, "offline-phone.png") });
-
-    // Back online, the list reloads by itself.
-    await context.setOffline(false);
-    await page.getByRole("status").filter({ hasText: "Online" }).waitFor();
-    await apiaryItem(page, "Home yard").waitFor();
-    await alert.waitFor({ state: "detached" });
   });
 });
