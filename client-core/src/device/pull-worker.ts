@@ -5,7 +5,7 @@
  * the rows it wrote (its change events cross contexts).
  */
 import { type Code, ConnectError } from "@connectrpc/connect";
-import { createSyncClient } from "../sync/sync-client.ts";
+import { createFeedClient } from "../sync/feed-client.ts";
 import { type PullResult, pullFeed } from "./pull-feed.ts";
 import { openReplicaDb, type ReplicaDb } from "./replica-db.ts";
 
@@ -32,7 +32,7 @@ async function handle(request: PullRequestMessage): Promise<PullReplyMessage> {
       dbs.set(request.dbName, db);
     }
     const { token } = request;
-    const sync = createSyncClient({
+    const sync = createFeedClient({
       baseUrl: request.baseUrl,
       headers: (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {}),
     });
