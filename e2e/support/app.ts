@@ -6,16 +6,18 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { startTestServer, type TestServer } from "../../test/support/server.ts";
-import { launchChromium, newPhoneContext } from "./chromium.ts";
+import { type ContextOptions, launchChromium, newPhoneContext } from "./chromium.ts";
 import { ensurePwaBuilt } from "./pwa.ts";
 
 export interface BrowserApp {
   /** The server (PGlite in memory) serving the built PWA. */
   readonly server: TestServer;
   /** A page in a fresh phone-sized profile; uncaught page errors are collected. */
-  openPage(opts?: {
-    serviceWorkers?: "allow" | "block";
-  }): Promise<{ page: Page; context: BrowserContext; pageErrors: Error[] }>;
+  openPage(
+    opts?: ContextOptions,
+  ): Promise<{ page: Page; context: BrowserContext; pageErrors: Error[] }>;
+  /** Another page in the same profile (a second tab). */
+  openTab(context: BrowserContext): Promise<{ page: Page; pageErrors: Error[] }>;
 }
 
 /** Call inside a browserSuite; `env` adds server settings (e.g. HIVEKEEP_AUTH). */
@@ -40,6 +42,13 @@ export function useBrowserApp(env: Record<string, string> = {}): BrowserApp {
     if (value === undefined) throw new Error("the browser app starts in beforeAll");
     return value;
   };
+  const openTab = async (context: BrowserContext) => {
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const pageErrors: Error[] = [];
+    page.on("pageerror", (err) => pageErrors.push(err));
+    return { page, pageErrors };
+  };
   return {
     get server() {
       return started(server);
@@ -47,12 +56,9 @@ export function useBrowserApp(env: Record<string, string> = {}): BrowserApp {
     async openPage(opts = {}) {
       const context = await newPhoneContext(started(browser), opts);
       contexts.push(context);
-      const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
-      const pageErrors: Error[] = [];
-      page.on("pageerror", (err) => pageErrors.push(err));
-      return { page, context, pageErrors };
+      return { context, ...(await openTab(context)) };
     },
+    openTab,
   };
 }
 

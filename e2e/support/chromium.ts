@@ -56,16 +56,41 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A fresh profile with the screen of a typical phone (390×844 CSS pixels). */
-export function newPhoneContext(
-  browser: Browser,
-  opts: { serviceWorkers?: "allow" | "block" } = {},
-): Promise<BrowserContext> {
-  return browser.newContext({
+/** The two screens every screen of the app must look right on. */
+export const screenSizes = {
+  /** A typical phone (390×844 CSS pixels), touch. */
+  phone: {
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 2,
     isMobile: true,
     hasTouch: true,
+  },
+  /** A laptop or desktop window (1280×800). */
+  desktop: {
+    viewport: { width: 1280, height: 800 },
+    deviceScaleFactor: 1,
+    isMobile: false,
+    hasTouch: false,
+  },
+} as const;
+export type ScreenSize = keyof typeof screenSizes;
+
+export interface ContextOptions {
+  readonly serviceWorkers?: "allow" | "block";
+  /** Default phone. */
+  readonly size?: ScreenSize;
+  /** The browser's locale (and so the app's language), e.g. "de-DE"; default en-US. */
+  readonly locale?: string;
+}
+
+/** A fresh profile with the screen of a typical phone, or the size and locale asked for. */
+export function newPhoneContext(
+  browser: Browser,
+  opts: ContextOptions = {},
+): Promise<BrowserContext> {
+  return browser.newContext({
+    ...screenSizes[opts.size ?? "phone"],
+    locale: opts.locale ?? "en-US",
     serviceWorkers: opts.serviceWorkers ?? "allow",
   });
 }

@@ -4,6 +4,7 @@
  * for seeding and checking.
  */
 import { crc32, deflateSync } from "node:zlib";
+import { decodePullResponse, encodePushRequest, type SyncChange } from "@hivekeep/client-core/sync";
 import type { Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 import type { TestServer } from "../../test/support/server.ts";
@@ -53,6 +54,54 @@ export const heading = (page: Page, name: string | RegExp): Locator =>
 export const listItem = (page: Page, text: string | RegExp): Locator =>
   page.getByRole("listitem").filter({ hasText: text });
 
+/** A change as the device pushes it, with its payload parsed. */
+export interface PushedChange extends SyncChange {
+  readonly payload: Record<string, unknown>;
+}
+
+/**
+ * Rewrites one change of the device's next Push that `rewrite` picks (it returns the changed
+ * change, or undefined to leave it), then lets the request go on to the server; later Pushes pass
+ * untouched. A Push is binary protobuf (a PushRequest's changes are field 1, as a PullResponse's:
+ * client-core's wire codec reads and writes both). Resolves to the change as it was sent once
+ * one has been rewritten.
+ */
+export async function rewriteOnePushedChange(
+  page: Page,
+  rewrite: (change: PushedChange) => SyncChange | undefined,
+): Promise<{ rewritten: Promise<SyncChange>; all: SyncChange[][] }> {
+  let done = false;
+  let resolve: (c: SyncChange) => void = () => {};
+  const rewritten = new Promise<SyncChange>((r) => {
+    resolve = r;
+  });
+  /** Every Push the server received from the page, as sent. */
+  const all: SyncChange[][] = [];
+  await page.route("**/hivekeep.v1.SyncService/Push", async (route) => {
+    const body = route.request().postDataBuffer();
+    const { changes } = decodePullResponse(new Uint8Array(body ?? Buffer.alloc(0)));
+    let picked: SyncChange | undefined;
+    const sent = changes.map((c) => {
+      if (done || picked) return c;
+      picked = rewrite({ ...c, payload: JSON.parse(c.payloadJson || "{}") });
+      return picked ?? c;
+    });
+    if (picked === undefined) {
+      all.push(changes);
+      return route.continue();
+    }
+    await route.continue({ postData: Buffer.from(encodePushRequest(sent)) });
+    // Only a Push the server answered counts: one that failed on the way (offline) is sent
+    // again by the device, and rewritten again.
+    if ((await route.request().response()) !== null) {
+      done = true;
+      all.push(sent);
+      resolve(picked);
+    }
+  });
+  return { rewritten, all };
+}
+
 /** A JSON call that must succeed; returns its body. */
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are checked by the tests.
 export async function rpc(server: TestServer, path: string, body: unknown = {}): Promise<any> {
@@ -95,4 +144,132 @@ export function pngImage(size = 64): Buffer {
     chunk("IDAT", deflateSync(rows)),
     chunk("IEND", Buffer.alloc(0)),
   ]);
+}
+
+/** What seedSeason wrote. */
+export interface Season {
+  readonly apiaryId: string;
+  readonly otherApiaryId: string;
+  readonly hiveId: string;
+  readonly inspectionId: string;
+  readonly queenId: string;
+}
+
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+
+/**
+ * A small season through the server's JSON API, so every screen has something to show: two
+ * apiaries, three hives, inspections (one with a photo and readings), a queen, a treatment still
+ * in its withdrawal period, two harvests and tasks (overdue, due, done).
+ */
+export async function seedSeason(server: TestServer): Promise<Season> {
+  const call = (path: string, body: unknown) => rpc(server, path, body);
+  const { apiary } = await call("ApiaryService/CreateApiary", {
+    name: "Lindenhof",
+    address: "Am Lindenhof 3, 79112 Freiburg",
+    lat: 47.99,
+    lng: 7.84,
+  });
+  const { apiary: other } = await call("ApiaryService/CreateApiary", {
+    name: "Rapsfeld Nord",
+    address: "Feldweg 12",
+  });
+  const { hive } = await call("HiveService/CreateHive", {
+    apiaryId: apiary.id,
+    name: "Volk 1 Carnica",
+    type: "HIVE_TYPE_ZANDER",
+    boxes: 2,
+    colonyOrigin: "Swarm from the orchard",
+    qrCode: "HK-0001",
+  });
+  await call("HiveService/CreateHive", { apiaryId: apiary.id, name: "Volk 2", boxes: 1 });
+  await call("HiveService/CreateHive", { apiaryId: other.id, name: "Ableger 3", boxes: 1 });
+  const { queen } = await call("QueenService/CreateQueen", {
+    hiveId: hive.id,
+    year: new Date().getFullYear() - 1,
+    origin: "Own breeding",
+    breederNumber: "DE-0815",
+    introducedAt: daysAgo(300),
+  });
+  await call("InspectionService/CreateInspection", {
+    hiveId: hive.id,
+    date: daysAgo(30),
+    queenSeen: true,
+    eggsSeen: true,
+    frames: 18,
+    broodFrames: 6,
+    stores: "STORES_MEDIUM",
+    temperament: "TEMPERAMENT_GENTLE",
+    calmness: 3,
+    note: "Calm colony, good brood pattern.",
+  });
+  const { inspection } = await call("InspectionService/CreateInspection", {
+    hiveId: hive.id,
+    date: daysAgo(6),
+    queenSeen: true,
+    eggsSeen: true,
+    coveredLarva: true,
+    frames: 20,
+    broodFrames: 8,
+    stores: "STORES_GOOD",
+    temperament: "TEMPERAMENT_GENTLE",
+    calmness: 4,
+    queenCells: 2,
+    varroa: "4 mites in 3 days (board)",
+    superAdded: true,
+    weightKg: 42.5,
+    tempHive: 34.5,
+    tempOutside: 21,
+    humidityHive: 61,
+    humidityOutside: 55,
+    weather: "Sunny",
+    note: "Two queen cells on frame 5, broken down.",
+  });
+  await call("InspectionService/AddInspectionPhoto", {
+    inspectionId: inspection.id,
+    photo: `data:image/png;base64,${pngImage(160).toString("base64")}`,
+  });
+  await call("TreatmentService/CreateTreatment", {
+    hiveId: hive.id,
+    product: "Oxuvar 5.7%",
+    activeIngredient: "Oxalic acid",
+    dose: "30 ml",
+    method: "Trickling",
+    batchNumber: "OX-2291",
+    date: daysAgo(3),
+    withdrawalUntil: new Date(Date.now() + 20 * 86_400_000).toISOString(),
+  });
+  for (const [days, kg, variety] of [
+    [60, 12.5, "Spring blossom"],
+    [20, 9, "Summer"],
+  ] as const) {
+    await call("HarvestService/CreateHarvest", {
+      hiveId: hive.id,
+      date: daysAgo(days),
+      amountKg: kg,
+      variety,
+      waterContent: 17.2,
+      batchNumber: `L-${days}`,
+    });
+  }
+  await call("TaskService/CreateTask", {
+    title: "Check the queen cells",
+    hiveId: hive.id,
+    dueAt: daysAgo(2),
+    priority: "TASK_PRIORITY_HIGH",
+  });
+  await call("TaskService/CreateTask", {
+    title: "Mow around the stands",
+    apiaryId: apiary.id,
+    dueAt: new Date(Date.now() + 5 * 86_400_000).toISOString(),
+  });
+  const { task } = await call("TaskService/CreateTask", { title: "Order jars" });
+  await call("TaskService/SetTaskDone", { id: task.id, done: true });
+  return {
+    apiaryId: apiary.id,
+    otherApiaryId: other.id,
+    hiveId: hive.id,
+    inspectionId: inspection.id,
+    queenId: queen.id,
+  };
 }
