@@ -1,0 +1,143 @@
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { type Inspection, InspectionSchema, Stores, Temperament } from "@hivekeep/proto";
+import { describe, expect, it } from "vitest";
+import {
+  colonyStateOf,
+  emptyColonyState,
+  hasPreset,
+  type InspectionDraft,
+  invalidMeasurements,
+  isColonyCheck,
+  lastColonyState,
+  toCreateFields,
+  togglePreset,
+} from "./fields.ts";
+
+const insp = (fields: MessageInitShape<typeof InspectionSchema>) =>
+  create(InspectionSchema, fields);
+
+const draft: InspectionDraft = {
+  ...emptyColonyState,
+  date: undefined,
+  queenSeen: false,
+  eggsSeen: false,
+  coveredLarva: false,
+  superAdded: false,
+  queenCells: undefined,
+  weightKg: undefined,
+  tempHive: undefined,
+  tempOutside: undefined,
+  humidityHive: undefined,
+  humidityOutside: undefined,
+  weather: "",
+  varroa: "",
+  note: "",
+};
+
+describe("lastColonyState", () => {
+  it("takes the newest inspection with colony state, skipping a scale's measurement records across pages", async () => {
+    const pages: Record<string, { inspections: Inspection[]; page: { nextPageToken: string } }> = {
+      "": {
+        inspections: [insp({ id: "s1", weightKg: 41 }), insp({ id: "s2", tempHive: 34 })],
+        page: { nextPageToken: "2" },
+      },
+      "2": {
+        inspections: [
+          insp({ id: "b", frames: 9, broodFrames: 5, stores: Stores.GOOD, queenSeen: true }),
+          insp({ id: "a", frames: 7, calmness: 2 }),
+        ],
+        page: { nextPageToken: "" },
+      },
+    };
+    const seen: string[] = [];
+    const out = await lastColonyState(async ({ pageToken }) => {
+      seen.push(pageToken);
+      return pages[pageToken] ?? { inspections: [] };
+    }, 2);
+    expect(seen).toEqual(["", "2"]);
+    expect(out.from?.id).toBe("b");
+    expect(out.state).toEqual({
+      frames: 9,
+      broodFrames: 5,
+      stores: Stores.GOOD,
+      temperament: Temperament.UNSPECIFIED,
+      calmness: undefined,
+    });
+  });
+
+  it("is empty for a hive never inspected", async () => {
+    const out = await lastColonyState(async () => ({ inspections: [] }));
+    expect(out).toEqual({ state: emptyColonyState });
+  });
+});
+
+describe("colonyStateOf", () => {
+  it("reads 0 as not set", () => {
+    expect(colonyStateOf(insp({ temperament: Temperament.GENTLE, calmness: 3 }))).toEqual({
+      frames: undefined,
+      broodFrames: undefined,
+      stores: Stores.UNSPECIFIED,
+      temperament: Temperament.GENTLE,
+      calmness: 3,
+    });
+  });
+});
+
+describe("toCreateFields", () => {
+  it("sends not set as 0, empty or false, trims text, rounds counts", () => {
+    const out = toCreateFields({
+      ...draft,
+      frames: 10,
+      broodFrames: 4.4,
+      weightKg: 42.5,
+      weather: "  Sunny ",
+      note: " ok\n",
+      queenSeen: true,
+    });
+    expect(out).toMatchObject({
+      frames: 10,
+      broodFrames: 4,
+      queenCells: 0,
+      calmness: 0,
+      weightKg: 42.5,
+      tempHive: 0,
+      weather: "Sunny",
+      note: "ok",
+      queenSeen: true,
+      eggsSeen: false,
+      stores: Stores.UNSPECIFIED,
+    });
+  });
+});
+
+describe("invalidMeasurements", () => {
+  it("flags humidity above 100 % and a negative weight", () => {
+    expect(
+      invalidMeasurements({ ...draft, humidityHive: 101, weightKg: -1, tempOutside: -5 }),
+    ).toEqual(["weightKg", "humidityHive"]);
+    expect(invalidMeasurements(draft)).toEqual([]);
+  });
+});
+
+describe("weather presets", () => {
+  it("adds a word, adds a second after a comma, takes one out again", () => {
+    expect(togglePreset("", "Sunny")).toBe("Sunny");
+    expect(togglePreset("Sunny", "Windy")).toBe("Sunny, Windy");
+    expect(togglePreset("Sunny, Windy", "Sunny")).toBe("Windy");
+    expect(togglePreset("sunny", "Sunny")).toBe("");
+  });
+
+  it("keeps words typed by hand", () => {
+    expect(togglePreset("18 °C, light breeze", "Cloudy")).toBe("18 °C, light breeze, Cloudy");
+    expect(hasPreset("18 °C, light breeze, Cloudy", "Cloudy")).toBe(true);
+    expect(hasPreset("Partly cloudy", "Cloudy")).toBe(false);
+  });
+});
+
+describe("isColonyCheck", () => {
+  it("is false for a scale's measurement record, true for a look into the colony", () => {
+    expect(isColonyCheck(insp({ weightKg: 40, tempHive: 35 }))).toBe(false);
+    expect(isColonyCheck(insp({ eggsSeen: true }))).toBe(true);
+    expect(isColonyCheck(insp({ varroa: "3 mites" }))).toBe(true);
+  });
+});
