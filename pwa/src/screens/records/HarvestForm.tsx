@@ -1,10 +1,179 @@
-/** Placeholder until this screen is built. */
-import { Page } from "../../ui/page.tsx";
+/**
+ * A harvest of a hive (`/hives/:id/harvest`). The amount must be above 0 (the service refuses
+ * anything else). A withdrawal period running at the harvest date is shown as a warning: the
+ * harvest is still recorded, as it happened.
+ */
+import type { Hive } from "@hivekeep/proto";
+import { useState } from "react";
+import { useLocation, useParams } from "wouter";
+import { useClient, useLive, useReadOnly } from "../../app/client.tsx";
+import { listAll } from "../../app/list-all.ts";
+import { paths } from "../../app/routes.tsx";
+import { toTimestamp, useFormat } from "../../format.ts";
+import { useMessages } from "../../i18n.ts";
+import { DateField, NumberField, TextArea, TextField } from "../../ui/forms.tsx";
+import { commonMessages } from "../../ui/messages.ts";
+import { ErrorNote, Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import { recordMessages } from "./messages.ts";
+import { focusFirstInvalid, HiveLine, SuggestField, useHive } from "./parts.tsx";
+import { addYears, validAmountKg, validWaterContent, withdrawalAt } from "./rules.ts";
+
+const varieties = [
+  "spring",
+  "summer",
+  "rapeseed",
+  "acacia",
+  "lime",
+  "forest",
+  "heather",
+  "wildflower",
+] as const;
 
 export default function HarvestForm() {
+  const { id } = useParams<{ id: string }>();
+  const hive = useHive(id);
+  if (hive === undefined) return <Loading />;
+  if (hive === null) return <NotFound back={paths.hives} />;
+  return <Form hive={hive} />;
+}
+
+function Form(props: { hive: Hive }) {
+  const t = useMessages(recordMessages);
+  const tc = useMessages(commonMessages);
+  const fmt = useFormat();
+  const client = useClient();
+  const readOnly = useReadOnly();
+  const [, navigate] = useLocation();
+  const hiveId = props.hive.id;
+  const treatments = useLive(
+    (c) =>
+      listAll(
+        (page) => c.treatments.listTreatments({ hiveId, page }),
+        (r) => r.treatments,
+      ),
+    [hiveId],
+  );
+
+  const [date, setDate] = useState<Date | undefined>(() => new Date());
+  const [amount, setAmount] = useState<number | undefined>();
+  const [variety, setVariety] = useState("");
+  const [water, setWater] = useState<number | undefined>();
+  const [batchNumber, setBatchNumber] = useState("");
+  const [bestBefore, setBestBefore] = useState<Date | undefined>();
+  const [note, setNote] = useState("");
+  const [amountError, setAmountError] = useState<string | undefined>();
+  const [waterError, setWaterError] = useState<string | undefined>();
+
+  const save = useAction(async (kg: number, when: Date) => {
+    await client.harvests.createHarvest({
+      hiveId,
+      amountKg: kg,
+      date: toTimestamp(when),
+      variety: variety.trim(),
+      waterContent: water ?? 0,
+      batchNumber: batchNumber.trim(),
+      ...(bestBefore ? { bestBefore: toTimestamp(bestBefore) } : {}),
+      note: note.trim(),
+    });
+    navigate(paths.hive(hiveId), { replace: true });
+  });
+
+  const back = paths.hive(hiveId);
+  if (readOnly) {
+    return (
+      <Page title={t("newHarvest")} back={back}>
+        <ReadOnlyNote />
+      </Page>
+    );
+  }
+
+  const blocking = treatments && withdrawalAt(treatments, date ?? new Date());
+  const waterHigh = water !== undefined && validWaterContent(water) && water > 18;
+
   return (
-    <Page title="HarvestForm">
-      <p>Not built yet.</p>
+    <Page title={t("newHarvest")} back={back}>
+      <HiveLine hive={props.hive} />
+      {blocking && (
+        <p className="notice notice--warn" role="status">
+          <span className="notice__text">
+            <strong>
+              {t("harvestWithdrawal", {
+                product: blocking.product,
+                date: fmt.date(blocking.withdrawalUntil),
+              })}
+            </strong>
+          </span>
+        </p>
+      )}
+      <form
+        className="form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          const amountOk = validAmountKg(amount);
+          const waterOk = validWaterContent(water);
+          setAmountError(amountOk ? undefined : t("amountInvalid"));
+          setWaterError(waterOk ? undefined : t("waterContentInvalid"));
+          if (amountOk && waterOk) void save.run(amount, date ?? new Date());
+          else focusFirstInvalid(e.currentTarget);
+        }}
+      >
+        <div className="form__row">
+          <NumberField
+            label={t("amount")}
+            value={amount}
+            onChange={(v) => {
+              setAmount(v);
+              if (validAmountKg(v)) setAmountError(undefined);
+            }}
+            unit="kg"
+            error={amountError}
+            required
+            min={0}
+          />
+          <DateField label={t("date")} value={date} onChange={setDate} required />
+        </div>
+        <SuggestField
+          label={t("variety")}
+          value={variety}
+          onChange={setVariety}
+          suggestions={varieties.map((k) => t(`varietyOption.${k}`))}
+          hint={t("varietyHint")}
+        />
+        <div className="form__row">
+          <NumberField
+            label={t("waterContent")}
+            value={water}
+            onChange={(v) => {
+              setWater(v);
+              if (validWaterContent(v)) setWaterError(undefined);
+            }}
+            unit="%"
+            hint={waterHigh ? t("waterContentHigh") : t("waterContentHint")}
+            error={waterError}
+            min={0}
+            max={100}
+          />
+          <TextField label={t("batchNumber")} value={batchNumber} onChange={setBatchNumber} />
+        </div>
+        <div className="records-bestbefore">
+          <DateField label={t("bestBefore")} value={bestBefore} onChange={setBestBefore} dateOnly />
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => setBestBefore(addYears(date ?? new Date(), 2))}
+          >
+            {t("bestBeforeTwoYears")}
+          </button>
+        </div>
+        <TextArea label={t("note")} value={note} onChange={setNote} />
+        <ErrorNote error={save.error} />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary button--big" disabled={save.busy}>
+            {save.busy ? tc("saving") : t("saveHarvest")}
+          </button>
+        </div>
+      </form>
     </Page>
   );
 }

@@ -1,10 +1,198 @@
-/** Placeholder until this screen is built. */
-import { Page } from "../../ui/page.tsx";
+/**
+ * A queen: a new one for a hive (`/hives/:id/queen`; CreateQueen replaces the reigning queen,
+ * who is marked replaced at the new one's introduction) or an edit (`/queens/:queenId/edit`;
+ * UpdateQueen overwrites every field, so the whole record is sent back with the changes).
+ */
+import type { Hive, MarkingColor, Queen } from "@hivekeep/proto";
+import { useState } from "react";
+import { useLocation, useParams } from "wouter";
+import { useClient, useLive, useLiveResult, useReadOnly } from "../../app/client.tsx";
+import { paths } from "../../app/routes.tsx";
+import { toDate, toTimestamp, useFormat } from "../../format.ts";
+import { useMessages } from "../../i18n.ts";
+import { DateField, NumberField, TextArea, TextField } from "../../ui/forms.tsx";
+import { commonMessages, label, markingForYear } from "../../ui/messages.ts";
+import { ErrorNote, Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import { recordMessages } from "./messages.ts";
+import { focusFirstInvalid, HiveLine, MarkingChoice, MarkingDot, useHive } from "./parts.tsx";
+import { validQueenYear } from "./rules.ts";
 
 export default function QueenForm() {
+  const { id, queenId } = useParams<{ id?: string; queenId?: string }>();
+  if (queenId !== undefined) return <EditQueen queenId={queenId} />;
+  return <NewQueen hiveId={id ?? ""} />;
+}
+
+function NewQueen(props: { hiveId: string }) {
+  const hive = useHive(props.hiveId);
+  const reigning = useLive(
+    async (c) => (await c.queens.listQueens({ hiveId: props.hiveId, onlyActive: true })).queens,
+    [props.hiveId],
+  );
+  if (hive === undefined || reigning === undefined) return <Loading />;
+  if (hive === null) return <NotFound back={paths.hives} />;
+  return <Form hive={hive} reigning={reigning[0]} />;
+}
+
+function EditQueen(props: { queenId: string }) {
+  const result = useLiveResult(
+    async (c) => (await c.queens.getQueen({ id: props.queenId })).queen,
+    [props.queenId],
+  );
+  if (result === undefined) return <Loading />;
+  if ("error" in result || result.value === undefined) return <NotFound back={paths.hives} />;
+  return <EditWithHive queen={result.value} />;
+}
+
+function EditWithHive(props: { queen: Queen }) {
+  const hive = useHive(props.queen.hiveId);
+  if (hive === undefined) return <Loading />;
+  return <Form hive={hive ?? undefined} queen={props.queen} />;
+}
+
+function Form(props: { hive?: Hive | undefined; queen?: Queen; reigning?: Queen | undefined }) {
+  const t = useMessages(recordMessages);
+  const tc = useMessages(commonMessages);
+  const fmt = useFormat();
+  const client = useClient();
+  const readOnly = useReadOnly();
+  const [, navigate] = useLocation();
+  const q = props.queen;
+  const hiveId = q?.hiveId ?? props.hive?.id ?? "";
+  const thisYear = new Date().getFullYear();
+
+  const [year, setYear] = useState<number | undefined>(q ? q.year : thisYear);
+  const [marking, setMarking] = useState<MarkingColor>(q ? q.marking : markingForYear(thisYear));
+  // The marking follows the year until the beekeeper picks another colour.
+  const [followsYear, setFollowsYear] = useState(q ? q.marking === markingForYear(q.year) : true);
+  const [origin, setOrigin] = useState(q?.origin ?? "");
+  const [breederNumber, setBreederNumber] = useState(q?.breederNumber ?? "");
+  const [introducedAt, setIntroducedAt] = useState<Date | undefined>(
+    q ? toDate(q.introducedAt) : new Date(),
+  );
+  const [note, setNote] = useState(q?.note ?? "");
+  const [yearError, setYearError] = useState<string | undefined>();
+  const [dateError, setDateError] = useState<string | undefined>();
+
+  const changeYear = (y: number | undefined) => {
+    setYear(y);
+    if (followsYear && y !== undefined && Number.isInteger(y)) setMarking(markingForYear(y));
+  };
+  const changeMarking = (m: MarkingColor) => {
+    setMarking(m);
+    setFollowsYear(year !== undefined && m === markingForYear(year));
+  };
+
+  const save = useAction(async (y: number, at: Date) => {
+    const fields = {
+      year: y,
+      marking,
+      origin: origin.trim(),
+      breederNumber: breederNumber.trim(),
+      introducedAt: toTimestamp(at),
+      note: note.trim(),
+    };
+    if (q) await client.queens.updateQueen({ queen: { ...q, ...fields } });
+    else await client.queens.createQueen({ hiveId, ...fields });
+    navigate(paths.hive(hiveId), { replace: true });
+  });
+
+  const title = q ? t("editQueen") : props.reigning ? t("replaceQueen") : t("newQueen");
+  const back = hiveId ? paths.hive(hiveId) : paths.hives;
+  if (readOnly) {
+    return (
+      <Page title={title} back={back}>
+        <ReadOnlyNote />
+      </Page>
+    );
+  }
+  const validYear = validQueenYear(year, new Date());
   return (
-    <Page title="QueenForm">
-      <p>Not built yet.</p>
+    <Page title={title} back={back}>
+      {props.hive && <HiveLine hive={props.hive} />}
+      {props.reigning && (
+        <p className="notice notice--warn">
+          <MarkingDot marking={props.reigning.marking} />
+          <span className="notice__text">
+            {t("replacesNotice", {
+              year: props.reigning.year,
+              marking: label.marking(tc, props.reigning.marking),
+            })}
+          </span>
+        </p>
+      )}
+      {q && (
+        <p className="muted">
+          {q.active ? t("reigning") : t("replacedOn", { date: fmt.date(q.replacedAt) })}
+        </p>
+      )}
+      <form
+        className="form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          const now = new Date();
+          const yearOk = validQueenYear(year, now);
+          setYearError(
+            yearOk
+              ? undefined
+              : t("yearInvalid", { max: now.getFullYear() + 1, example: now.getFullYear() }),
+          );
+          setDateError(introducedAt ? undefined : t("introducedRequired"));
+          if (yearOk && introducedAt) void save.run(year, introducedAt);
+          else focusFirstInvalid(e.currentTarget);
+        }}
+      >
+        <div className="form__row">
+          <NumberField
+            label={t("year")}
+            value={year}
+            onChange={changeYear}
+            hint={t("yearHint")}
+            error={yearError}
+            required
+          />
+          <div>
+            <DateField
+              label={t("introducedAt")}
+              value={introducedAt}
+              onChange={setIntroducedAt}
+              required
+            />
+            {dateError && (
+              <p className="field__error" role="alert">
+                {dateError}
+              </p>
+            )}
+          </div>
+        </div>
+        <MarkingChoice
+          label={t("marking")}
+          value={marking}
+          onChange={changeMarking}
+          hint={
+            validYear
+              ? t("markingHint", { year, colour: label.marking(tc, markingForYear(year)) })
+              : undefined
+          }
+        />
+        <div className="form__row">
+          <TextField
+            label={t("origin")}
+            value={origin}
+            onChange={setOrigin}
+            hint={t("originHint")}
+          />
+          <TextField label={t("breederNumber")} value={breederNumber} onChange={setBreederNumber} />
+        </div>
+        <TextArea label={t("note")} value={note} onChange={setNote} />
+        <ErrorNote error={save.error} />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary button--big" disabled={save.busy}>
+            {save.busy ? tc("saving") : t("saveQueen")}
+          </button>
+        </div>
+      </form>
     </Page>
   );
 }

@@ -1,10 +1,240 @@
-/** Placeholder until this screen is built. */
-import { Page } from "../../ui/page.tsx";
+/**
+ * A new task (`/tasks/new`, or `?hive=…` / `?apiary=…` from a hive's or an apiary's page, which
+ * preselects it). A task is for a hive, an apiary, or personal (only its author sees it). A due
+ * date names a day: it is stored as the end of that day, so the task is overdue from the next
+ * morning. After saving, back to the page the form was opened from.
+ */
+import { TaskPriority } from "@hivekeep/proto";
+import { useState } from "react";
+import { useLocation, useSearch } from "wouter";
+import { useClient, useLive, useReadOnly } from "../../app/client.tsx";
+import { listAll } from "../../app/list-all.ts";
+import { paths } from "../../app/routes.tsx";
+import { toTimestamp } from "../../format.ts";
+import { useMessages } from "../../i18n.ts";
+import { Choice, DateField, SelectField, TextField } from "../../ui/forms.tsx";
+import { commonMessages, label, priorities } from "../../ui/messages.ts";
+import { ErrorNote, Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import { recordMessages } from "./messages.ts";
+import { focusFirstInvalid } from "./parts.tsx";
+import { addDays, endOfDay, taskOrigin } from "./rules.ts";
+
+type Target = "hive" | "apiary" | "personal";
+
+interface Options {
+  hives: { id: string; name: string; apiaryId: string }[];
+  apiaries: { id: string; name: string }[];
+}
 
 export default function TaskForm() {
+  const origin = taskOrigin(useSearch());
+  const options = useLive(async (c): Promise<Options> => {
+    const [hives, apiaries] = await Promise.all([
+      listAll(
+        (page) => c.hives.listHives({ page }),
+        (r) => r.hives,
+      ),
+      listAll(
+        (page) => c.apiaries.listApiaries({ page }),
+        (r) => r.apiaries,
+      ),
+    ]);
+    return { hives, apiaries };
+  }, []);
+  if (options === undefined) return <Loading />;
+  // A link naming a hive or an apiary that is not on this device.
+  if (origin.hive && !options.hives.some((h) => h.id === origin.hive))
+    return <NotFound back={paths.tasks} />;
+  if (origin.apiary && !options.apiaries.some((a) => a.id === origin.apiary))
+    return <NotFound back={paths.tasks} />;
+  return <Form origin={origin} options={options} />;
+}
+
+function Form(props: { origin: { hive?: string; apiary?: string }; options: Options }) {
+  const t = useMessages(recordMessages);
+  const tc = useMessages(commonMessages);
+  const client = useClient();
+  const readOnly = useReadOnly();
+  const [, navigate] = useLocation();
+  const { origin, options } = props;
+  const back = origin.hive
+    ? paths.hive(origin.hive)
+    : origin.apiary
+      ? paths.apiary(origin.apiary)
+      : paths.tasks;
+
+  const [title, setTitle] = useState("");
+  const [due, setDue] = useState<Date | undefined>();
+  const [priority, setPriority] = useState<TaskPriority>(TaskPriority.NORMAL);
+  const [target, setTarget] = useState<Target>(
+    origin.hive ? "hive" : origin.apiary ? "apiary" : "personal",
+  );
+  const [hiveId, setHiveId] = useState(origin.hive ?? "");
+  const [apiaryId, setApiaryId] = useState(origin.apiary ?? "");
+  const [titleError, setTitleError] = useState<string | undefined>();
+  const [targetError, setTargetError] = useState<string | undefined>();
+
+  const save = useAction(async () => {
+    await client.tasks.createTask({
+      title: title.trim(),
+      hiveId: target === "hive" ? hiveId : "",
+      apiaryId: target === "apiary" ? apiaryId : "",
+      priority,
+      ...(due ? { dueAt: toTimestamp(endOfDay(due)) } : {}),
+    });
+    navigate(back, { replace: true });
+  });
+
+  if (readOnly) {
+    return (
+      <Page title={t("newTask")} back={back}>
+        <ReadOnlyNote />
+      </Page>
+    );
+  }
+
+  const apiaryName = new Map(options.apiaries.map((a) => [a.id, a.name]));
+  const hiveOptions = [
+    { value: "", label: t("chooseHive") },
+    ...options.hives
+      .map((h) => ({
+        value: h.id,
+        label: t("hiveAt", {
+          hive: h.name,
+          apiary: apiaryName.get(h.apiaryId) ?? t("unknownApiary"),
+        }),
+      }))
+      .sort((a, b) => a.label.localeCompare(b.label)),
+  ];
+  const apiaryOptions = [
+    { value: "", label: t("chooseApiary") },
+    ...options.apiaries.map((a) => ({ value: a.id, label: a.name })),
+  ];
+  const today = new Date();
+  const quick = [
+    { label: t("today"), date: today },
+    { label: t("tomorrow"), date: addDays(today, 1) },
+    { label: t("inAWeek"), date: addDays(today, 7) },
+  ];
+  const sameDay = (a: Date | undefined, b: Date) => a?.toDateString() === b.toDateString();
+
   return (
-    <Page title="TaskForm">
-      <p>Not built yet.</p>
+    <Page title={t("newTask")} back={back}>
+      <form
+        className="form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          const titleOk = title.trim() !== "";
+          const targetOk =
+            target === "personal" || (target === "hive" ? hiveId !== "" : apiaryId !== "");
+          setTitleError(titleOk ? undefined : t("titleRequired"));
+          setTargetError(
+            targetOk ? undefined : target === "hive" ? t("hiveRequired") : t("apiaryRequired"),
+          );
+          if (titleOk && targetOk) void save.run();
+          else focusFirstInvalid(e.currentTarget);
+        }}
+      >
+        <TextField
+          label={t("title")}
+          value={title}
+          onChange={(v) => {
+            setTitle(v);
+            if (v.trim() !== "") setTitleError(undefined);
+          }}
+          hint={t("titleHint")}
+          error={titleError}
+          required
+          autoFocus
+          maxLength={200}
+        />
+        <div className="records-due">
+          <DateField label={t("dueDate")} value={due} onChange={setDue} dateOnly />
+          <fieldset className="records-due__quick" aria-label={t("quickDue")}>
+            {quick.map((q) => (
+              <button
+                key={q.label}
+                type="button"
+                className="button button--secondary"
+                aria-pressed={sameDay(due, q.date)}
+                onClick={() => setDue(q.date)}
+              >
+                {q.label}
+              </button>
+            ))}
+            <button
+              type="button"
+              className="button button--secondary"
+              aria-pressed={due === undefined}
+              onClick={() => setDue(undefined)}
+            >
+              {t("noDate")}
+            </button>
+          </fieldset>
+        </div>
+        <Choice
+          label={t("priority")}
+          value={priority}
+          options={priorities.map((p) => ({ value: p, label: label.priority(tc, p) }))}
+          onChange={(p) => setPriority(p ?? TaskPriority.NORMAL)}
+        />
+        <Choice<Target>
+          label={t("target")}
+          value={target}
+          options={[
+            { value: "hive", label: t("targetHive") },
+            { value: "apiary", label: t("targetApiary") },
+            { value: "personal", label: t("targetPersonal") },
+          ]}
+          onChange={(v) => {
+            setTarget(v ?? "personal");
+            setTargetError(undefined);
+          }}
+        />
+        {target === "hive" &&
+          (options.hives.length === 0 ? (
+            <p className="muted">{t("noHivesYet")}</p>
+          ) : (
+            <SelectField
+              label={t("hive")}
+              value={hiveId}
+              options={hiveOptions}
+              onChange={(v) => {
+                setHiveId(v);
+                setTargetError(undefined);
+              }}
+              required
+            />
+          ))}
+        {target === "apiary" &&
+          (options.apiaries.length === 0 ? (
+            <p className="muted">{t("noApiariesYet")}</p>
+          ) : (
+            <SelectField
+              label={t("apiary")}
+              value={apiaryId}
+              options={apiaryOptions}
+              onChange={(v) => {
+                setApiaryId(v);
+                setTargetError(undefined);
+              }}
+              required
+            />
+          ))}
+        {target === "personal" && <p className="field__hint">{t("personalHint")}</p>}
+        {targetError && (
+          <p className="field__error" role="alert">
+            {targetError}
+          </p>
+        )}
+        <ErrorNote error={save.error} />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary button--big" disabled={save.busy}>
+            {save.busy ? tc("saving") : t("saveTask")}
+          </button>
+        </div>
+      </form>
     </Page>
   );
 }

@@ -1,10 +1,185 @@
-/** Placeholder until this screen is built. */
-import { Page } from "../../ui/page.tsx";
+/**
+ * A treatment of a hive (`/hives/:id/treatment`). The withdrawal period is typed in days, as the
+ * pack states it; the form shows the date it ends as it is typed and stores that date
+ * (withdrawalUntil). Treatments are legal records: there is no edit or delete.
+ */
+import type { Hive } from "@hivekeep/proto";
+import { useState } from "react";
+import { useLocation, useParams } from "wouter";
+import { useClient, useReadOnly } from "../../app/client.tsx";
+import { paths } from "../../app/routes.tsx";
+import { daysSince, toTimestamp, useFormat } from "../../format.ts";
+import { useMessages } from "../../i18n.ts";
+import { DateField, NumberField, TextField } from "../../ui/forms.tsx";
+import { commonMessages } from "../../ui/messages.ts";
+import { ErrorNote, Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import { recordMessages } from "./messages.ts";
+import { focusFirstInvalid, HiveLine, SuggestField, useHive } from "./parts.tsx";
+import { validWithdrawalDays, withdrawalEnd } from "./rules.ts";
+
+/** Common products in Central Europe (trade names are the same in both languages). */
+const products = [
+  "Oxuvar",
+  "Api-Bioxal",
+  "Oxybee",
+  "VarroMed",
+  "Formivar 60 %",
+  "Formivar 85 %",
+  "MAQS",
+  "Apiguard",
+  "Thymovar",
+  "Apilife Var",
+  "Apivar",
+  "Bayvarol",
+  "PolyVar Yellow",
+  "Milchsäure 15 %",
+];
+const ingredients = ["oxalic", "formic", "lactic", "thymol", "amitraz", "flumethrin"] as const;
+const methods = ["trickle", "spray", "evaporate", "sublimate", "strips"] as const;
 
 export default function TreatmentForm() {
+  const { id } = useParams<{ id: string }>();
+  const hive = useHive(id);
+  if (hive === undefined) return <Loading />;
+  if (hive === null) return <NotFound back={paths.hives} />;
+  return <Form hive={hive} />;
+}
+
+function Form(props: { hive: Hive }) {
+  const t = useMessages(recordMessages);
+  const tc = useMessages(commonMessages);
+  const fmt = useFormat();
+  const client = useClient();
+  const readOnly = useReadOnly();
+  const [, navigate] = useLocation();
+  const hiveId = props.hive.id;
+
+  const [date, setDate] = useState<Date | undefined>(() => new Date());
+  const [product, setProduct] = useState("");
+  const [activeIngredient, setActiveIngredient] = useState("");
+  const [dose, setDose] = useState("");
+  const [method, setMethod] = useState("");
+  const [reason, setReason] = useState(t("reasonDefault"));
+  const [batchNumber, setBatchNumber] = useState("");
+  const [days, setDays] = useState<number | undefined>();
+  const [productError, setProductError] = useState<string | undefined>();
+  const [daysError, setDaysError] = useState<string | undefined>();
+
+  const save = useAction(async (when: Date) => {
+    const until = withdrawalEnd(when, days);
+    await client.treatments.createTreatment({
+      hiveId,
+      product: product.trim(),
+      activeIngredient: activeIngredient.trim(),
+      dose: dose.trim(),
+      method: method.trim(),
+      batchNumber: batchNumber.trim(),
+      reason: reason.trim(),
+      date: toTimestamp(when),
+      ...(until ? { withdrawalUntil: toTimestamp(until) } : {}),
+    });
+    navigate(paths.hive(hiveId), { replace: true });
+  });
+
+  const back = paths.hive(hiveId);
+  if (readOnly) {
+    return (
+      <Page title={t("newTreatment")} back={back}>
+        <ReadOnlyNote />
+      </Page>
+    );
+  }
+
+  const daysOk = validWithdrawalDays(days);
+  const end = daysOk ? withdrawalEnd(date ?? new Date(), days) : undefined;
+  const left = end ? -(daysSince(end) ?? 0) : 0;
+
   return (
-    <Page title="TreatmentForm">
-      <p>Not built yet.</p>
+    <Page title={t("newTreatment")} back={back}>
+      <HiveLine hive={props.hive} />
+      <form
+        className="form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          const productOk = product.trim() !== "";
+          setProductError(productOk ? undefined : t("productRequired"));
+          setDaysError(daysOk ? undefined : t("withdrawalDaysInvalid"));
+          if (productOk && daysOk) void save.run(date ?? new Date());
+          else focusFirstInvalid(e.currentTarget);
+        }}
+      >
+        <SuggestField
+          label={t("product")}
+          value={product}
+          onChange={(v) => {
+            setProduct(v);
+            if (v.trim() !== "") setProductError(undefined);
+          }}
+          suggestions={products}
+          hint={t("productHint")}
+          error={productError}
+          required
+          autoFocus
+        />
+        <div className="form__row">
+          <SuggestField
+            label={t("activeIngredient")}
+            value={activeIngredient}
+            onChange={setActiveIngredient}
+            suggestions={ingredients.map((k) => t(`ingredientOption.${k}`))}
+          />
+          <TextField label={t("dose")} value={dose} onChange={setDose} hint={t("doseHint")} />
+        </div>
+        <div className="form__row">
+          <SuggestField
+            label={t("method")}
+            value={method}
+            onChange={setMethod}
+            suggestions={methods.map((k) => t(`methodOption.${k}`))}
+          />
+          <TextField label={t("reason")} value={reason} onChange={setReason} />
+        </div>
+        <div className="form__row">
+          <DateField label={t("date")} value={date} onChange={setDate} required />
+          <TextField label={t("batchNumber")} value={batchNumber} onChange={setBatchNumber} />
+        </div>
+        <div className="form__row">
+          <NumberField
+            label={t("withdrawalDays")}
+            value={days}
+            onChange={(d) => {
+              setDays(d);
+              if (validWithdrawalDays(d)) setDaysError(undefined);
+            }}
+            unit={t("days")}
+            hint={t("withdrawalDaysHint")}
+            error={daysError}
+            min={0}
+            step={1}
+          />
+          <output className="records-withdrawal" aria-live="polite">
+            {end ? (
+              <>
+                <span className="records-withdrawal__label">{t("withdrawalEnds")}</span>
+                <span className="records-withdrawal__date">{fmt.date(end)}</span>
+                <span className="records-withdrawal__rest">
+                  {left > 0 ? t("withdrawalEndsIn", { count: left }) : t("withdrawalEnded")}
+                  {left > 0 && ` · ${t("withdrawalNoHarvest")}`}
+                </span>
+              </>
+            ) : (
+              <span className="records-withdrawal__none">{t("withdrawalNone")}</span>
+            )}
+          </output>
+        </div>
+        <ErrorNote error={save.error} />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary button--big" disabled={save.busy}>
+            {save.busy ? tc("saving") : t("saveTreatment")}
+          </button>
+        </div>
+      </form>
     </Page>
   );
 }

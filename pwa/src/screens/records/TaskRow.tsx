@@ -1,0 +1,99 @@
+/**
+ * One task in a list: a big done checkbox ("Done: <title>"), the title, when it is due (overdue
+ * in words, not only in colour), its priority, and what it is for (a hive, an apiary, or
+ * personal). Used by the task list; a hive or apiary page can list its tasks with it too:
+ *
+ *   <ul className="list"><TaskRow task={t} onDone={(done) => …} /></ul>
+ */
+import { type Task, TaskPriority } from "@hivekeep/proto";
+import { Link } from "wouter";
+import { paths } from "../../app/routes.tsx";
+import { toDate, useFormat } from "../../format.ts";
+import { useMessages } from "../../i18n.ts";
+import { recordMessages } from "./messages.ts";
+import { dueState, isWholeDay } from "./rules.ts";
+
+export function TaskRow(props: {
+  readonly task: Task;
+  /** Names to show for the task's hive and apiary; undefined: deleted (or not shown). */
+  readonly hiveName?: string | undefined;
+  readonly apiaryName?: string | undefined;
+  /** Show what the task is for (leave off on the page of that hive). Default true. */
+  readonly showTarget?: boolean;
+  /** Undefined: the checkbox is shown but cannot be changed (a read-only session). */
+  readonly onDone?: ((done: boolean) => void) | undefined;
+  readonly now?: Date;
+}) {
+  const t = useMessages(recordMessages);
+  const fmt = useFormat();
+  const task = props.task;
+  const now = props.now ?? new Date();
+  const state = dueState(task, now);
+  const due = toDate(task.dueAt);
+  let dueText = t("noDue");
+  if (due) {
+    const when = isWholeDay(due) ? fmt.date(due) : fmt.dateTime(due);
+    // "Due 12 Jun 2026 (in 2 days)"; due today says so in its badge.
+    const date = state === "today" ? when : `${when} (${fmt.relativeDays(due, now)})`;
+    dueText = t("due", { date });
+  }
+  return (
+    <li className={`list__item records-task records-task--${state}`} data-state={state}>
+      <label className="records-task__check">
+        <input
+          type="checkbox"
+          checked={task.done}
+          disabled={props.onDone === undefined}
+          aria-label={t("doneLabel", { title: task.title })}
+          onChange={(e) => props.onDone?.(e.target.checked)}
+        />
+      </label>
+      <div className="records-task__body">
+        <span className="list__title records-task__title">{task.title}</span>
+        <span className="list__meta">
+          {state === "overdue" && (
+            <span className="badge badge--bad">
+              <span aria-hidden="true">⚠ </span>
+              {t("overdue")}
+            </span>
+          )}
+          {state === "today" && <span className="badge badge--warn">{t("dueToday")}</span>}
+          <span>{dueText}</span>
+          {task.priority === TaskPriority.HIGH && (
+            <span className="badge badge--warn">{t("highPriority")}</span>
+          )}
+          {task.priority === TaskPriority.LOW && <span>{t("lowPriority")}</span>}
+          {props.showTarget !== false && (
+            <Target task={task} hiveName={props.hiveName} apiaryName={props.apiaryName} />
+          )}
+        </span>
+      </div>
+    </li>
+  );
+}
+
+function Target(props: {
+  task: Task;
+  hiveName?: string | undefined;
+  apiaryName?: string | undefined;
+}) {
+  const t = useMessages(recordMessages);
+  const { hiveId, apiaryId } = props.task;
+  if (hiveId !== "") {
+    return (
+      <span>
+        {t("hive")}: <Link href={paths.hive(hiveId)}>{props.hiveName ?? t("unknownHive")}</Link>
+        {props.apiaryName && <> · {props.apiaryName}</>}
+      </span>
+    );
+  }
+  if (apiaryId !== "") {
+    return (
+      <span>
+        {t("apiary")}:{" "}
+        <Link href={paths.apiary(apiaryId)}>{props.apiaryName ?? t("unknownApiary")}</Link>
+      </span>
+    );
+  }
+  return <span className="badge">{t("personal")}</span>;
+}

@@ -1,0 +1,128 @@
+/** Small pieces the record forms share: the marking colour choice and a text field with suggestions. */
+import type { Hive, MarkingColor } from "@hivekeep/proto";
+import { useId } from "react";
+import { useLive, useLiveResult } from "../../app/client.tsx";
+import { useMessages } from "../../i18n.ts";
+import { Field } from "../../ui/forms.tsx";
+import { commonMessages, label, markingCss, markings } from "../../ui/messages.ts";
+import { recordMessages } from "./messages.ts";
+
+/** The colour dot of a queen's marking (decoration: the colour's name is always written beside). */
+export function MarkingDot(props: { readonly marking: MarkingColor }) {
+  return (
+    <span
+      className="dot records-dot"
+      style={{ background: markingCss[props.marking] }}
+      aria-hidden="true"
+    />
+  );
+}
+
+/** The five marking colours as big radio buttons, each with its dot and its name. */
+export function MarkingChoice(props: {
+  readonly label: string;
+  readonly value: MarkingColor;
+  readonly onChange: (value: MarkingColor) => void;
+  readonly hint?: string;
+}) {
+  const tc = useMessages(commonMessages);
+  const name = useId();
+  const hintId = `${name}-hint`;
+  return (
+    <fieldset className="choice" aria-describedby={props.hint ? hintId : undefined}>
+      <legend className="choice__label">{props.label}</legend>
+      <div className="choice__row">
+        {markings.map((m) => (
+          <label key={m} className="choice__option records-marking">
+            <input
+              type="radio"
+              className="choice__input"
+              name={name}
+              checked={props.value === m}
+              onChange={() => props.onChange(m)}
+            />
+            <MarkingDot marking={m} />
+            <span>{label.marking(tc, m)}</span>
+          </label>
+        ))}
+      </div>
+      {props.hint && (
+        <p className="field__hint" id={hintId}>
+          {props.hint}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/** A free text field that offers common values (the phone shows them as it is typed). */
+export function SuggestField(props: {
+  readonly label: string;
+  readonly value: string;
+  readonly onChange: (value: string) => void;
+  readonly suggestions: readonly string[];
+  readonly hint?: string;
+  readonly error?: string;
+  readonly required?: boolean;
+  readonly autoFocus?: boolean;
+}) {
+  const listId = useId();
+  return (
+    <Field label={props.label} hint={props.hint} error={props.error}>
+      {(id, describedBy) => (
+        <>
+          <input
+            id={id}
+            className="input"
+            type="text"
+            list={listId}
+            autoComplete="off"
+            value={props.value}
+            required={props.required}
+            // biome-ignore lint/a11y/noAutofocus: the first field of a form opened for it.
+            autoFocus={props.autoFocus}
+            aria-describedby={describedBy}
+            aria-invalid={props.error ? true : undefined}
+            onChange={(e) => props.onChange(e.target.value)}
+          />
+          <datalist id={listId}>
+            {props.suggestions.map((s) => (
+              <option key={s} value={s} />
+            ))}
+          </datalist>
+        </>
+      )}
+    </Field>
+  );
+}
+
+/** Which hive a record is for, under the form's heading: "Hive 3 · Home". */
+export function HiveLine(props: { readonly hive: Hive }) {
+  const t = useMessages(recordMessages);
+  const apiaryId = props.hive.apiaryId;
+  const apiary = useLive(
+    async (c) =>
+      apiaryId === ""
+        ? undefined
+        : (await c.apiaries.getApiary({ id: apiaryId }).catch(() => undefined))?.apiary,
+    [apiaryId],
+  );
+  return (
+    <p className="muted records-hiveline">
+      {apiary ? t("hiveAt", { hive: props.hive.name, apiary: apiary.name }) : props.hive.name}
+    </p>
+  );
+}
+
+/** The hive a route names (`/hives/:id/…`): undefined while loading, null when it is not here. */
+export function useHive(id: string): Hive | null | undefined {
+  const result = useLiveResult(async (c) => (await c.hives.getHive({ id })).hive, [id]);
+  if (result === undefined) return undefined;
+  if ("error" in result || result.value === undefined) return null;
+  return result.value;
+}
+
+/** After a refused submit: the first field marked invalid gets the focus (and is scrolled to). */
+export function focusFirstInvalid(form: HTMLFormElement): void {
+  requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+}

@@ -1,0 +1,127 @@
+/**
+ * The small rules of the record screens, kept pure so they are tested on their own:
+ * a treatment's withdrawal period, a task's due state, and a task's due date as a calendar day.
+ *
+ * Task order is not here: ListTasks already answers open tasks first, by due date (none last),
+ * then oldest first (client-core's task service), so the screens keep the order they get.
+ */
+import type { Task, Treatment } from "@hivekeep/proto";
+import { daysSince, toDate } from "../../format.ts";
+
+/** A date `days` calendar days later (local time: the same clock time across a DST change). */
+export function addDays(date: Date, days: number): Date {
+  const d = new Date(date.getTime());
+  d.setDate(d.getDate() + days);
+  return d;
+}
+
+/** The same calendar day `years` later (29 February becomes 1 March). */
+export function addYears(date: Date, years: number): Date {
+  const d = new Date(date.getTime());
+  d.setFullYear(d.getFullYear() + years);
+  return d;
+}
+
+/**
+ * When a treatment's withdrawal period ends: its date plus the period in whole days. No end
+ * (undefined) without a date, or for a period of 0 (none), a negative or a fractional one.
+ */
+export function withdrawalEnd(date: Date | undefined, days: number | undefined): Date | undefined {
+  if (date === undefined || days === undefined) return undefined;
+  if (!Number.isInteger(days) || days <= 0) return undefined;
+  return addDays(date, days);
+}
+
+/** A withdrawal period the beekeeper types: empty, or a whole number of days 0 … 999. */
+export function validWithdrawalDays(days: number | undefined): boolean {
+  return days === undefined || (Number.isInteger(days) && days >= 0 && days <= 999);
+}
+
+/** Whether a treatment's withdrawal period still runs at `at` (it ends at withdrawalUntil). */
+export function withdrawalRunning(
+  treatment: Pick<Treatment, "withdrawalUntil">,
+  at: Date,
+): boolean {
+  const until = toDate(treatment.withdrawalUntil);
+  return until !== undefined && until.getTime() > at.getTime();
+}
+
+/**
+ * The treatment whose withdrawal period covers `at` (given on or before `at`, ending after it);
+ * of several, the one that ends last. Undefined when honey taken at `at` is clear of all.
+ */
+export function withdrawalAt(treatments: readonly Treatment[], at: Date): Treatment | undefined {
+  let found: Treatment | undefined;
+  let foundEnd = 0;
+  for (const t of treatments) {
+    const given = toDate(t.date);
+    const until = toDate(t.withdrawalUntil);
+    if (until === undefined || until.getTime() <= at.getTime()) continue;
+    if (given !== undefined && given.getTime() > at.getTime()) continue;
+    if (found === undefined || until.getTime() > foundEnd) {
+      found = t;
+      foundEnd = until.getTime();
+    }
+  }
+  return found;
+}
+
+/** The last moment of a calendar day (local): a task due "on the 12th" is overdue from the 13th. */
+export function endOfDay(date: Date): Date {
+  return new Date(date.getFullYear(), date.getMonth(), date.getDate(), 23, 59, 59, 999);
+}
+
+/** Whether a due time is the end of its day, i.e. it names a day and no time of its own. */
+export function isWholeDay(date: Date): boolean {
+  return date.getHours() === 23 && date.getMinutes() === 59;
+}
+
+export type DueState = "none" | "done" | "overdue" | "today" | "upcoming";
+
+/**
+ * Where a task stands: done; overdue (open and due before now); due later today; upcoming; or
+ * without a due date. Overdue follows the dashboard's count (due before now).
+ */
+export function dueState(task: Pick<Task, "done" | "dueAt">, now: Date): DueState {
+  if (task.done) return "done";
+  const due = toDate(task.dueAt);
+  if (due === undefined) return "none";
+  if (due.getTime() < now.getTime()) return "overdue";
+  return daysSince(due, now) === 0 ? "today" : "upcoming";
+}
+
+/** Open tasks and done tasks, each in the order given. */
+export function splitTasks<T extends Pick<Task, "done">>(
+  tasks: readonly T[],
+): { open: T[]; done: T[] } {
+  return { open: tasks.filter((t) => !t.done), done: tasks.filter((t) => t.done) };
+}
+
+/**
+ * Where the task form returns to: the page it was opened from (`?hive=…` or `?apiary=…`).
+ */
+export function taskOrigin(search: string): { hive?: string; apiary?: string } {
+  const q = new URLSearchParams(search);
+  const hive = q.get("hive") ?? "";
+  const apiary = q.get("apiary") ?? "";
+  if (hive !== "") return { hive };
+  if (apiary !== "") return { apiary };
+  return {};
+}
+
+/** A queen's year the form accepts: whole, from 1980 to next year. */
+export function validQueenYear(year: number | undefined, now: Date): year is number {
+  return (
+    year !== undefined && Number.isInteger(year) && year >= 1980 && year <= now.getFullYear() + 1
+  );
+}
+
+/** A harvest amount the service accepts: a number above 0. */
+export function validAmountKg(kg: number | undefined): kg is number {
+  return kg !== undefined && Number.isFinite(kg) && kg > 0;
+}
+
+/** A water content in per cent: empty, or 0 … 100. */
+export function validWaterContent(pct: number | undefined): boolean {
+  return pct === undefined || (Number.isFinite(pct) && pct >= 0 && pct <= 100);
+}
