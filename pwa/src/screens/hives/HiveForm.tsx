@@ -1,10 +1,196 @@
-/** Placeholder until this screen is built. */
-import { Page } from "../../ui/page.tsx";
+/**
+ * Create a hive (`/hives/new`, `?apiary=<id>` preselects its apiary) or edit one
+ * (`/hives/:id/edit`). UpdateHive overwrites every field, so an edit sends the whole hive back:
+ * the current one with the edited fields changed. The apiary changes only by moving the hive.
+ */
+import { type Apiary, type Hive, HiveStatus, HiveType } from "@hivekeep/proto";
+import { useState } from "react";
+import { Link, useLocation, useParams, useSearch } from "wouter";
+import { useClient, useLive, useLiveResult, useReadOnly } from "../../app/client.tsx";
+import { listAll } from "../../app/list-all.ts";
+import { paths } from "../../app/routes.tsx";
+import { useMessages } from "../../i18n.ts";
+import { SelectField, Stepper, TextArea, TextField } from "../../ui/forms.tsx";
+import { commonMessages, hiveStatuses, hiveTypes, label } from "../../ui/messages.ts";
+import { ErrorNote, Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import { hiveMessages } from "./messages.ts";
 
 export default function HiveForm() {
+  const { id } = useParams<{ id?: string }>();
+  const search = useSearch();
+  const apiaries = useLive(
+    (c) =>
+      listAll(
+        (page) => c.apiaries.listApiaries({ page }),
+        (r) => r.apiaries,
+      ),
+    [],
+  );
+  const existing = useLiveResult(
+    async (c) => (id ? (await c.hives.getHive({ id })).hive : undefined),
+    [id],
+  );
+  if (apiaries === undefined || (id !== undefined && existing === undefined)) return <Loading />;
+  if (id !== undefined) {
+    if (existing === undefined || "error" in existing || existing.value === undefined)
+      return <NotFound back={paths.hives} />;
+    return <Form hive={existing.value} apiaries={apiaries} />;
+  }
+  const preset = new URLSearchParams(search).get("apiary") ?? "";
+  return <Form apiaries={apiaries} presetApiary={preset} />;
+}
+
+function Form(props: { hive?: Hive; apiaries: Apiary[]; presetApiary?: string }) {
+  const t = useMessages(hiveMessages);
+  const tc = useMessages(commonMessages);
+  const client = useClient();
+  const readOnly = useReadOnly();
+  const [, navigate] = useLocation();
+  const h = props.hive;
+  const { apiaries } = props;
+  const initialApiary =
+    apiaries.find((a) => a.id === props.presetApiary)?.id ??
+    (apiaries.length === 1 ? (apiaries[0]?.id ?? "") : "");
+  const [apiaryId, setApiaryId] = useState(initialApiary);
+  const [name, setName] = useState(h?.name ?? "");
+  const [type, setType] = useState<HiveType>(h?.type ?? HiveType.UNSPECIFIED);
+  const [status, setStatus] = useState<HiveStatus>(h?.status || HiveStatus.ACTIVE);
+  const [boxes, setBoxes] = useState<number | undefined>(h?.boxes || undefined);
+  const [colonyOrigin, setColonyOrigin] = useState(h?.colonyOrigin ?? "");
+  const [note, setNote] = useState(h?.note ?? "");
+  const [qrCode, setQrCode] = useState(h?.qrCode ?? "");
+  const [nameError, setNameError] = useState<string | undefined>();
+  const [apiaryError, setApiaryError] = useState<string | undefined>();
+
+  const save = useAction(async () => {
+    const fields = {
+      name: name.trim(),
+      type,
+      boxes: boxes ?? 0,
+      colonyOrigin: colonyOrigin.trim(),
+      note: note.trim(),
+      qrCode: qrCode.trim(),
+    };
+    const res = h
+      ? await client.hives.updateHive({ hive: { ...h, ...fields, status } })
+      : await client.hives.createHive({ apiaryId, ...fields });
+    navigate(paths.hive(res.hive?.id ?? ""), { replace: true });
+  });
+
+  const title = h ? t("edit") : t("new");
+  const back = h ? paths.hive(h.id) : paths.hives;
+  if (readOnly) {
+    return (
+      <Page title={title} back={back}>
+        <ReadOnlyNote />
+      </Page>
+    );
+  }
+  if (!h && apiaries.length === 0) {
+    return (
+      <Page title={title} back={back}>
+        <div className="notice notice--info">
+          <p className="notice__text">{t("noApiary")}</p>
+          <Link href={paths.newApiary} className="button">
+            {t("createApiary")}
+          </Link>
+        </div>
+      </Page>
+    );
+  }
+
+  const apiaryName = h && apiaries.find((a) => a.id === h.apiaryId)?.name;
+  const typeOptions = [HiveType.UNSPECIFIED, ...hiveTypes].map((v) => ({
+    value: v,
+    label: label.hiveType(tc, v),
+  }));
   return (
-    <Page title="HiveForm">
-      <p>Not built yet.</p>
+    <Page title={title} back={back}>
+      <form
+        className="form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          const nameMissing = name.trim() === "";
+          const apiaryMissing = !h && apiaryId === "";
+          setNameError(nameMissing ? t("nameRequired") : undefined);
+          setApiaryError(apiaryMissing ? t("apiaryRequired") : undefined);
+          if (nameMissing || apiaryMissing) return;
+          void save.run();
+        }}
+      >
+        {h ? (
+          <p className="hive-form__apiary">
+            <span>{t("standsAt", { apiary: apiaryName ?? t("unknownApiary") })}</span>{" "}
+            <Link href={paths.relocateHive(h.id)}>{t("relocate")}</Link>
+          </p>
+        ) : (
+          <div>
+            <SelectField
+              label={t("apiary")}
+              value={apiaryId}
+              required
+              options={[
+                ...(apiaryId === "" ? [{ value: "", label: t("chooseApiary") }] : []),
+                ...apiaries.map((a) => ({ value: a.id, label: a.name })),
+              ]}
+              onChange={setApiaryId}
+            />
+            {apiaryError && (
+              <p className="field__error" role="alert">
+                {apiaryError}
+              </p>
+            )}
+          </div>
+        )}
+        <TextField
+          label={t("name")}
+          value={name}
+          onChange={setName}
+          required
+          error={nameError}
+          autoFocus={!h}
+          maxLength={200}
+        />
+        <div className="form__row">
+          <SelectField label={t("type")} value={type} options={typeOptions} onChange={setType} />
+          {h && (
+            <SelectField
+              label={t("status")}
+              hint={t("statusHint")}
+              value={status}
+              options={hiveStatuses.map((v) => ({ value: v, label: label.hiveStatus(tc, v) }))}
+              onChange={setStatus}
+            />
+          )}
+        </div>
+        <Stepper label={t("boxes")} value={boxes} onChange={setBoxes} min={1} max={20} start={1} />
+        <TextField
+          label={t("colonyOrigin")}
+          hint={t("colonyOriginHint")}
+          value={colonyOrigin}
+          onChange={setColonyOrigin}
+          maxLength={500}
+        />
+        <TextField
+          label={t("qrCode")}
+          hint={t("qrCodeHint")}
+          value={qrCode}
+          onChange={setQrCode}
+          autoComplete="off"
+          maxLength={500}
+        />
+        <TextArea label={t("note")} value={note} onChange={setNote} rows={4} maxLength={10000} />
+        <ErrorNote error={save.error} />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={save.busy}>
+            {save.busy ? tc("saving") : tc("save")}
+          </button>
+          <Link href={back} className="button button--secondary">
+            {tc("cancel")}
+          </Link>
+        </div>
+      </form>
     </Page>
   );
 }

@@ -1,10 +1,139 @@
-/** Placeholder until this screen is built. */
-import { Page } from "../../ui/page.tsx";
+/**
+ * Every hive (`/hives`): its status, reigning queen, apiary and how long ago it was last
+ * inspected; searched in place by name or QR code. Lost and dissolved hives come last, greyed.
+ */
+import { useMemo, useState } from "react";
+import { Link } from "wouter";
+import { useLive } from "../../app/client.tsx";
+import { listAll } from "../../app/list-all.ts";
+import { paths } from "../../app/routes.tsx";
+import { toDate, useFormat } from "../../format.ts";
+import { useMessages } from "../../i18n.ts";
+import { TextField } from "../../ui/forms.tsx";
+import { commonMessages, label } from "../../ui/messages.ts";
+import { Empty, Loading, Page, Writable } from "../../ui/page.tsx";
+import {
+  compareHives,
+  inspectionAge,
+  isInactive,
+  matchesSearch,
+  reigningQueens,
+} from "./hive-logic.ts";
+import { hiveMessages } from "./messages.ts";
+import { QueenMark } from "./parts.tsx";
 
 export default function HiveList() {
+  const t = useMessages(hiveMessages);
+  const tc = useMessages(commonMessages);
+  const fmt = useFormat();
+  const [query, setQuery] = useState("");
+  const data = useLive(async (c) => {
+    const [hives, apiaries, queens] = await Promise.all([
+      listAll(
+        (page) => c.hives.listHives({ page }),
+        (r) => r.hives,
+      ),
+      listAll(
+        (page) => c.apiaries.listApiaries({ page }),
+        (r) => r.apiaries,
+      ),
+      listAll(
+        (page) => c.queens.listQueens({ onlyActive: true, page }),
+        (r) => r.queens,
+      ),
+    ]);
+    // A hive's newest inspection comes by its index (ListInspections is newest first).
+    const last = await Promise.all(
+      hives.map(
+        async (h) =>
+          (await c.inspections.listInspections({ hiveId: h.id, page: { pageSize: 1 } }))
+            .inspections[0]?.date,
+      ),
+    );
+    return {
+      hives: hives
+        .map((hive, i) => ({ hive, lastInspection: toDate(last[i]) }))
+        .sort((a, b) => compareHives(a.hive, b.hive)),
+      apiaryName: new Map(apiaries.map((a) => [a.id, a.name])),
+      queenOf: reigningQueens(queens),
+    };
+  }, []);
+
+  const shown = useMemo(
+    () => data?.hives.filter((x) => matchesSearch(x.hive, query)),
+    [data, query],
+  );
+  const now = new Date();
+
   return (
-    <Page title="HiveList">
-      <p>Not built yet.</p>
+    <Page
+      title={t("title")}
+      actions={
+        <Writable>
+          <Link href={paths.newHive()} className="button">
+            {t("new")}
+          </Link>
+        </Writable>
+      }
+    >
+      {data === undefined || shown === undefined ? (
+        <Loading />
+      ) : data.hives.length === 0 ? (
+        <Empty>{t("empty")}</Empty>
+      ) : (
+        <>
+          <div className="hive-search">
+            <TextField
+              type="search"
+              label={t("search")}
+              hint={t("searchHint")}
+              value={query}
+              onChange={setQuery}
+              autoComplete="off"
+            />
+            <p className="muted" aria-live="polite">
+              {query.trim() === ""
+                ? t("count", { count: data.hives.length })
+                : t("shown", { shown: shown.length, count: data.hives.length })}
+            </p>
+          </div>
+          {shown.length === 0 ? (
+            <Empty>{t("noMatch", { query: query.trim() })}</Empty>
+          ) : (
+            <ul className="list">
+              {shown.map(({ hive: h, lastInspection }) => {
+                const age = inspectionAge(lastInspection, now);
+                const inactive = isInactive(h.status);
+                return (
+                  <li key={h.id} className={`list__item${inactive ? " hive-row--inactive" : ""}`}>
+                    <Link href={paths.hive(h.id)} className="list__link hive-row">
+                      <span className="hive-row__head">
+                        <span className="list__title">{h.name}</span>
+                        <span className={`badge${inactive ? "" : " badge--ok"}`}>
+                          {label.hiveStatus(tc, h.status)}
+                        </span>
+                      </span>
+                      <span className="list__meta">
+                        <QueenMark queen={data.queenOf.get(h.id)} />
+                        <span>{data.apiaryName.get(h.apiaryId) ?? t("unknownApiary")}</span>
+                        {age.kind === "never" ? (
+                          <span className={inactive ? "badge" : "badge badge--warn"}>
+                            {t("neverInspected")}
+                          </span>
+                        ) : (
+                          <span className={age.due && !inactive ? "badge badge--warn" : ""}>
+                            {t("inspected", { when: fmt.relativeDays(lastInspection, now) })}
+                          </span>
+                        )}
+                      </span>
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </>
+      )}
     </Page>
   );
 }

@@ -1,10 +1,152 @@
-/** Placeholder until this screen is built. */
-import { Page } from "../../ui/page.tsx";
+/**
+ * Move a hive to another apiary (`/hives/:id/relocate`): the target and the date of the move
+ * (now by default, or back-dated); RelocateHive closes the current stay and opens the new one.
+ */
+import type { Apiary, Hive } from "@hivekeep/proto";
+import { useState } from "react";
+import { Link, useLocation, useParams } from "wouter";
+import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
+import { listAll } from "../../app/list-all.ts";
+import { paths } from "../../app/routes.tsx";
+import { toTimestamp, useFormat } from "../../format.ts";
+import { useMessages } from "../../i18n.ts";
+import { DateField, SelectField } from "../../ui/forms.tsx";
+import { commonMessages } from "../../ui/messages.ts";
+import { ErrorNote, Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import { placementHistory } from "./hive-logic.ts";
+import { hiveMessages } from "./messages.ts";
 
 export default function RelocateHive() {
+  const { id } = useParams<{ id: string }>();
+  const result = useLiveResult(
+    async (c) => {
+      const hive = (await c.hives.getHive({ id })).hive;
+      const [apiaries, events] = await Promise.all([
+        listAll(
+          (page) => c.apiaries.listApiaries({ page }),
+          (r) => r.apiaries,
+        ),
+        c.events.listEvents({ hiveId: id, limit: 1000 }),
+      ]);
+      return { hive, apiaries, stays: placementHistory(events.events) };
+    },
+    [id],
+  );
+  if (result === undefined) return <Loading />;
+  if ("error" in result || result.value.hive === undefined) return <NotFound back={paths.hives} />;
+  const { hive, apiaries, stays } = result.value;
+  const current = stays[0]?.apiaryId === hive.apiaryId ? stays[0] : undefined;
+  return <Form hive={hive} apiaries={apiaries} arrived={current?.from} />;
+}
+
+function Form(props: { hive: Hive; apiaries: Apiary[]; arrived: Date | undefined }) {
+  const t = useMessages(hiveMessages);
+  const tc = useMessages(commonMessages);
+  const fmt = useFormat();
+  const client = useClient();
+  const readOnly = useReadOnly();
+  const [, navigate] = useLocation();
+  const { hive, apiaries, arrived } = props;
+  const others = apiaries.filter((a) => a.id !== hive.apiaryId);
+  const [target, setTarget] = useState(others.length === 1 ? (others[0]?.id ?? "") : "");
+  const [date, setDate] = useState<Date | undefined>(() => new Date());
+  const [targetError, setTargetError] = useState<string | undefined>();
+  const [dateError, setDateError] = useState<string | undefined>();
+  const move = useAction(async (when: Date) => {
+    await client.hives.relocateHive({
+      id: hive.id,
+      targetApiaryId: target,
+      date: toTimestamp(when),
+    });
+    navigate(paths.hive(hive.id), { replace: true });
+  });
+
+  const back = paths.hive(hive.id);
+  const here = apiaries.find((a) => a.id === hive.apiaryId)?.name ?? t("unknownApiary");
+  const title = `${t("relocateTitle")}: ${hive.name}`;
+  if (readOnly) {
+    return (
+      <Page title={title} back={back}>
+        <ReadOnlyNote />
+      </Page>
+    );
+  }
   return (
-    <Page title="RelocateHive">
-      <p>Not built yet.</p>
+    <Page title={title} back={back}>
+      <p>
+        {arrived
+          ? t("nowAtSince", { apiary: here, date: fmt.date(arrived) })
+          : t("nowAt", { apiary: here })}
+      </p>
+      {others.length === 0 ? (
+        <div className="notice notice--info">
+          <p className="notice__text">{t("noOtherApiary")}</p>
+          <Link href={paths.newApiary} className="button">
+            {t("createApiary")}
+          </Link>
+        </div>
+      ) : (
+        <form
+          className="form"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            const noTarget = target === "";
+            const early = date !== undefined && arrived !== undefined && date < arrived;
+            setTargetError(noTarget ? t("targetRequired") : undefined);
+            setDateError(
+              date === undefined
+                ? t("moveDateRequired")
+                : early
+                  ? t("moveDateTooEarly", { date: fmt.dateTime(arrived) })
+                  : undefined,
+            );
+            if (noTarget || date === undefined || early) return;
+            void move.run(date);
+          }}
+        >
+          <div>
+            <SelectField
+              label={t("target")}
+              value={target}
+              required
+              options={[
+                ...(target === "" ? [{ value: "", label: t("chooseApiary") }] : []),
+                ...others.map((a) => ({ value: a.id, label: a.name })),
+              ]}
+              onChange={setTarget}
+            />
+            {targetError && (
+              <p className="field__error" role="alert">
+                {targetError}
+              </p>
+            )}
+          </div>
+          <div>
+            <DateField
+              label={t("moveDate")}
+              hint={t("moveDateHint")}
+              value={date}
+              onChange={setDate}
+              required
+            />
+            {dateError && (
+              <p className="field__error" role="alert">
+                {dateError}
+              </p>
+            )}
+          </div>
+          <ErrorNote error={move.error} />
+          <div className="form__actions">
+            <button type="submit" className="button button--primary" disabled={move.busy}>
+              {move.busy ? tc("saving") : t("move")}
+            </button>
+            <Link href={back} className="button button--secondary">
+              {tc("cancel")}
+            </Link>
+          </div>
+        </form>
+      )}
     </Page>
   );
 }

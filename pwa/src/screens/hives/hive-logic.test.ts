@@ -1,0 +1,240 @@
+import { create } from "@bufbuild/protobuf";
+import {
+  EventSchema,
+  EventType,
+  HiveSchema,
+  HiveStatus,
+  InspectionSchema,
+  QueenSchema,
+  Stores,
+  TaskSchema,
+  TreatmentSchema,
+} from "@hivekeep/proto";
+import { describe, expect, it } from "vitest";
+import { toTimestamp } from "../../format.ts";
+import {
+  compareHives,
+  fold,
+  inspectionAge,
+  isColonyCheck,
+  isInactive,
+  matchesSearch,
+  movedEnds,
+  placementHistory,
+  reigningQueen,
+  reigningQueens,
+  runningWithdrawals,
+  statusChange,
+  tasksWithDoneHere,
+  withdrawalRunning,
+} from "./hive-logic.ts";
+
+const at = (iso: string) => toTimestamp(new Date(iso));
+const hive = (name: string, status = HiveStatus.ACTIVE, id = name, qrCode = "") =>
+  create(HiveSchema, { id, name, status, qrCode });
+
+describe("hives list order and search", () => {
+  it("puts kept hives first, then lost and dissolved ones, each by name in natural order", () => {
+    const hives = [
+      hive("Hive 10"),
+      hive("Dissolved A", HiveStatus.DISSOLVED),
+      hive("hive 2"),
+      hive("Lost B", HiveStatus.LOST),
+      hive("Ableger", HiveStatus.NUC),
+      hive("Weisellos", HiveStatus.QUEENLESS),
+    ];
+    expect(hives.sort(compareHives).map((h) => h.name)).toEqual([
+      "Ableger",
+      "hive 2",
+      "Hive 10",
+      "Weisellos",
+      "Dissolved A",
+      "Lost B",
+    ]);
+  });
+
+  it("knows lost and dissolved as inactive", () => {
+    expect(isInactive(HiveStatus.LOST)).toBe(true);
+    expect(isInactive(HiveStatus.DISSOLVED)).toBe(true);
+    expect(isInactive(HiveStatus.ACTIVE)).toBe(false);
+    expect(isInactive(HiveStatus.QUEENLESS)).toBe(false);
+  });
+
+  it("matches every word of the query in the name or QR code, ignoring case and accents", () => {
+    const h = hive("Königin Süd 3", HiveStatus.ACTIVE, "x", "QR-0042");
+    expect(matchesSearch(h, "")).toBe(true);
+    expect(matchesSearch(h, "  ")).toBe(true);
+    expect(matchesSearch(h, "konig")).toBe(true);
+    expect(matchesSearch(h, "SUD 3")).toBe(true);
+    expect(matchesSearch(h, "0042")).toBe(true);
+    expect(matchesSearch(h, "nord")).toBe(false);
+    expect(fold(" Äpfel ")).toBe("apfel");
+  });
+});
+
+describe("inspectionAge", () => {
+  const now = new Date(2026, 5, 30, 10, 0);
+  it("says never when there is no inspection", () => {
+    expect(inspectionAge(undefined, now)).toEqual({ kind: "never" });
+  });
+  it("counts calendar days and marks a hive due from 21 days", () => {
+    expect(inspectionAge(new Date(2026, 5, 30, 7, 0), now)).toEqual({
+      kind: "days",
+      days: 0,
+      due: false,
+    });
+    expect(inspectionAge(new Date(2026, 5, 29, 23, 0), now)).toEqual({
+      kind: "days",
+      days: 1,
+      due: false,
+    });
+    expect(inspectionAge(new Date(2026, 5, 10, 12, 0), now)).toEqual({
+      kind: "days",
+      days: 20,
+      due: false,
+    });
+    expect(inspectionAge(new Date(2026, 5, 9, 12, 0), now)).toEqual({
+      kind: "days",
+      days: 21,
+      due: true,
+    });
+  });
+});
+
+describe("reigning queen", () => {
+  it("is the active queen introduced last", () => {
+    const old = create(QueenSchema, {
+      id: "a",
+      hiveId: "h",
+      active: true,
+      introducedAt: at("2024-05-01T00:00:00Z"),
+    });
+    const newer = create(QueenSchema, {
+      id: "b",
+      hiveId: "h",
+      active: true,
+      introducedAt: at("2025-05-01T00:00:00Z"),
+    });
+    const replaced = create(QueenSchema, {
+      id: "c",
+      hiveId: "h",
+      active: false,
+      introducedAt: at("2026-05-01T00:00:00Z"),
+    });
+    expect(reigningQueen([old, replaced, newer])?.id).toBe("b");
+    expect(reigningQueen([replaced])).toBeUndefined();
+    expect(reigningQueen([])).toBeUndefined();
+  });
+  it("is found per hive", () => {
+    const q1 = create(QueenSchema, { id: "1", hiveId: "h1", active: true });
+    const q2 = create(QueenSchema, { id: "2", hiveId: "h2", active: true });
+    const map = reigningQueens([q1, q2]);
+    expect(map.get("h1")?.id).toBe("1");
+    expect(map.get("h2")?.id).toBe("2");
+    expect(map.get("h3")).toBeUndefined();
+  });
+});
+
+describe("withdrawal period", () => {
+  const now = new Date("2026-06-30T10:00:00Z");
+  const t = (id: string, until?: string) =>
+    create(TreatmentSchema, { id, product: id, withdrawalUntil: until ? at(until) : undefined });
+  it("runs while its end lies in the future", () => {
+    expect(withdrawalRunning(t("a", "2026-07-01T00:00:00Z"), now)).toBe(true);
+    expect(withdrawalRunning(t("b", "2026-06-30T09:59:00Z"), now)).toBe(false);
+    expect(withdrawalRunning(t("c"), now)).toBe(false);
+  });
+  it("lists the running ones, ending last first", () => {
+    const list = [
+      t("soon", "2026-07-01T00:00:00Z"),
+      t("over", "2026-06-01T00:00:00Z"),
+      t("late", "2026-09-01T00:00:00Z"),
+      t("none"),
+    ];
+    expect(runningWithdrawals(list, now).map((x) => x.id)).toEqual(["late", "soon"]);
+  });
+});
+
+describe("isColonyCheck", () => {
+  it("tells a beekeeper's visit from a scale's reading", () => {
+    expect(isColonyCheck(create(InspectionSchema, { weightKg: 42.5, tempHive: 34 }))).toBe(false);
+    expect(isColonyCheck(create(InspectionSchema, { queenSeen: true }))).toBe(true);
+    expect(isColonyCheck(create(InspectionSchema, { stores: Stores.LOW }))).toBe(true);
+    expect(isColonyCheck(create(InspectionSchema, { note: "calm" }))).toBe(true);
+    expect(isColonyCheck(create(InspectionSchema, { broodFrames: 4 }))).toBe(true);
+  });
+});
+
+describe("placement history", () => {
+  const created = (date: string, apiaryId: string) =>
+    create(EventSchema, { type: EventType.CREATED, date: at(date), apiaryId });
+  const moved = (date: string, from: string, to: string) =>
+    create(EventSchema, {
+      type: EventType.MOVED,
+      date: at(date),
+      apiaryId: to,
+      detailJson: JSON.stringify({ from, to }),
+    });
+
+  it("builds the stays from CREATED and MOVED events, newest first", () => {
+    const events = [
+      moved("2026-05-01T00:00:00Z", "B", "C"),
+      create(EventSchema, { type: EventType.INSPECTION, date: at("2026-04-01T00:00:00Z") }),
+      moved("2026-03-01T00:00:00Z", "A", "B"),
+      created("2026-01-01T00:00:00Z", "A"),
+    ];
+    expect(placementHistory(events)).toEqual([
+      { apiaryId: "C", from: new Date("2026-05-01T00:00:00Z"), until: undefined },
+      {
+        apiaryId: "B",
+        from: new Date("2026-03-01T00:00:00Z"),
+        until: new Date("2026-05-01T00:00:00Z"),
+      },
+      {
+        apiaryId: "A",
+        from: new Date("2026-01-01T00:00:00Z"),
+        until: new Date("2026-03-01T00:00:00Z"),
+      },
+    ]);
+  });
+
+  it("keeps the first stay with an unknown start when CREATED is not on record", () => {
+    expect(placementHistory([moved("2026-03-01T00:00:00Z", "A", "B")])).toEqual([
+      { apiaryId: "B", from: new Date("2026-03-01T00:00:00Z"), until: undefined },
+      { apiaryId: "A", from: undefined, until: new Date("2026-03-01T00:00:00Z") },
+    ]);
+  });
+
+  it("places a move back-dated to the creation instant after the creation", () => {
+    const events = [moved("2026-01-01T00:00:00Z", "A", "B"), created("2026-01-01T00:00:00Z", "A")];
+    expect(placementHistory(events).map((s) => s.apiaryId)).toEqual(["B", "A"]);
+  });
+
+  it("is empty without events", () => {
+    expect(placementHistory([])).toEqual([]);
+  });
+
+  it("reads the ends of a MOVED event and the statuses of a STATUS event", () => {
+    expect(movedEnds('{"from":"a","to":"b"}')).toEqual({ from: "a", to: "b" });
+    expect(movedEnds("")).toEqual({ from: "", to: "" });
+    expect(movedEnds("null")).toEqual({ from: "", to: "" });
+    expect(statusChange('{"from":1,"to":3}')).toEqual({ from: 1, to: 3 });
+    expect(statusChange("{}")).toBeUndefined();
+    expect(statusChange("nope")).toBeUndefined();
+  });
+});
+
+describe("tasksWithDoneHere", () => {
+  const task = (id: string) => create(TaskSchema, { id, title: id });
+  it("lists the open tasks, then those ticked on this visit, each once", () => {
+    const rows = tasksWithDoneHere([task("a"), task("b")], [task("c"), task("b")]);
+    expect(rows.map((r) => [r.task.id, r.done])).toEqual([
+      ["a", false],
+      ["b", true],
+      ["c", true],
+    ]);
+  });
+  it("is empty when nothing is open or ticked", () => {
+    expect(tasksWithDoneHere([], [])).toEqual([]);
+  });
+});

@@ -1,0 +1,218 @@
+/**
+ * The pure rules of the hive screens (no React, no replica): how hives are sorted and searched,
+ * how old a hive's last inspection is, which queen reigns, whether a treatment's withdrawal
+ * period still runs, and where a hive stood (from its CREATED and MOVED events).
+ */
+import {
+  type Event,
+  EventType,
+  type Hive,
+  HiveStatus,
+  type Inspection,
+  type Queen,
+  Stores,
+  type Task,
+  Temperament,
+  type Treatment,
+} from "@hivekeep/proto";
+import { daysSince, toDate } from "../../format.ts";
+
+/** Days after which a hive is due for an inspection (the dashboard's default threshold). */
+export const dueAfterDays = 21;
+
+/** A lost or dissolved colony: still listed, but no longer kept. */
+export function isInactive(status: HiveStatus): boolean {
+  return status === HiveStatus.LOST || status === HiveStatus.DISSOLVED;
+}
+
+/** Lower case, without accents, for searching ("Königin" matches "konig"). */
+export function fold(text: string): string {
+  return text.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase().trim();
+}
+
+/** Kept hives first, then lost and dissolved ones; each by name (natural: "Hive 2" < "Hive 10"). */
+export function compareHives(a: Hive, b: Hive): number {
+  const inactive = Number(isInactive(a.status)) - Number(isInactive(b.status));
+  if (inactive !== 0) return inactive;
+  return (
+    a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: "base" }) ||
+    a.id.localeCompare(b.id)
+  );
+}
+
+/** Whether a hive matches the search: every word of the query in its name or QR code. */
+export function matchesSearch(hive: Hive, query: string): boolean {
+  const words = fold(query).split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const text = fold(`${hive.name} ${hive.qrCode}`);
+  return words.every((w) => text.includes(w));
+}
+
+export type InspectionAge =
+  | { readonly kind: "never" }
+  | { readonly kind: "days"; readonly days: number; readonly due: boolean };
+
+/** How long ago a hive was last inspected (calendar days), and whether it is due. */
+export function inspectionAge(last: Date | undefined, now: Date = new Date()): InspectionAge {
+  const days = daysSince(last, now);
+  if (days === undefined) return { kind: "never" };
+  return { kind: "days", days, due: days >= dueAfterDays };
+}
+
+/**
+ * The reigning queen among a hive's queens: the active one introduced last (two devices may each
+ * have introduced one; the newest reigns). Undefined when no queen is active.
+ */
+export function reigningQueen(queens: readonly Queen[]): Queen | undefined {
+  let best: Queen | undefined;
+  let bestMs = -Infinity;
+  for (const q of queens) {
+    if (!q.active) continue;
+    const ms = (toDate(q.introducedAt) ?? toDate(q.createdAt))?.getTime() ?? 0;
+    if (best === undefined || ms > bestMs) {
+      best = q;
+      bestMs = ms;
+    }
+  }
+  return best;
+}
+
+/** The reigning queen of each hive, from every active queen of the tenant. */
+export function reigningQueens(queens: readonly Queen[]): Map<string, Queen> {
+  const byHive = new Map<string, Queen[]>();
+  for (const q of queens) {
+    const list = byHive.get(q.hiveId);
+    if (list) list.push(q);
+    else byHive.set(q.hiveId, [q]);
+  }
+  const out = new Map<string, Queen>();
+  for (const [hiveId, list] of byHive) {
+    const q = reigningQueen(list);
+    if (q) out.set(hiveId, q);
+  }
+  return out;
+}
+
+/** A treatment's withdrawal period runs while its end lies in the future. */
+export function withdrawalRunning(t: Treatment, now: Date = new Date()): boolean {
+  const until = toDate(t.withdrawalUntil);
+  return until !== undefined && until.getTime() > now.getTime();
+}
+
+/** Treatments whose withdrawal period is still running, the one ending last first. */
+export function runningWithdrawals(
+  treatments: readonly Treatment[],
+  now: Date = new Date(),
+): Treatment[] {
+  return treatments
+    .filter((t) => withdrawalRunning(t, now))
+    .sort(
+      (a, b) =>
+        (toDate(b.withdrawalUntil)?.getTime() ?? 0) - (toDate(a.withdrawalUntil)?.getTime() ?? 0),
+    );
+}
+
+/**
+ * Whether an inspection holds observations of the colony (a beekeeper's visit) rather than only
+ * the measurements a scale or climate tracker sends.
+ */
+export function isColonyCheck(i: Inspection): boolean {
+  return (
+    i.queenSeen ||
+    i.eggsSeen ||
+    i.coveredLarva ||
+    i.superAdded ||
+    i.frames > 0 ||
+    i.broodFrames > 0 ||
+    i.queenCells > 0 ||
+    i.calmness > 0 ||
+    i.stores !== Stores.UNSPECIFIED ||
+    i.temperament !== Temperament.UNSPECIFIED ||
+    i.varroa.trim() !== "" ||
+    i.note.trim() !== "" ||
+    i.photoKeys.length > 0
+  );
+}
+
+/** One stay of a hive at an apiary; `until` is undefined while it still stands there. */
+export interface Stay {
+  readonly apiaryId: string;
+  /** Undefined when the start is not on record (the CREATED event is missing). */
+  readonly from: Date | undefined;
+  readonly until: Date | undefined;
+}
+
+/** `{"from": "...", "to": "..."}` of a MOVED event; empty strings when absent or unreadable. */
+export function movedEnds(detailJson: string): { from: string; to: string } {
+  try {
+    const d: unknown = JSON.parse(detailJson);
+    if (typeof d === "object" && d !== null) {
+      const { from, to } = d as Record<string, unknown>;
+      return { from: typeof from === "string" ? from : "", to: typeof to === "string" ? to : "" };
+    }
+  } catch {
+    // Not JSON: no ends known.
+  }
+  return { from: "", to: "" };
+}
+
+/** `{"from": n, "to": n}` of a STATUS or DISSOLVED event (status numbers), when present. */
+export function statusChange(detailJson: string): { from: number; to: number } | undefined {
+  try {
+    const d: unknown = JSON.parse(detailJson);
+    if (typeof d === "object" && d !== null) {
+      const { from, to } = d as Record<string, unknown>;
+      if (typeof from === "number" && typeof to === "number") return { from, to };
+    }
+  } catch {
+    // Not JSON.
+  }
+  return undefined;
+}
+
+/**
+ * Where a hive stood and when, newest stay first, from its events (any order): CREATED opens the
+ * first stay at the event's apiary, each MOVED closes the current stay at its date and opens one
+ * at its target. A MOVED with no stay before it (its CREATED is not on record) adds the stay it
+ * left, start unknown.
+ */
+export function placementHistory(events: readonly Event[]): Stay[] {
+  const relevant = events
+    .filter((e) => e.type === EventType.CREATED || e.type === EventType.MOVED)
+    .map((e) => ({ e, ms: toDate(e.date)?.getTime() ?? 0 }))
+    .sort((a, b) => a.ms - b.ms || Number(a.e.type) - Number(b.e.type));
+  const stays: { apiaryId: string; from: Date | undefined; until: Date | undefined }[] = [];
+  for (const { e } of relevant) {
+    const at = toDate(e.date);
+    const current = stays.at(-1);
+    if (e.type === EventType.CREATED) {
+      if (current === undefined) stays.push({ apiaryId: e.apiaryId, from: at, until: undefined });
+      continue;
+    }
+    const { from, to } = movedEnds(e.detailJson);
+    if (current === undefined) {
+      if (from !== "") stays.push({ apiaryId: from, from: undefined, until: at });
+    } else {
+      current.until = at;
+    }
+    stays.push({ apiaryId: to || e.apiaryId, from: at, until: undefined });
+  }
+  return stays.reverse();
+}
+
+/**
+ * The tasks of the stock card: the open ones, then those ticked done on this visit (still
+ * shown, so they can be unticked). A task both open and ticked (the replica has not answered
+ * yet) is listed once, in its place, as done.
+ */
+export function tasksWithDoneHere(
+  open: readonly Task[],
+  doneHere: readonly Task[],
+): { task: Task; done: boolean }[] {
+  const ticked = new Set(doneHere.map((x) => x.id));
+  const openIds = new Set(open.map((x) => x.id));
+  return [
+    ...open.map((task) => ({ task, done: ticked.has(task.id) })),
+    ...doneHere.filter((x) => !openIds.has(x.id)).map((task) => ({ task, done: true })),
+  ];
+}
