@@ -15,7 +15,7 @@ import { commonMessages, label, markingForYear } from "../../ui/messages.ts";
 import { ErrorNote, Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
 import { focusFirstInvalid, HiveLine, MarkingChoice, MarkingDot, useHive } from "./parts.tsx";
-import { validQueenYear } from "./rules.ts";
+import { beforeReign, validQueenYear } from "./rules.ts";
 
 export default function QueenForm() {
   const { id, queenId } = useParams<{ id?: string; queenId?: string }>();
@@ -138,8 +138,15 @@ function Form(props: { hive?: Hive | undefined; queen?: Queen; reigning?: Queen 
               ? undefined
               : t("yearInvalid", { max: now.getFullYear() + 1, example: now.getFullYear() }),
           );
-          setDateError(introducedAt ? undefined : t("introducedRequired"));
-          if (yearOk && introducedAt) void save.run(year, introducedAt);
+          const early = introducedAt && !q && beforeReign(introducedAt, props.reigning);
+          setDateError(
+            !introducedAt
+              ? t("introducedRequired")
+              : early
+                ? t("introducedBeforeReign", { date: fmt.dateTime(props.reigning?.introducedAt) })
+                : undefined,
+          );
+          if (yearOk && introducedAt && !early) void save.run(year, introducedAt);
           else focusFirstInvalid(e.currentTarget);
         }}
       >

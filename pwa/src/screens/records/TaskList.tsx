@@ -36,7 +36,7 @@ export default function TaskList() {
     ]);
     return {
       tasks,
-      hiveName: new Map(hives.map((h) => [h.id, h.name])),
+      hives: new Map(hives.map((h) => [h.id, h])),
       apiaryName: new Map(apiaries.map((a) => [a.id, a.name])),
     };
   }, []);
@@ -57,8 +57,9 @@ export default function TaskList() {
       key={task.id}
       task={task}
       now={now}
-      hiveName={data?.hiveName.get(task.hiveId)}
-      apiaryName={data?.apiaryName.get(task.apiaryId)}
+      hiveName={data?.hives.get(task.hiveId)?.name}
+      // A hive task names the apiary where the hive stands now.
+      apiaryName={data?.apiaryName.get(data.hives.get(task.hiveId)?.apiaryId ?? task.apiaryId)}
       onDone={readOnly ? undefined : (done) => void toggle.run(task, done)}
     />
   );

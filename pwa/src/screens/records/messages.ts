@@ -26,6 +26,8 @@ export const recordMessages = defineMessages("records", {
     breederNumber: "Breeder number",
     introducedAt: "Introduced",
     introducedRequired: "Enter when the queen was introduced.",
+    introducedBeforeReign:
+      "The queen in the hive now was introduced on {{date}}. The new queen's introduction must come after that.",
     replacedOn: "Replaced on {{date}}.",
     reigning: "Reigning queen of this hive.",
     saveQueen: "Save queen",
@@ -159,6 +161,8 @@ export const recordMessages = defineMessages("records", {
     breederNumber: "Zuchtnummer",
     introducedAt: "Eingeweiselt",
     introducedRequired: "Geben Sie an, wann die Königin eingeweiselt wurde.",
+    introducedBeforeReign:
+      "Die jetzige Königin wurde am {{date}} eingeweiselt. Die neue Königin muss danach eingeweiselt werden.",
     replacedOn: "Ersetzt am {{date}}.",
     reigning: "Aktuelle Königin dieses Volkes.",
     saveQueen: "Königin speichern",

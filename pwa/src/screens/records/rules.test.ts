@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import {
   addDays,
   addYears,
+  beforeReign,
   dueState,
   endOfDay,
   isWholeDay,
@@ -134,6 +135,13 @@ describe("form values", () => {
     expect(validQueenYear(202, now)).toBe(false);
     expect(validQueenYear(undefined, now)).toBe(false);
     expect(validQueenYear(2025.5, now)).toBe(false);
+  });
+
+  it("refuses a new queen introduced before the reigning one", () => {
+    const reigning = { introducedAt: ts(local(2025, 5, 1)) };
+    expect(beforeReign(local(2025, 4, 30), reigning)).toBe(true);
+    expect(beforeReign(local(2025, 5, 1), reigning)).toBe(false);
+    expect(beforeReign(local(2025, 4, 30), undefined)).toBe(false);
   });
 
   it("takes a harvest amount above 0 only", () => {

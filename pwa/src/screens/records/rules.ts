@@ -5,7 +5,7 @@
  * Task order is not here: ListTasks already answers open tasks first, by due date (none last),
  * then oldest first (client-core's task service), so the screens keep the order they get.
  */
-import type { Task, Treatment } from "@hivekeep/proto";
+import type { Queen, Task, Treatment } from "@hivekeep/proto";
 import { daysSince, toDate } from "../../format.ts";
 
 /** A date `days` calendar days later (local time: the same clock time across a DST change). */
@@ -114,6 +114,18 @@ export function validQueenYear(year: number | undefined, now: Date): year is num
   return (
     year !== undefined && Number.isInteger(year) && year >= 1980 && year <= now.getFullYear() + 1
   );
+}
+
+/**
+ * Whether a new queen's introduction comes before the reigning queen's own: her reign would end
+ * before it began (CreateQueen marks her replaced at the new queen's introduction).
+ */
+export function beforeReign(
+  introducedAt: Date,
+  reigning: Pick<Queen, "introducedAt"> | undefined,
+): boolean {
+  const since = toDate(reigning?.introducedAt);
+  return since !== undefined && introducedAt.getTime() < since.getTime();
 }
 
 /** A harvest amount the service accepts: a number above 0. */
