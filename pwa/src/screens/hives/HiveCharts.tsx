@@ -1,0 +1,194 @@
+/**
+ * A hive's measurements over time, from its inspections (a hive scale or climate sensor sends
+ * inspections with measurement fields only): weight, temperatures (inside the hive and outside)
+ * and humidity, each unit on its own chart. A field holding 0 was not measured: it is never
+ * drawn, and a long pause breaks the line. Rendered lazily by the hive page, in a card of its own.
+ */
+import { useMemo, useState } from "react";
+import { useLive } from "../../app/client.tsx";
+import { listAll } from "../../app/list-all.ts";
+import { type Format, toDate, useFormat } from "../../format.ts";
+import { useMessages } from "../../i18n.ts";
+import { type ChartSeries, lineStyles, TimeChart } from "../../ui/charts/Chart.tsx";
+import { chartMessages } from "../../ui/charts/messages.ts";
+import { measured, measurementSeries, summarize, type TimeSeries } from "../../ui/charts/series.ts";
+import { Choice } from "../../ui/forms.tsx";
+import { Card, Loading } from "../../ui/page.tsx";
+
+const useWords = () => useMessages(chartMessages);
+type T = ReturnType<typeof useWords>;
+
+/** The measurement fields of one inspection (the rest, photos above all, is let go at once). */
+interface Reading {
+  readonly date: Date | undefined;
+  readonly weight: number;
+  readonly tempHive: number;
+  readonly tempOutside: number;
+  readonly humidityHive: number;
+  readonly humidityOutside: number;
+}
+
+type Period = "30" | "365" | "all";
+const dayMs = 86_400_000;
+
+function summaryOf(
+  t: T,
+  fmt: Format,
+  data: TimeSeries,
+  labels: readonly string[],
+  formatY: (v: number) => string,
+): string {
+  return labels
+    .map((series, k) => {
+      const s = summarize(data.x, data.ys[k] ?? []);
+      if (s === undefined) return t("seriesNone", { series });
+      const day = (x: number) => fmt.date(new Date(x * 1000));
+      return t("seriesSummary", {
+        series,
+        count: s.count,
+        from: day(s.first.x),
+        to: day(s.last.x),
+        min: formatY(s.min),
+        max: formatY(s.max),
+        last: formatY(s.last.value),
+      });
+    })
+    .join(" ");
+}
+
+function Measure(props: {
+  readonly title: string;
+  readonly readings: readonly Reading[];
+  readonly fields: readonly { label: string; of: (r: Reading) => number }[];
+  readonly formatY: (v: number) => string;
+}) {
+  const t = useMessages(chartMessages);
+  const fmt = useFormat();
+  const data = useMemo(
+    () =>
+      measurementSeries(
+        props.readings,
+        (r) => r.date,
+        props.fields.map((f) => f.of),
+      ),
+    [props.readings, props.fields],
+  );
+  if (data.x.length === 0) return null;
+  const labels = props.fields.map((f) => f.label);
+  const series: ChartSeries[] = props.fields.map((f, k) => ({
+    label: f.label,
+    values: data.ys[k] ?? [],
+    ...(lineStyles[k % lineStyles.length] ?? lineStyles[0]),
+  }));
+  return (
+    <TimeChart
+      title={props.title}
+      summary={summaryOf(t, fmt, data, labels, props.formatY)}
+      x={data.x}
+      series={series}
+      formatY={props.formatY}
+    />
+  );
+}
+
+export default function HiveCharts(props: { readonly hiveId: string }) {
+  const t = useMessages(chartMessages);
+  const fmt = useFormat();
+  const [chosen, setChosen] = useState<Period | undefined>(undefined);
+  const readings = useLive(
+    async (c) =>
+      (
+        await listAll(
+          (page) => c.inspections.listInspections({ hiveId: props.hiveId, page }),
+          (r) => r.inspections,
+        )
+      )
+        .map(
+          (i): Reading => ({
+            date: toDate(i.date),
+            weight: i.weightKg,
+            tempHive: i.tempHive,
+            tempOutside: i.tempOutside,
+            humidityHive: i.humidityHive,
+            humidityOutside: i.humidityOutside,
+          }),
+        )
+        .filter(
+          (r) =>
+            r.date !== undefined &&
+            [r.weight, r.tempHive, r.tempOutside, r.humidityHive, r.humidityOutside].some(measured),
+        ),
+    [props.hiveId],
+  );
+
+  const now = Date.now();
+  const recent = readings?.some((r) => (r.date?.getTime() ?? 0) >= now - 365 * dayMs) ?? false;
+  const period: Period = chosen ?? (recent ? "365" : "all");
+  const shown = useMemo(() => {
+    if (readings === undefined || period === "all") return readings;
+    const from = Date.now() - Number(period) * dayMs;
+    return readings.filter((r) => (r.date?.getTime() ?? 0) >= from);
+  }, [readings, period]);
+
+  const fields = useMemo(
+    () => ({
+      weight: [{ label: t("hiveWeight"), of: (r: Reading) => r.weight }],
+      temperature: [
+        { label: t("inside"), of: (r: Reading) => r.tempHive },
+        { label: t("outside"), of: (r: Reading) => r.tempOutside },
+      ],
+      humidity: [
+        { label: t("inside"), of: (r: Reading) => r.humidityHive },
+        { label: t("outside"), of: (r: Reading) => r.humidityOutside },
+      ],
+    }),
+    [t],
+  );
+
+  return (
+    <Card title={t("measurementsTitle")} className="hive-charts">
+      {readings === undefined || shown === undefined ? (
+        <Loading />
+      ) : readings.length === 0 ? (
+        <p className="muted">{t("noMeasurements")}</p>
+      ) : (
+        <>
+          <Choice<Period>
+            label={t("period")}
+            value={period}
+            options={[
+              { value: "30", label: t("period30") },
+              { value: "365", label: t("period365") },
+              { value: "all", label: t("periodAll") },
+            ]}
+            onChange={(v) => setChosen(v)}
+          />
+          {shown.length === 0 ? (
+            <p className="muted">{t("noneInPeriod")}</p>
+          ) : (
+            <>
+              <Measure
+                title={t("weight")}
+                readings={shown}
+                fields={fields.weight}
+                formatY={fmt.kg}
+              />
+              <Measure
+                title={t("temperature")}
+                readings={shown}
+                fields={fields.temperature}
+                formatY={fmt.celsius}
+              />
+              <Measure
+                title={t("humidity")}
+                readings={shown}
+                fields={fields.humidity}
+                formatY={fmt.percent}
+              />
+            </>
+          )}
+        </>
+      )}
+    </Card>
+  );
+}
