@@ -224,7 +224,7 @@ export const hiveMessages = defineMessages("hives", {
     due: "Fällig {{date}}",
     overdue: "Überfällig",
 
-    inspect: "Durchsicht",
+    inspect: "Durchsicht erfassen",
     newQueen: "Neue Königin",
     newTreatment: "Behandlung erfassen",
     newHarvest: "Ernte erfassen",
