@@ -62,15 +62,21 @@ export default function InspectionForm() {
   if ("error" in result || result.value.hive === undefined) return <NotFound back={paths.hives} />;
   const { hive, last } = result.value;
   if (readOnly) {
-    return (
-      <Page title={hive.name} back={paths.hive(hive.id)}>
-        <ReadOnlyNote />
-      </Page>
-    );
+    return <ReadOnlyForm hiveName={hive.name} hiveId={hive.id} />;
   }
   // Mounted once the prefill is known: the form takes it as its start and ignores later changes
   // (a sync arriving while the beekeeper fills it in does not overwrite what they set).
   return <Form hive={hive} prefill={last.state} prefillFrom={last.from} />;
+}
+
+/** A read-only (demo) session cannot record an inspection: it says so. */
+function ReadOnlyForm(props: { hiveName: string; hiveId: string }) {
+  const t = useMessages(inspectionMessages);
+  return (
+    <Page title={t("formTitle", { hive: props.hiveName })} back={paths.hive(props.hiveId)}>
+      <ReadOnlyNote />
+    </Page>
+  );
 }
 
 const weatherPresets = ["sunny", "cloudy", "rain", "windy"] as const;
@@ -131,6 +137,10 @@ function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom?: Inspectio
   const save = async () => {
     if (invalid.length > 0) {
       setShowErrors(true);
+      // The field to mend may be far up the form: take the beekeeper there.
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>(".inspection-form [aria-invalid='true']")?.focus(),
+      );
       return;
     }
     setBusy(true);
