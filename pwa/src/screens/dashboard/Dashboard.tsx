@@ -4,12 +4,14 @@
  * apiary and queen). A new account sees how to begin instead: an apiary, then a hive.
  *
  * GetDashboard reads the whole replica (about 2 s on a phone for a big one). useLive keeps the
- * last answer while a new one is computed, so the page shows Loading only the first time.
+ * last answer while a new one is computed, and the last answers are remembered for the next
+ * visit of the overview, so the page shows Loading only the first time after the app opens.
  */
+import type { HivekeepClient } from "@hivekeep/client-core";
 import type { GetDashboardResponse, MarkingColor } from "@hivekeep/proto";
-import { useMemo, useState } from "react";
+import { type DependencyList, useMemo, useState } from "react";
 import { Link } from "wouter";
-import { useLive, useReadOnly } from "../../app/client.tsx";
+import { useClient, useLive, useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/routes.tsx";
 import { type Format, toDate, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
@@ -39,36 +41,63 @@ interface Recent {
   readonly note: string;
 }
 
+/**
+ * The last answers of the overview's queries, per replica: coming back to the overview shows
+ * them at once while the query runs again (GetDashboard takes seconds on a big replica), so
+ * Loading is shown only the first time after the app opens.
+ */
+const lastAnswers = new WeakMap<HivekeepClient, Map<string, unknown>>();
+
+function useLiveRemembered<R>(
+  name: string,
+  query: (client: HivekeepClient) => Promise<R>,
+  deps: DependencyList,
+): R | undefined {
+  const client = useClient();
+  const live = useLive(query, deps);
+  let answers = lastAnswers.get(client);
+  if (answers === undefined) {
+    answers = new Map();
+    lastAnswers.set(client, answers);
+  }
+  if (live !== undefined) answers.set(name, live);
+  return live ?? (answers.get(name) as R | undefined);
+}
+
 export default function Dashboard() {
   const t = useWords();
-  const data = useLive(async (c) => {
-    const d = await c.stats.getDashboard({ thresholdDays });
-    // The dashboard names only the ids of the recent visits: their hive and what they hold.
-    const recent = await Promise.all(
-      d.recentInspections.map(async (r): Promise<Recent> => {
-        const [hive, inspection] = await Promise.all([
-          c.hives.getHive({ id: r.hiveId }).then(
-            (x) => x.hive,
-            () => undefined,
-          ),
-          c.inspections.getInspection({ id: r.id }).then(
-            (x) => x.inspection,
-            () => undefined,
-          ),
-        ]);
-        return {
-          id: r.id,
-          hiveId: r.hiveId,
-          date: toDate(r.date),
-          hiveName: hive?.name,
-          measurementOnly: inspection !== undefined && isMeasurementOnly(inspection),
-          readings: inspection ? readingsOf(inspection) : [],
-          note: inspection?.note.trim() ?? "",
-        };
-      }),
-    );
-    return { d, recent };
-  }, []);
+  const data = useLiveRemembered(
+    "dashboard",
+    async (c) => {
+      const d = await c.stats.getDashboard({ thresholdDays });
+      // The dashboard names only the ids of the recent visits: their hive and what they hold.
+      const recent = await Promise.all(
+        d.recentInspections.map(async (r): Promise<Recent> => {
+          const [hive, inspection] = await Promise.all([
+            c.hives.getHive({ id: r.hiveId }).then(
+              (x) => x.hive,
+              () => undefined,
+            ),
+            c.inspections.getInspection({ id: r.id }).then(
+              (x) => x.inspection,
+              () => undefined,
+            ),
+          ]);
+          return {
+            id: r.id,
+            hiveId: r.hiveId,
+            date: toDate(r.date),
+            hiveName: hive?.name,
+            measurementOnly: inspection !== undefined && isMeasurementOnly(inspection),
+            readings: inspection ? readingsOf(inspection) : [],
+            note: inspection?.note.trim() ?? "",
+          };
+        }),
+      );
+      return { d, recent };
+    },
+    [],
+  );
 
   if (data === undefined) {
     return (
@@ -82,7 +111,7 @@ export default function Dashboard() {
   return (
     <Page title={t("title")}>
       {starting && <GetStarted t={t} apiaries={d.apiaries} />}
-      {d.apiaries > 0 && <Figures t={t} d={d} />}
+      {d.hives > 0 && <Figures t={t} d={d} />}
       <div className="dash__grid">
         {d.hives > 0 && <Due t={t} d={d} />}
         <div className="dash__col">
@@ -355,7 +384,8 @@ function Honey(props: { readonly t: T; readonly history: readonly MonthKg[] }) {
   const year = new Date().getUTCFullYear();
   // The season's honey per apiary and per queen (GetHoneyStats); the queens' labels in the
   // reader's language from their rows.
-  const season = useLive(
+  const season = useLiveRemembered(
+    `honey-${year}`,
     async (c) => {
       const h = await c.stats.getHoneyStats({ year });
       const queens = await Promise.all(

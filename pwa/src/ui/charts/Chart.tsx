@@ -103,9 +103,16 @@ function Figure(props: {
       >
         {t("table")}
       </button>
-      <div id={`${id}-table`} className="chart__table" hidden={!open}>
+      {/* Scrolls when long: focusable, so a keyboard can scroll it too. */}
+      <section
+        id={`${id}-table`}
+        className="chart__table"
+        hidden={!open}
+        aria-label={t("tableCaption", { title: props.title })}
+        tabIndex={open ? 0 : -1}
+      >
         {open && props.table()}
-      </div>
+      </section>
     </figure>
   );
 }
