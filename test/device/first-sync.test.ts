@@ -1,3 +1,4 @@
+import { Code, ConnectError } from "@connectrpc/connect";
 import { createHivekeepClient, type HivekeepClient } from "@hivekeep/client-core";
 import { ApiaryService } from "@hivekeep/proto";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
@@ -51,5 +52,57 @@ describe.each(databaseKinds)("device client on %s", (kind) => {
     await a.apiaries.createApiary({ name: "Heide" });
     await expect.poll(() => seen.at(-1)).toContain("Heide");
     sub.unsubscribe();
+  });
+});
+
+describe("device client opened offline", () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer("pglite");
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("opens the replica of the last account seen here when fetch fails as it does offline", async () => {
+    const indexedDB = new IDBFactory();
+    const online = await createHivekeepClient({ baseUrl: t.url, indexedDB, IDBKeyRange });
+    await online.apiaries.createApiary({ name: "Waldrand" });
+    const { organizationId, userId, dbName } = online;
+    await online.close();
+    // What a browser's fetch does with no network.
+    const offlineFetch: typeof fetch = async () => {
+      throw new TypeError("Failed to fetch");
+    };
+    const offline = await createHivekeepClient({
+      baseUrl: t.url,
+      indexedDB,
+      IDBKeyRange,
+      fetch: offlineFetch,
+    });
+    try {
+      expect([offline.organizationId, offline.userId, offline.dbName]).toEqual([
+        organizationId,
+        userId,
+        dbName,
+      ]);
+      expect((await offline.apiaries.listApiaries({})).apiaries.map((a) => a.name)).toEqual([
+        "Waldrand",
+      ]);
+    } finally {
+      await offline.close();
+    }
+  });
+
+  it("fails as unavailable when this device never saw an account", async () => {
+    const err = await createHivekeepClient({
+      baseUrl: t.url,
+      indexedDB: new IDBFactory(),
+      IDBKeyRange,
+      fetch: async () => {
+        throw new TypeError("Failed to fetch");
+      },
+    }).catch((e: unknown) => e);
+    expect(ConnectError.from(err).code).toBe(Code.Unavailable);
   });
 });

@@ -131,6 +131,22 @@ function bearer(getToken: HivekeepClientOptions["getToken"]): Interceptor {
   };
 }
 
+/**
+ * A request that never reached the server (offline: fetch throws a TypeError) is `unavailable`,
+ * as the sync client says; Connect's web transport would call it `unknown`. A cancelled one stays
+ * as it is.
+ */
+function unreachableIsUnavailable(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  return async (input, init) => {
+    try {
+      return await fetch(input, init);
+    } catch (err) {
+      if (init?.signal?.aborted || (err instanceof Error && err.name === "AbortError")) throw err;
+      throw ConnectError.from(err, Code.Unavailable);
+    }
+  };
+}
+
 /** Who the replica is for: given, asked of the server, or (offline) the last one seen here. */
 async function findAccount(
   options: HivekeepClientOptions,
@@ -166,7 +182,7 @@ export async function createHivekeepClient(
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const remote = createConnectTransport({
     baseUrl,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: unreachableIsUnavailable(options.fetch ?? globalThis.fetch.bind(globalThis)),
     interceptors: [bearer(options.getToken)],
   });
   const account = await findAccount({ ...options, baseUrl }, remote);
