@@ -2,16 +2,27 @@
  * Who is using the app decides what it shows: sign-in (hosted mode, signed out), or the app on
  * the replica of the signed-in account (single-user mode opens straight into it).
  */
-import { lazy, Suspense, useMemo } from "react";
+import { lazy, Suspense, useEffect, useMemo } from "react";
 import { Router } from "wouter";
-import { type AppSession, AppSessionProvider, useReplica, useSyncStatus } from "./app/client.tsx";
+import {
+  type AppSession,
+  AppSessionProvider,
+  useClient,
+  useReplica,
+  useSyncStatus,
+} from "./app/client.tsx";
 import { AppRoutes } from "./app/routes.tsx";
 import { Shell } from "./app/Shell.tsx";
 import { shellMessages } from "./app/shell-messages.ts";
 import { UpdatePrompt } from "./app/UpdatePrompt.tsx";
 import { useSession } from "./hooks/useSession.ts";
 import { useMessages } from "./i18n.ts";
-import { clearSessionToken, type Identity, sessionToken } from "./session.ts";
+import {
+  clearSessionToken,
+  type Identity,
+  sessionToken,
+  subscribeAdoptedToken,
+} from "./session.ts";
 import { errorText, Loading } from "./ui/page.tsx";
 
 const SignedOut = lazy(() => import("./screens/account/SignedOut.tsx"));
@@ -95,6 +106,15 @@ function Replica(props: { identity: Identity | undefined; signOut: () => Promise
 function SessionEnded() {
   const t = useMessages(shellMessages);
   const status = useSyncStatus();
+  const client = useClient();
+  // A token checked for this account (signed in again in another tab): sync resumes now.
+  useEffect(
+    () =>
+      subscribeAdoptedToken(() => {
+        if (client.sync.status.paused) void client.sync.syncNow().catch(() => {});
+      }),
+    [client],
+  );
   if (!status.paused) return null;
   return (
     <div className="notice notice--warn" role="alert">

@@ -1,47 +1,49 @@
 /**
- * Connect clients for the server that served this page. A placeholder: the
- * offline-first PWA will read from the local replica instead (DESIGN.md §6).
+ * The remote AuthService of the server that served this page: sign-in and the account calls
+ * (API keys, members, invitations, switching organization). These need the network; everything
+ * else in the app reads and writes the device's replica (app/client.tsx).
  */
-import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
+import {
+  type CallOptions,
+  Code,
+  ConnectError,
+  createClient,
+  type Interceptor,
+} from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { ApiaryService, AuthService, SyncService } from "@hivekeep/proto";
-import { clearSessionToken, sessionToken } from "./session.ts";
+import { AuthService } from "@hivekeep/proto";
+import { clearSessionToken, storedSessionToken } from "./session.ts";
+
+const signInMethods = new Set(["SignUp", "Login", "StartDemo"]);
 
 /**
- * Sends the session token (hosted mode) with every call, streams included.
- * A call answered `unauthenticated` with the current token means the session
+ * Sends the session token (hosted mode) with every call, unless the call names its own
+ * (`withToken`). A call answered `unauthenticated` with the token stored now means the session
  * expired or was revoked: the token is dropped and the app shows sign-in.
  */
 const sessionInterceptor: Interceptor = (next) => async (req) => {
-  const token = sessionToken();
-  if (token !== undefined) req.header.set("Authorization", `Bearer ${token}`);
-  const check = (err: unknown) => {
+  // Signing in needs no token, and its `unauthenticated` (a wrong password) ends no session.
+  if (signInMethods.has(req.method.name)) return next(req);
+  const given = req.header.get("Authorization");
+  let token: string | undefined;
+  if (given === null) {
+    token = storedSessionToken();
+    if (token !== undefined) req.header.set("Authorization", `Bearer ${token}`);
+  } else if (given === "") {
+    req.header.delete("Authorization");
+  } else {
+    token = given.replace(/^Bearer /, "");
+  }
+  try {
+    return await next(req);
+  } catch (err) {
     if (
       token !== undefined &&
       ConnectError.from(err).code === Code.Unauthenticated &&
-      sessionToken() === token
+      storedSessionToken() === token
     ) {
       clearSessionToken();
     }
-  };
-  try {
-    const res = await next(req);
-    if (!res.stream) return res;
-    // A stream's error arrives while reading it, not with the response.
-    const messages = res.message;
-    return {
-      ...res,
-      message: (async function* () {
-        try {
-          yield* messages;
-        } catch (err) {
-          check(err);
-          throw err;
-        }
-      })(),
-    };
-  } catch (err) {
-    check(err);
     throw err;
   }
 };
@@ -51,18 +53,11 @@ const transport = createConnectTransport({
   interceptors: [sessionInterceptor],
 });
 
-export const apiaryClient = createClient(ApiaryService, transport);
 export const authClient = createClient(AuthService, transport);
-export const syncClient = createClient(SyncService, transport);
 
-/** A sentence for the user saying what went wrong with a call. */
-export function describeError(err: unknown, action: string): string {
-  if (!navigator.onLine) {
-    return `Could not ${action}: you are offline. Try again when you have a connection.`;
-  }
-  const e = ConnectError.from(err);
-  if (e.code === Code.Unknown || e.code === Code.Unavailable) {
-    return `Could not ${action}: the server cannot be reached (${e.rawMessage}).`;
-  }
-  return `Could not ${action}: ${e.rawMessage}`;
+/** Call options that send this token (or, for undefined, none) instead of the stored one. */
+export function withToken(token: string | undefined): CallOptions {
+  return {
+    headers: token === undefined ? { Authorization: "" } : { Authorization: `Bearer ${token}` },
+  };
 }

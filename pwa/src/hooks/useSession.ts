@@ -1,20 +1,23 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { AuthMode, Role } from "@hivekeep/proto";
+import { AuthMode, Role, type WhoAmIResponse } from "@hivekeep/proto";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { authClient } from "../api.ts";
+import { authClient, withToken } from "../api.ts";
 import {
+  adoptSessionToken,
   cachedIdentity,
   cacheIdentity,
   clearSessionToken,
   type Identity,
-  sessionToken,
+  identityVerifiedFor,
   setSessionToken,
+  storedSessionToken,
+  subscribeIdentity,
   subscribeSessionToken,
 } from "../session.ts";
 import { useOnlineStatus } from "./useOnlineStatus.ts";
 
 export type SessionState =
-  /** Asking the server (WhoAmI) for the first time, with nothing remembered. */
+  /** Asking the server (WhoAmI), with nothing usable remembered; or changing accounts. */
   | { readonly status: "checking" }
   /** Hosted mode without a valid token: the sign-in screen. */
   | { readonly status: "signed-out" }
@@ -30,40 +33,71 @@ export type SessionState =
 
 export interface Session {
   readonly state: SessionState;
-  /** Keeps the token of a new session (Login, SignUp, StartDemo). */
+  /** Keeps the token of a new session (Login, SignUp, StartDemo, SwitchOrganization). */
   signIn(token: string): void;
   /** Ends the session on the server (when reachable) and forgets the token. */
   signOut(): Promise<void>;
+}
+
+/** WhoAmI's answer as the app keeps it. */
+export function identityOf(res: WhoAmIResponse): Identity {
+  const organization = { id: res.organization?.id ?? "", name: res.organization?.name ?? "" };
+  return {
+    loginMode: res.authMode === AuthMode.LOGIN,
+    email: res.user?.email ?? "",
+    organization: organization.name,
+    demo: res.demo,
+    owner: res.role === Role.OWNER,
+    userId: res.user?.id ?? "",
+    organizationId: organization.id,
+    organizations:
+      res.organizations.length > 0
+        ? res.organizations.map((o) => ({ id: o.id, name: o.name }))
+        : [organization],
+  };
+}
+
+/** Which replica an identity opens: one per user and organization. */
+export function accountKey(identity: Identity | undefined): string {
+  if (identity === undefined) return "";
+  return identity.userId !== "" && identity.organizationId !== ""
+    ? `${identity.userId}\n${identity.organizationId}`
+    : `${identity.email}\n${identity.organization}`;
 }
 
 function initialState(): SessionState {
   const known = cachedIdentity();
   if (known === undefined) return { status: "checking" };
   if (!known.loginMode) return { status: "ready", identity: known, verified: false };
-  if (sessionToken() === undefined) return { status: "signed-out" };
+  const token = storedSessionToken();
+  if (token === undefined) return { status: "signed-out" };
+  // A token nobody has checked yet (signed in, then closed before WhoAmI answered): ask first.
+  if (!identityVerifiedFor(token)) return { status: "checking" };
   return { status: "ready", identity: known, verified: false };
 }
 
 function sameIdentity(a: Identity | undefined, b: Identity | undefined): boolean {
-  return (
-    a?.loginMode === b?.loginMode &&
-    a?.email === b?.email &&
-    a?.organization === b?.organization &&
-    a?.demo === b?.demo &&
-    a?.owner === b?.owner
-  );
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**
- * Who is using the app: single-user mode (no sign-in), signed out, or signed
- * in to an organization. Asks WhoAmI on start and whenever the token changes
- * (sign-in, sign-out, a call answered `unauthenticated`, another tab).
+ * Who is using the app: single-user mode (no sign-in), signed out, or signed in to an
+ * organization. Asks WhoAmI on start and whenever the token changes (sign-in, sign-out, a switch
+ * of organization, a call answered `unauthenticated`, another tab).
+ *
+ * A token of another account than the one shown (another organization, another user) first
+ * closes the open replica ("checking"), and only then reaches sync: no queued change of one
+ * account is ever pushed with another's token.
  */
 export function useSession(): Session {
-  const token = useSyncExternalStore(subscribeSessionToken, sessionToken, () => undefined);
+  const token = useSyncExternalStore(subscribeSessionToken, storedSessionToken, () => undefined);
   const online = useOnlineStatus();
   const [state, setState] = useState<SessionState>(initialState);
   const [attempt, setAttempt] = useState(0);
+  const shown = useRef(state);
+  shown.current = state;
+  // An account checked while another one's replica was open: adopted once that one has closed.
+  const pending = useRef<{ identity: Identity; token: string | undefined } | undefined>(undefined);
 
   const update = useCallback((next: SessionState) => {
     setState((prev) => {
@@ -81,17 +115,19 @@ export function useSession(): Session {
     const known = cachedIdentity();
     // Signed out of a server known to ask for sign-in: no need to wait for WhoAmI.
     if (token === undefined && known?.loginMode) update({ status: "signed-out" });
-    authClient.whoAmI({}).then(
+    authClient.whoAmI({}, withToken(token)).then(
       (res) => {
         if (!live) return;
-        const identity: Identity = {
-          loginMode: res.authMode === AuthMode.LOGIN,
-          email: res.user?.email ?? "",
-          organization: res.organization?.name ?? "",
-          demo: res.demo,
-          owner: res.role === Role.OWNER,
-        };
-        cacheIdentity(identity);
+        const identity = identityOf(res);
+        cacheIdentity(identity, token);
+        const now = shown.current;
+        if (now.status === "ready" && accountKey(now.identity) !== accountKey(identity)) {
+          // Another account's replica is open: close it first (the effect below goes on).
+          pending.current = { identity, token };
+          setState({ status: "checking" });
+          return;
+        }
+        adoptSessionToken(token);
         update({ status: "ready", identity, verified: true });
       },
       (err: unknown) => {
@@ -114,6 +150,15 @@ export function useSession(): Session {
     };
   }, [token, attempt, update]);
 
+  // The previous replica has closed (effects of removed components run before this one).
+  useEffect(() => {
+    const next = pending.current;
+    if (state.status !== "checking" || next === undefined) return;
+    pending.current = undefined;
+    adoptSessionToken(next.token);
+    setState({ status: "ready", identity: next.identity, verified: true });
+  }, [state]);
+
   // Back online with an unconfirmed session: ask again.
   const unverified = state.status === "ready" && !state.verified;
   const wasOnline = useRef(online);
@@ -130,8 +175,25 @@ export function useSession(): Session {
     } catch {
       // Offline or already ended: forgetting the token signs out this device anyway.
     }
-    clearSessionToken();
+    clearSessionToken({ loggedOut: true });
   }, []);
 
   return { state, signIn, signOut };
+}
+
+/** The identity WhoAmI last named on this device (organizations to switch to, ids). */
+export function useIdentity(): Identity | undefined {
+  return useSyncExternalStore(subscribeIdentity, cachedIdentity, () => undefined);
+}
+
+/**
+ * Asks WhoAmI again and keeps the answer when it is still the account shown (its role, name and
+ * organizations may have changed); needs the network.
+ */
+export async function refreshIdentity(): Promise<Identity | undefined> {
+  const token = storedSessionToken();
+  const identity = identityOf(await authClient.whoAmI({}, withToken(token)));
+  if (accountKey(identity) !== accountKey(cachedIdentity())) return undefined;
+  cacheIdentity(identity, token);
+  return identity;
 }

@@ -1,10 +1,249 @@
-/** Placeholder until this screen is built. */
-import { Page } from "../../ui/page.tsx";
+/**
+ * Members of the organization (owners): who belongs, since when, with which role; remove
+ * someone (not yourself); invite by email with a role, which gives a link to send them
+ * (`/join#<token>`). Members live on the server, so this screen needs the network.
+ */
+import { type Member, Role } from "@hivekeep/proto";
+import { type FormEvent, useEffect, useState } from "react";
+import { authClient } from "../../api.ts";
+import { useAppSession } from "../../app/client.tsx";
+import { paths } from "../../app/routes.tsx";
+import { useFormat } from "../../format.ts";
+import { useOnlineStatus } from "../../hooks/useOnlineStatus.ts";
+import { useMessages } from "../../i18n.ts";
+import { SelectField, TextField } from "../../ui/forms.tsx";
+import { Card, Page } from "../../ui/page.tsx";
+import { looksLikeEmail } from "../account/errors.ts";
+import { authErrorMessages } from "../account/messages.ts";
+import { useAuthError } from "../account/useAuthError.ts";
+import { settingsMessages } from "./messages.ts";
+import { ConfirmAction, CopyField, NeedsNetwork } from "./parts.tsx";
 
 export default function Members() {
+  const t = useMessages(settingsMessages);
+  const session = useAppSession();
+  const online = useOnlineStatus();
+  const describe = useAuthError();
+  const [members, setMembers] = useState<readonly Member[] | undefined>();
+  const [loadError, setLoadError] = useState<string | undefined>();
+  const allowed = session.loginMode && session.owner && !session.readOnly;
+
+  async function load() {
+    setLoadError(undefined);
+    try {
+      setMembers((await authClient.listMembers({})).members);
+    } catch (err) {
+      setLoadError(describe(err));
+    }
+  }
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loads once, and again when online.
+  useEffect(() => {
+    if (online && allowed) void load();
+  }, [online, allowed]);
+
+  if (!allowed) {
+    return (
+      <Page title={t("members")} back={paths.settings}>
+        <Card>
+          <p>{session.loginMode ? t("ownersOnly") : t("singleUser")}</p>
+        </Card>
+      </Page>
+    );
+  }
+
   return (
-    <Page title="Members">
-      <p>Not built yet.</p>
+    <Page title={t("members")} back={paths.settings}>
+      <p className="muted">{t("membersIntro")}</p>
+      {!online && <NeedsNetwork />}
+      <Card title={session.organization}>
+        {loadError ? (
+          <>
+            <p className="error" role="alert">
+              {loadError}
+            </p>
+            <div className="form__actions">
+              <button
+                type="button"
+                className="button button--secondary"
+                disabled={!online}
+                onClick={() => void load()}
+              >
+                {t("retry")}
+              </button>
+            </div>
+          </>
+        ) : members === undefined ? (
+          online && (
+            <p className="muted" role="status">
+              {t("loading")}
+            </p>
+          )
+        ) : (
+          <ul className="list">
+            {members.map((m) => (
+              <MemberRow
+                key={m.user?.id}
+                member={m}
+                online={online}
+                onRemoved={() =>
+                  setMembers((prev) => prev?.filter((x) => x.user?.id !== m.user?.id))
+                }
+              />
+            ))}
+          </ul>
+        )}
+      </Card>
+      <Invite disabled={!online} />
     </Page>
+  );
+}
+
+function MemberRow(props: { member: Member; online: boolean; onRemoved: () => void }) {
+  const t = useMessages(settingsMessages);
+  const fmt = useFormat();
+  const describe = useAuthError();
+  const session = useAppSession();
+  const m = props.member;
+  const email = m.user?.email ?? "";
+  const self = email.toLowerCase() === session.email.toLowerCase();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+
+  async function remove() {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await authClient.removeMember({ userId: m.user?.id ?? "" });
+      props.onRemoved();
+    } catch (err) {
+      setError(describe(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <li className="list__item list__row member">
+      <div className="member__about">
+        <span className="list__title">
+          {email}
+          {self && <span className="muted"> ({t("you")})</span>}
+        </span>
+        <span className="list__meta">
+          <span>{m.role === Role.OWNER ? t("roleOwner") : t("roleMember")}</span>
+          <span>{t("joined", { date: fmt.date(m.joinedAt) })}</span>
+        </span>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+      {!self && (
+        <ConfirmAction
+          label={t("remove")}
+          ariaLabel={t("removeNamed", { email })}
+          confirm={t("removeConfirm", { email, organization: session.organization })}
+          busy={busy || !props.online}
+          onConfirm={() => void remove()}
+        />
+      )}
+    </li>
+  );
+}
+
+function Invite(props: { disabled: boolean }) {
+  const t = useMessages(settingsMessages);
+  const te = useMessages(authErrorMessages);
+  const fmt = useFormat();
+  const describe = useAuthError();
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<Role>(Role.MEMBER);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const [invitation, setInvitation] = useState<
+    { email: string; link: string; expires: string } | undefined
+  >();
+
+  async function invite(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const address = email.trim();
+    if (!looksLikeEmail(address)) {
+      setError(te("invalidEmail"));
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      const res = await authClient.createInvitation({ email: address, role });
+      const inv = res.invitation;
+      if (inv) {
+        setInvitation({
+          email: inv.email,
+          link: `${window.location.origin}${paths.join(inv.token)}`,
+          expires: fmt.date(inv.expiresAt),
+        });
+        setEmail("");
+      }
+    } catch (err) {
+      setError(describe(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card title={t("invite")}>
+      <form className="form" onSubmit={invite} noValidate>
+        <div className="form__row">
+          <TextField
+            label={t("inviteEmail")}
+            type="email"
+            value={email}
+            onChange={setEmail}
+            autoComplete="off"
+            maxLength={254}
+            required
+          />
+          <SelectField
+            label={t("inviteRole")}
+            hint={t("inviteRoleHint")}
+            value={role}
+            onChange={setRole}
+            options={[
+              { value: Role.MEMBER, label: t("roleMember") },
+              { value: Role.OWNER, label: t("roleOwner") },
+            ]}
+          />
+        </div>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="form__actions">
+          <button
+            type="submit"
+            className="button button--primary"
+            disabled={busy || props.disabled}
+          >
+            {busy ? t("inviting") : t("createInvitation")}
+          </button>
+        </div>
+      </form>
+      {invitation && (
+        <section
+          className="invitation"
+          aria-label={t("invitationFor", { email: invitation.email })}
+        >
+          <h3 className="invitation__title">{t("invitationFor", { email: invitation.email })}</h3>
+          <CopyField
+            label={t("invitationLink")}
+            value={invitation.link}
+            hint={t("invitationText", { email: invitation.email, date: invitation.expires })}
+          />
+        </section>
+      )}
+    </Card>
   );
 }
