@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { useMessages } from "../i18n.ts";
 import { useAppSession } from "./client.tsx";
+import { ErrorBoundary } from "./ErrorBoundary.tsx";
 import { paths } from "./routes.tsx";
 import { SyncBar } from "./SyncBar.tsx";
 import { shellMessages } from "./shell-messages.ts";
@@ -55,7 +56,7 @@ export function Shell(props: { readonly children: ReactNode }) {
         ))}
       </nav>
       <main id="main" className="content" tabIndex={-1}>
-        {props.children}
+        <ErrorBoundary resetKey={location}>{props.children}</ErrorBoundary>
       </main>
     </div>
   );

@@ -5,7 +5,6 @@
  * queue the change for the sync engine.
  */
 import { createHivekeepClient, type HivekeepClient, type SyncStatus } from "@hivekeep/client-core";
-import { useObservable } from "dexie-react-hooks";
 import {
   createContext,
   type DependencyList,
@@ -52,7 +51,10 @@ export function useReadOnly(): boolean {
 
 /**
  * A query over the replica that runs again whenever the replica changes (here, in another tab,
- * or by sync). Undefined until the first answer; `deps` as for useEffect.
+ * or by sync). Undefined until the first answer for these `deps` (as for useEffect); a failed
+ * query throws to the nearest error boundary (use useLiveResult where failing is an answer).
+ * One subscription per deps, so the query runs once per change (dexie-react-hooks'
+ * useObservable runs it twice on mount, which the dashboard of a big replica felt).
  *
  *   const hive = useLive((c) => c.hives.getHive({ id }), [id]);
  */
@@ -61,8 +63,26 @@ export function useLive<T>(
   deps: DependencyList,
 ): T | undefined {
   const client = useClient();
-  return useObservable(() => client.live(query), [client, ...deps]);
+  const key = [client, ...deps];
+  const [state, setState] = useState<
+    { key: unknown[]; value: T } | { key: unknown[]; error: unknown } | undefined
+  >(undefined);
+  const subscribe = () => {
+    const sub = client.live(query).subscribe({
+      next: (value) => setState({ key, value }),
+      error: (error: unknown) => setState({ key, error }),
+    });
+    return () => sub.unsubscribe();
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key holds the client and the caller's deps.
+  useEffect(subscribe, key);
+  if (state === undefined || !sameKey(state.key, key)) return undefined;
+  if ("error" in state) throw state.error;
+  return state.value;
 }
+
+const sameKey = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
 
 /**
  * As useLive, but a failed query is an answer too (`{ error }`), for pages whose record may not

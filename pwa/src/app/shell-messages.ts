@@ -34,6 +34,8 @@ export const shellMessages = defineMessages("shell", {
     updateAfterSync_one: "Updating as soon as your {{count}} waiting change is synced.",
     updateAfterSync_other: "Updating as soon as your {{count}} waiting changes are synced.",
     update: "Update",
+    screenFailed: "This screen could not be shown: {{message}}",
+    reload: "Reload",
     notNow: "Not now",
   },
   de: {
@@ -72,6 +74,8 @@ export const shellMessages = defineMessages("shell", {
     updateAfterSync_other:
       "Aktualisierung, sobald Ihre {{count}} wartenden Änderungen synchronisiert sind.",
     update: "Aktualisieren",
+    screenFailed: "Diese Ansicht konnte nicht angezeigt werden: {{message}}",
+    reload: "Neu laden",
     notNow: "Später",
   },
 });
