@@ -42,7 +42,7 @@ export function App() {
       {state.status === "ready" && (
         <Replica
           // Another account (or organization) opens its own replica.
-          key={`${state.identity?.email}\n${state.identity?.organization}`}
+          key={`${state.identity?.userId}\n${state.identity?.organizationId}`}
           identity={state.identity}
           signOut={session.signOut}
         />
@@ -57,7 +57,7 @@ function Replica(props: { identity: Identity | undefined; signOut: () => Promise
   const t = useMessages(shellMessages);
   const readOnly = props.identity?.demo === true;
   const replica = useReplica({
-    key: `${props.identity?.email}\n${props.identity?.organization}`,
+    key: `${props.identity?.userId}\n${props.identity?.organizationId}`,
     getToken,
     readOnly,
   });
