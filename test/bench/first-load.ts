@@ -27,7 +27,9 @@ try {
     if (request.resourceType() !== "script" || scripts.has(request.url())) return;
     scripts.set(
       request.url(),
-      response.body().then((body) => ({ bytes: body.length, gzip: gzipSync(body, { level: 9 }).length })),
+      response
+        .body()
+        .then((body) => ({ bytes: body.length, gzip: gzipSync(body, { level: 9 }).length })),
     );
   });
   await page.goto(server.url, { waitUntil: "load" });
