@@ -167,37 +167,36 @@ function HiveView({ data }: { data: HiveData }) {
       ))}
 
       <div className="hive-top">
-        <StockCard data={data} queen={queen} t={t} tc={tc} fmt={fmt} now={now} />
-
         <Writable>
-          <div className="hive-actions">
-            <Link
-              href={paths.inspect(h.id)}
-              className="button button--primary button--big hive-actions__inspect"
-            >
-              {t("inspect")}
+          <Link
+            href={paths.inspect(h.id)}
+            className="button button--primary button--big hive-actions__inspect"
+          >
+            {t("inspect")}
+          </Link>
+        </Writable>
+        <StockCard data={data} queen={queen} t={t} tc={tc} fmt={fmt} now={now} />
+        <Writable>
+          <nav className="hive-actions__more" aria-label={t("moreActions")}>
+            <Link href={paths.newQueen(h.id)} className="button button--secondary">
+              {t("newQueen")}
             </Link>
-            <nav className="hive-actions__more" aria-label={t("moreActions")}>
-              <Link href={paths.newQueen(h.id)} className="button button--secondary">
-                {t("newQueen")}
-              </Link>
-              <Link href={paths.newTreatment(h.id)} className="button button--secondary">
-                {t("newTreatment")}
-              </Link>
-              <Link href={paths.newHarvest(h.id)} className="button button--secondary">
-                {t("newHarvest")}
-              </Link>
-              <Link href={paths.newTask({ hive: h.id })} className="button button--secondary">
-                {t("newTask")}
-              </Link>
-              <Link href={paths.editHive(h.id)} className="button button--secondary">
-                {t("edit")}
-              </Link>
-              <Link href={paths.relocateHive(h.id)} className="button button--secondary">
-                {t("relocate")}
-              </Link>
-            </nav>
-          </div>
+            <Link href={paths.newTreatment(h.id)} className="button button--secondary">
+              {t("newTreatment")}
+            </Link>
+            <Link href={paths.newHarvest(h.id)} className="button button--secondary">
+              {t("newHarvest")}
+            </Link>
+            <Link href={paths.newTask({ hive: h.id })} className="button button--secondary">
+              {t("newTask")}
+            </Link>
+            <Link href={paths.editHive(h.id)} className="button button--secondary">
+              {t("edit")}
+            </Link>
+            <Link href={paths.relocateHive(h.id)} className="button button--secondary">
+              {t("relocate")}
+            </Link>
+          </nav>
         </Writable>
       </div>
 
@@ -233,9 +232,14 @@ function HiveView({ data }: { data: HiveData }) {
 }
 
 /** A label and its value, in the stock card's grid. */
-function Fact(props: { readonly label: string; readonly children: ReactNode }) {
+function Fact(props: {
+  readonly label: string;
+  readonly children: ReactNode;
+  /** Free text (varroa): two columns, so words are not broken. */
+  readonly wide?: boolean;
+}) {
   return (
-    <div className="hive-fact">
+    <div className={props.wide ? "hive-fact hive-fact--wide" : "hive-fact"}>
       <dt className="hive-fact__label">{props.label}</dt>
       <dd className="hive-fact__value">{props.children}</dd>
     </div>
@@ -261,8 +265,12 @@ function ColonyFacts(props: { i: Inspection; t: T; tc: TC; fmt: Format }) {
         <Fact label={t("temperament")}>{label.temperament(tc, i.temperament)}</Fact>
       )}
       {i.calmness > 0 && <Fact label={t("calmness")}>{fmt.number(i.calmness)}</Fact>}
-      <Fact label={t("queenCells")}>{fmt.number(i.queenCells)}</Fact>
-      {i.varroa.trim() !== "" && <Fact label={t("varroa")}>{i.varroa}</Fact>}
+      {i.queenCells > 0 && <Fact label={t("queenCells")}>{fmt.number(i.queenCells)}</Fact>}
+      {i.varroa.trim() !== "" && (
+        <Fact label={t("varroa")} wide>
+          {i.varroa}
+        </Fact>
+      )}
       {i.superAdded && <Fact label={t("superAdded")}>{t("yes")}</Fact>}
       {i.weightKg !== 0 && <Fact label={t("weight")}>{fmt.kg(i.weightKg)}</Fact>}
     </dl>
