@@ -15,7 +15,7 @@ import { AppRoutes } from "./app/routes.tsx";
 import { Shell } from "./app/Shell.tsx";
 import { shellMessages } from "./app/shell-messages.ts";
 import { UpdatePrompt } from "./app/UpdatePrompt.tsx";
-import { useSession } from "./hooks/useSession.ts";
+import { accountKey, useSession } from "./hooks/useSession.ts";
 import { useMessages } from "./i18n.ts";
 import {
   clearSessionToken,
@@ -42,7 +42,7 @@ export function App() {
       {state.status === "ready" && (
         <Replica
           // Another account (or organization) opens its own replica.
-          key={`${state.identity?.userId}\n${state.identity?.organizationId}`}
+          key={accountKey(state.identity)}
           identity={state.identity}
           signOut={session.signOut}
         />
@@ -57,7 +57,7 @@ function Replica(props: { identity: Identity | undefined; signOut: () => Promise
   const t = useMessages(shellMessages);
   const readOnly = props.identity?.demo === true;
   const replica = useReplica({
-    key: `${props.identity?.userId}\n${props.identity?.organizationId}`,
+    key: accountKey(props.identity),
     getToken,
     readOnly,
   });
