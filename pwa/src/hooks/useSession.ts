@@ -2,6 +2,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { AuthMode, Role, type WhoAmIResponse } from "@hivekeep/proto";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { authClient, withToken } from "../api.ts";
+import { useOnline } from "../app/useOnline.ts";
 import {
   adoptSessionToken,
   cachedIdentity,
@@ -14,7 +15,6 @@ import {
   subscribeIdentity,
   subscribeSessionToken,
 } from "../session.ts";
-import { useOnlineStatus } from "./useOnlineStatus.ts";
 
 export type SessionState =
   /** Asking the server (WhoAmI), with nothing usable remembered; or changing accounts. */
@@ -91,7 +91,7 @@ function sameIdentity(a: Identity | undefined, b: Identity | undefined): boolean
  */
 export function useSession(): Session {
   const token = useSyncExternalStore(subscribeSessionToken, storedSessionToken, () => undefined);
-  const online = useOnlineStatus();
+  const online = useOnline();
   const [state, setState] = useState<SessionState>(initialState);
   const [attempt, setAttempt] = useState(0);
   const shown = useRef(state);

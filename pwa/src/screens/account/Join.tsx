@@ -8,7 +8,7 @@ import { Link, useLocation } from "wouter";
 import { authClient } from "../../api.ts";
 import { useAppSession, useSyncStatus } from "../../app/client.tsx";
 import { paths } from "../../app/routes.tsx";
-import { useOnlineStatus } from "../../hooks/useOnlineStatus.ts";
+import { useOnline } from "../../app/useOnline.ts";
 import { useMessages } from "../../i18n.ts";
 import { setSessionToken } from "../../session.ts";
 import { TextField } from "../../ui/forms.tsx";
@@ -70,7 +70,7 @@ function JoinWithThisAccount(props: { invitation: string }) {
   const describe = useAuthError();
   const session = useAppSession();
   const { pending } = useSyncStatus();
-  const online = useOnlineStatus();
+  const online = useOnline();
   const [, navigate] = useLocation();
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);

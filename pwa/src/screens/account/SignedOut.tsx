@@ -7,7 +7,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import { authClient } from "../../api.ts";
-import { useOnlineStatus } from "../../hooks/useOnlineStatus.ts";
+import { useOnline } from "../../app/useOnline.ts";
 import { useMessages } from "../../i18n.ts";
 import { lastEmail, sessionEndedHere } from "../../session.ts";
 import { TextField } from "../../ui/forms.tsx";
@@ -74,7 +74,7 @@ function AccountForm(props: {
 }) {
   const t = useMessages(accountMessages);
   const describe = useAuthError();
-  const online = useOnlineStatus();
+  const online = useOnline();
   const id = useId();
   const invited = props.invitation !== undefined;
   // An invited person most likely has no account yet.

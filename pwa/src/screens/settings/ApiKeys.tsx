@@ -8,8 +8,8 @@ import { type FormEvent, useEffect, useState } from "react";
 import { authClient } from "../../api.ts";
 import { useAppSession } from "../../app/client.tsx";
 import { paths } from "../../app/routes.tsx";
+import { useOnline } from "../../app/useOnline.ts";
 import { useFormat } from "../../format.ts";
-import { useOnlineStatus } from "../../hooks/useOnlineStatus.ts";
 import { useMessages } from "../../i18n.ts";
 import { TextField } from "../../ui/forms.tsx";
 import { Card, Empty, Page } from "../../ui/page.tsx";
@@ -20,7 +20,7 @@ import { ConfirmAction, CopyField, NeedsNetwork } from "./parts.tsx";
 export default function ApiKeys() {
   const t = useMessages(settingsMessages);
   const session = useAppSession();
-  const online = useOnlineStatus();
+  const online = useOnline();
   const describe = useAuthError();
   const [keys, setKeys] = useState<readonly ApiKey[] | undefined>();
   const [loadError, setLoadError] = useState<string | undefined>();

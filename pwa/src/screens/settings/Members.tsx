@@ -8,8 +8,8 @@ import { type FormEvent, useEffect, useState } from "react";
 import { authClient } from "../../api.ts";
 import { useAppSession } from "../../app/client.tsx";
 import { paths } from "../../app/routes.tsx";
+import { useOnline } from "../../app/useOnline.ts";
 import { useFormat } from "../../format.ts";
-import { useOnlineStatus } from "../../hooks/useOnlineStatus.ts";
 import { useMessages } from "../../i18n.ts";
 import { SelectField, TextField } from "../../ui/forms.tsx";
 import { Card, Page } from "../../ui/page.tsx";
@@ -22,7 +22,7 @@ import { ConfirmAction, CopyField, NeedsNetwork } from "./parts.tsx";
 export default function Members() {
   const t = useMessages(settingsMessages);
   const session = useAppSession();
-  const online = useOnlineStatus();
+  const online = useOnline();
   const describe = useAuthError();
   const [members, setMembers] = useState<readonly Member[] | undefined>();
   const [loadError, setLoadError] = useState<string | undefined>();

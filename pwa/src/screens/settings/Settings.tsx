@@ -8,8 +8,8 @@ import { Link } from "wouter";
 import { authClient } from "../../api.ts";
 import { useAppSession, useSyncStatus } from "../../app/client.tsx";
 import { paths } from "../../app/routes.tsx";
+import { useOnline } from "../../app/useOnline.ts";
 import { useFormat } from "../../format.ts";
-import { useOnlineStatus } from "../../hooks/useOnlineStatus.ts";
 import { refreshIdentity, useIdentity } from "../../hooks/useSession.ts";
 import { useMessages } from "../../i18n.ts";
 import { type OrganizationRef, setSessionToken } from "../../session.ts";
@@ -96,7 +96,7 @@ function Organizations() {
   const describe = useAuthError();
   const session = useAppSession();
   const identity = useIdentity();
-  const online = useOnlineStatus();
+  const online = useOnline();
   const { pending } = useSyncStatus();
   const [busy, setBusy] = useState<string | undefined>();
   const [error, setError] = useState<string | undefined>();
