@@ -61,7 +61,3 @@ export function useBrowserApp(env: Record<string, string> = {}): BrowserApp {
     openTab,
   };
 }
-
-/** The apiary list's entry that names an apiary. */
-export const apiaryItem = (page: Page, name: string) =>
-  page.getByRole("listitem").filter({ hasText: name });
