@@ -19,15 +19,17 @@ import { BarChart } from "../../ui/charts/Chart.tsx";
 import { monthTicks } from "../../ui/charts/ticks.ts";
 import { markingCss } from "../../ui/messages.ts";
 import { Card, Empty, Loading, Page, Writable } from "../../ui/page.tsx";
+import { dueAfterDays } from "../hives/hive-logic.ts";
+import { isMeasurementOnly } from "../inspections/fields.ts";
 import { honeyBars, honeyByYear, type MonthKg, monthsBefore } from "./honey.ts";
 import { dashboardMessages } from "./messages.ts";
-import { groupRecent, isMeasurementOnly, type Reading, readingsOf } from "./recent.ts";
+import { groupRecent, type Reading, readingsOf } from "./recent.ts";
 
 const useWords = () => useMessages(dashboardMessages);
 type T = ReturnType<typeof useWords>;
 
-/** GetDashboard's default: a hive is due after this many days without an inspection. */
-const thresholdDays = 21;
+/** A hive is due after this many days without an inspection (as on the hive list). */
+const thresholdDays = dueAfterDays;
 /** Due hives shown before "Show all". */
 const dueShown = 6;
 

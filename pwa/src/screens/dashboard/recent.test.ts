@@ -1,29 +1,7 @@
 import { create } from "@bufbuild/protobuf";
-import { InspectionSchema, Stores } from "@hivekeep/proto";
+import { InspectionSchema } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
-import { groupRecent, isMeasurementOnly, readingsOf } from "./recent.ts";
-
-describe("isMeasurementOnly", () => {
-  it("takes a scale's reading (measurement fields only) for a measurement", () => {
-    expect(isMeasurementOnly(create(InspectionSchema, { weightKg: 41.5, tempHive: 34 }))).toBe(
-      true,
-    );
-  });
-
-  it("takes anything seen or written at the hive for a visit", () => {
-    for (const fields of [
-      { note: "Calm" },
-      { queenSeen: true },
-      { broodFrames: 4 },
-      { stores: Stores.GOOD },
-      { varroa: "3/day" },
-      { photoKeys: ["data:image/png;base64,AAAA"] },
-      { weather: "sunny" },
-    ]) {
-      expect(isMeasurementOnly(create(InspectionSchema, { weightKg: 40, ...fields }))).toBe(false);
-    }
-  });
-});
+import { groupRecent, readingsOf } from "./recent.ts";
 
 describe("readingsOf", () => {
   it("lists what was measured, leaving out 0 (not measured)", () => {

@@ -1,47 +1,9 @@
 /**
- * What a recent inspection was: a visit (the stock card, a note, photos) or only measurements
- * (a hive scale or climate sensor sends those), and the measurements it holds.
+ * The measurements a recent inspection holds, and the recent list's rows (a scale's run of
+ * readings folded into one). Whether one is only measurements: inspections/fields.ts.
  */
 import type { Inspection } from "@hivekeep/proto";
 import { measured } from "../../ui/charts/series.ts";
-
-type Visit = Pick<
-  Inspection,
-  | "note"
-  | "photoKeys"
-  | "weather"
-  | "queenSeen"
-  | "eggsSeen"
-  | "coveredLarva"
-  | "frames"
-  | "broodFrames"
-  | "stores"
-  | "temperament"
-  | "calmness"
-  | "queenCells"
-  | "varroa"
-  | "superAdded"
->;
-
-/** No stock-card field, note, weather or photo: an automated recorder's reading. */
-export function isMeasurementOnly(i: Visit): boolean {
-  return (
-    i.note.trim() === "" &&
-    i.photoKeys.length === 0 &&
-    i.weather.trim() === "" &&
-    !i.queenSeen &&
-    !i.eggsSeen &&
-    !i.coveredLarva &&
-    i.frames === 0 &&
-    i.broodFrames === 0 &&
-    i.stores === 0 &&
-    i.temperament === 0 &&
-    i.calmness === 0 &&
-    i.queenCells === 0 &&
-    i.varroa.trim() === "" &&
-    !i.superAdded
-  );
-}
 
 export interface Reading {
   readonly kind: "weight" | "temperature" | "humidity";

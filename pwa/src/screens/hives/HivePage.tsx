@@ -34,8 +34,9 @@ import {
   useAction,
   Writable,
 } from "../../ui/page.tsx";
+import { isColonyCheck, isMeasurementOnly } from "../inspections/fields.ts";
+import { withdrawalRunning } from "../records/rules.ts";
 import {
-  isColonyCheck,
   isInactive,
   movedEnds,
   placementHistory,
@@ -44,7 +45,6 @@ import {
   type Stay,
   statusChange,
   tasksWithDoneHere,
-  withdrawalRunning,
 } from "./hive-logic.ts";
 import { hiveMessages } from "./messages.ts";
 import { QueenMark } from "./parts.tsx";
@@ -250,14 +250,24 @@ function yesNo(t: T, v: boolean) {
   return v ? t("yes") : t("no");
 }
 
-/** What a colony check found, as facts (stock-card fields only; readings go in one line). */
+/**
+ * What a visit found, as facts (stock-card fields only; readings go in one line). The yes/no
+ * observations only for a look into the colony (a visit that only left a note says nothing of
+ * the queen).
+ */
 function ColonyFacts(props: { i: Inspection; t: T; tc: TC; fmt: Format }) {
   const { i, t, tc, fmt } = props;
+  const check = isColonyCheck(i);
+  if (!check && i.weightKg === 0) return null;
   return (
     <dl className="hive-facts-grid">
-      <Fact label={t("queenSeen")}>{yesNo(t, i.queenSeen)}</Fact>
-      <Fact label={t("eggsSeen")}>{yesNo(t, i.eggsSeen)}</Fact>
-      <Fact label={t("coveredLarva")}>{yesNo(t, i.coveredLarva)}</Fact>
+      {check && (
+        <>
+          <Fact label={t("queenSeen")}>{yesNo(t, i.queenSeen)}</Fact>
+          <Fact label={t("eggsSeen")}>{yesNo(t, i.eggsSeen)}</Fact>
+          <Fact label={t("coveredLarva")}>{yesNo(t, i.coveredLarva)}</Fact>
+        </>
+      )}
       {i.broodFrames > 0 && <Fact label={t("broodFrames")}>{fmt.number(i.broodFrames)}</Fact>}
       {i.frames > 0 && <Fact label={t("frames")}>{fmt.number(i.frames)}</Fact>}
       {i.stores !== 0 && <Fact label={t("stores")}>{label.stores(tc, i.stores)}</Fact>}
@@ -324,7 +334,8 @@ function StockCard(props: {
 }) {
   const { data, queen, t, tc, fmt, now } = props;
   const latest = data.inspections[0];
-  const lastCheck = data.inspections.find(isColonyCheck);
+  // The last visit of a beekeeper (a scale's readings come between them).
+  const lastCheck = data.inspections.find((i) => !isMeasurementOnly(i));
   const latestReadings = latest && readings(latest, t, fmt);
   // The colony check's weight is among its facts already.
   const checkReadings = lastCheck ? readings(lastCheck, t, fmt, false) : "";
@@ -504,13 +515,13 @@ function InspectionsCard(props: {
 /** A few words on an inspection for its row in the history. */
 function inspectionSummary(i: Inspection, t: T, tc: TC, fmt: Format): string {
   const parts: string[] = [];
-  if (isColonyCheck(i)) {
+  if (isMeasurementOnly(i)) {
+    parts.push(t("measurementOnly"));
+  } else {
     if (i.queenSeen) parts.push(t("queenSeen"));
     if (i.eggsSeen) parts.push(t("eggsSeen"));
     if (i.broodFrames > 0) parts.push(`${t("broodFrames")} ${fmt.number(i.broodFrames)}`);
     if (i.stores !== 0) parts.push(`${t("stores")}: ${label.stores(tc, i.stores)}`);
-  } else {
-    parts.push(t("measurementOnly"));
   }
   if (i.weightKg !== 0) parts.push(fmt.kg(i.weightKg));
   return parts.join(" · ");
@@ -679,7 +690,8 @@ function TimelineCard(props: {
         const i = inspections.get(e.refId);
         return (
           <Link href={paths.inspection(e.refId)}>
-            {i ? inspectionSummary(i, t, tc, fmt) : t("openInspection", { date: fmt.date(e.date) })}
+            {(i && inspectionSummary(i, t, tc, fmt)) ||
+              t("openInspection", { date: fmt.date(e.date) })}
           </Link>
         );
       }

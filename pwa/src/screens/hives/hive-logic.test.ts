@@ -4,9 +4,7 @@ import {
   EventType,
   HiveSchema,
   HiveStatus,
-  InspectionSchema,
   QueenSchema,
-  Stores,
   TaskSchema,
   TreatmentSchema,
 } from "@hivekeep/proto";
@@ -16,7 +14,6 @@ import {
   compareHives,
   fold,
   inspectionAge,
-  isColonyCheck,
   isInactive,
   matchesSearch,
   movedEnds,
@@ -26,7 +23,6 @@ import {
   runningWithdrawals,
   statusChange,
   tasksWithDoneHere,
-  withdrawalRunning,
 } from "./hive-logic.ts";
 
 const at = (iso: string) => toTimestamp(new Date(iso));
@@ -139,11 +135,6 @@ describe("withdrawal period", () => {
   const now = new Date("2026-06-30T10:00:00Z");
   const t = (id: string, until?: string) =>
     create(TreatmentSchema, { id, product: id, withdrawalUntil: until ? at(until) : undefined });
-  it("runs while its end lies in the future", () => {
-    expect(withdrawalRunning(t("a", "2026-07-01T00:00:00Z"), now)).toBe(true);
-    expect(withdrawalRunning(t("b", "2026-06-30T09:59:00Z"), now)).toBe(false);
-    expect(withdrawalRunning(t("c"), now)).toBe(false);
-  });
   it("lists the running ones, ending last first", () => {
     const list = [
       t("soon", "2026-07-01T00:00:00Z"),
@@ -152,16 +143,6 @@ describe("withdrawal period", () => {
       t("none"),
     ];
     expect(runningWithdrawals(list, now).map((x) => x.id)).toEqual(["late", "soon"]);
-  });
-});
-
-describe("isColonyCheck", () => {
-  it("tells a beekeeper's visit from a scale's reading", () => {
-    expect(isColonyCheck(create(InspectionSchema, { weightKg: 42.5, tempHive: 34 }))).toBe(false);
-    expect(isColonyCheck(create(InspectionSchema, { queenSeen: true }))).toBe(true);
-    expect(isColonyCheck(create(InspectionSchema, { stores: Stores.LOW }))).toBe(true);
-    expect(isColonyCheck(create(InspectionSchema, { note: "calm" }))).toBe(true);
-    expect(isColonyCheck(create(InspectionSchema, { broodFrames: 4 }))).toBe(true);
   });
 });
 

@@ -1,21 +1,20 @@
 /**
  * The pure rules of the hive screens (no React, no replica): how hives are sorted and searched,
- * how old a hive's last inspection is, which queen reigns, whether a treatment's withdrawal
- * period still runs, and where a hive stood (from its CREATED and MOVED events).
+ * how old a hive's last inspection is, which queen reigns, which withdrawal periods still run
+ * (the rule itself: records/rules.ts), and where a hive stood (from its CREATED and MOVED
+ * events). What kind of record an inspection is: inspections/fields.ts.
  */
 import {
   type Event,
   EventType,
   type Hive,
   HiveStatus,
-  type Inspection,
   type Queen,
-  Stores,
   type Task,
-  Temperament,
   type Treatment,
 } from "@hivekeep/proto";
 import { daysSince, toDate } from "../../format.ts";
+import { withdrawalRunning } from "../records/rules.ts";
 
 /** Days after which a hive is due for an inspection (the dashboard's default threshold). */
 export const dueAfterDays = 21;
@@ -93,12 +92,6 @@ export function reigningQueens(queens: readonly Queen[]): Map<string, Queen> {
   return out;
 }
 
-/** A treatment's withdrawal period runs while its end lies in the future. */
-export function withdrawalRunning(t: Treatment, now: Date = new Date()): boolean {
-  const until = toDate(t.withdrawalUntil);
-  return until !== undefined && until.getTime() > now.getTime();
-}
-
 /** Treatments whose withdrawal period is still running, the one ending last first. */
 export function runningWithdrawals(
   treatments: readonly Treatment[],
@@ -110,28 +103,6 @@ export function runningWithdrawals(
       (a, b) =>
         (toDate(b.withdrawalUntil)?.getTime() ?? 0) - (toDate(a.withdrawalUntil)?.getTime() ?? 0),
     );
-}
-
-/**
- * Whether an inspection holds observations of the colony (a beekeeper's visit) rather than only
- * the measurements a scale or climate tracker sends.
- */
-export function isColonyCheck(i: Inspection): boolean {
-  return (
-    i.queenSeen ||
-    i.eggsSeen ||
-    i.coveredLarva ||
-    i.superAdded ||
-    i.frames > 0 ||
-    i.broodFrames > 0 ||
-    i.queenCells > 0 ||
-    i.calmness > 0 ||
-    i.stores !== Stores.UNSPECIFIED ||
-    i.temperament !== Temperament.UNSPECIFIED ||
-    i.varroa.trim() !== "" ||
-    i.note.trim() !== "" ||
-    i.photoKeys.length > 0
-  );
 }
 
 /** One stay of a hive at an apiary; `until` is undefined while it still stands there. */

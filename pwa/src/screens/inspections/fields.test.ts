@@ -8,6 +8,7 @@ import {
   type InspectionDraft,
   invalidMeasurements,
   isColonyCheck,
+  isMeasurementOnly,
   lastColonyState,
   toCreateFields,
   togglePreset,
@@ -139,5 +140,33 @@ describe("isColonyCheck", () => {
     expect(isColonyCheck(insp({ weightKg: 40, tempHive: 35 }))).toBe(false);
     expect(isColonyCheck(insp({ eggsSeen: true }))).toBe(true);
     expect(isColonyCheck(insp({ varroa: "3 mites" }))).toBe(true);
+    expect(isColonyCheck(insp({ queenSeen: true }))).toBe(true);
+    expect(isColonyCheck(insp({ stores: Stores.LOW }))).toBe(true);
+    expect(isColonyCheck(insp({ broodFrames: 4 }))).toBe(true);
+  });
+
+  it("takes a note, the weather or a photo alone for no look into the colony", () => {
+    expect(isColonyCheck(insp({ note: "calm", weather: "sunny", photoKeys: ["k"] }))).toBe(false);
+    expect(isColonyCheck(insp({ varroa: "  " }))).toBe(false);
+  });
+});
+
+describe("isMeasurementOnly", () => {
+  it("takes a scale's reading (measurement fields only) for a measurement", () => {
+    expect(isMeasurementOnly(insp({ weightKg: 41.5, tempHive: 34 }))).toBe(true);
+  });
+
+  it("takes anything seen or written at the hive for a visit", () => {
+    for (const fields of [
+      { note: "Calm" },
+      { queenSeen: true },
+      { broodFrames: 4 },
+      { stores: Stores.GOOD },
+      { varroa: "3/day" },
+      { photoKeys: ["data:image/png;base64,AAAA"] },
+      { weather: "sunny" },
+    ]) {
+      expect(isMeasurementOnly(insp({ weightKg: 40, ...fields }))).toBe(false);
+    }
   });
 });

@@ -181,13 +181,21 @@ export function togglePreset(text: string, word: string): string {
 }
 
 // ---- A stored inspection ----
+// The one place that says what kind of record an inspection is (the hive page, the inspection
+// page and the overview all ask).
+
+type Observations = ColonyFields &
+  Pick<
+    Inspection,
+    "queenSeen" | "eggsSeen" | "coveredLarva" | "superAdded" | "queenCells" | "varroa"
+  >;
 
 /**
  * Whether an inspection is a beekeeper's look into the colony (anything of the stock card
  * recorded), as opposed to a scale's or climate tracker's measurement record. Only then do
  * the yes/no observations mean something ("queen not seen"), so only then are they shown.
  */
-export function isColonyCheck(i: Inspection): boolean {
+export function isColonyCheck(i: Observations): boolean {
   return (
     hasColonyState(i) ||
     i.queenSeen ||
@@ -195,7 +203,19 @@ export function isColonyCheck(i: Inspection): boolean {
     i.coveredLarva ||
     i.superAdded ||
     i.queenCells > 0 ||
-    i.varroa !== ""
+    i.varroa.trim() !== ""
+  );
+}
+
+/**
+ * Whether an inspection holds only what a hive scale or climate sensor sends: no stock-card
+ * field, note, weather or photo (anything of those is a beekeeper's visit).
+ */
+export function isMeasurementOnly(
+  i: Observations & Pick<Inspection, "note" | "weather" | "photoKeys">,
+): boolean {
+  return (
+    !isColonyCheck(i) && i.note.trim() === "" && i.weather.trim() === "" && i.photoKeys.length === 0
   );
 }
 
