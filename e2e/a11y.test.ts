@@ -5,7 +5,8 @@
  *
  * The data is a small season seeded through the server's JSON API; the needs-attention screen
  * gets an item by having the server refuse one pushed change (its apiary name blanked in flight).
- * The sign-in screen comes from a second server in hosted mode (HIVEKEEP_AUTH=login).
+ * The sign-in screen, and the settings of an account (API keys, members), come from a second
+ * server in hosted mode (HIVEKEEP_AUTH=login).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -154,6 +155,28 @@ browserSuite("PWA: accessibility (axe) and screenshots of every main screen", ()
         await signedOut.page.goto(hosted?.url ?? "");
         await signedOut.page.getByRole("heading", { level: 1 }).waitFor();
         await check(signedOut.page, "sign-in");
+
+        // Signed in there: the account's settings, API keys and members.
+        const hostedPage = signedOut.page;
+        await hostedPage.getByRole("tab").last().click();
+        await hostedPage.getByLabel(/^(Email|E-Mail)$/).fill(`owner-${size}-${lang}@example.org`);
+        await hostedPage.getByLabel(/^(Password|Passwort)$/).fill("a long good password");
+        await hostedPage
+          .getByLabel(/^(Organization name|Name der Organisation)$/)
+          .fill("Imkerei Lindenhof");
+        await hostedPage
+          .getByRole("button", { name: /^(Create account|Konto erstellen)$/ })
+          .click();
+        await hostedPage.getByRole("navigation").first().waitFor();
+        for (const [name, path] of [
+          ["settings-hosted", "/settings"],
+          ["api-keys", "/settings/api-keys"],
+          ["members", "/settings/members"],
+        ] as const) {
+          await show(hostedPage, path);
+          await check(hostedPage, name);
+        }
+        expect(signedOut.pageErrors).toEqual([]);
       }
       // Moderate and minor findings are kept for a look, not failed on.
       writeFileSync(
