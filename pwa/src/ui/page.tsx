@@ -1,10 +1,11 @@
 /** The frame of a screen and the small pieces every screen uses. */
 import { Code, ConnectError } from "@connectrpc/connect";
+import type { MarkingColor } from "@hivekeep/proto";
 import { type ReactNode, useEffect, useState } from "react";
 import { Link } from "wouter";
 import { useReadOnly } from "../app/client.tsx";
 import { useMessages } from "../i18n.ts";
-import { commonMessages } from "./messages.ts";
+import { commonMessages, markingCss } from "./messages.ts";
 
 /**
  * A screen: its heading (also the document title), an optional way back, actions beside the
@@ -125,6 +126,20 @@ export function useAction<A extends unknown[]>(
       }
     },
   };
+}
+
+/**
+ * The colour dot of a queen's marking. Decoration only: the colour's name is always written
+ * beside it (never colour alone). `large` in a marking choice and a notice.
+ */
+export function MarkingDot(props: { readonly marking: MarkingColor; readonly large?: boolean }) {
+  return (
+    <span
+      className={props.large ? "dot dot--large" : "dot"}
+      style={{ background: markingCss[props.marking] }}
+      aria-hidden="true"
+    />
+  );
 }
 
 /** A delete (or other final) button that asks once more before it acts. */

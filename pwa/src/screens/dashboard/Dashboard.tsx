@@ -17,8 +17,7 @@ import { type Format, toDate, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { BarChart } from "../../ui/charts/Chart.tsx";
 import { monthTicks } from "../../ui/charts/ticks.ts";
-import { markingCss } from "../../ui/messages.ts";
-import { Card, Empty, Loading, Page, Writable } from "../../ui/page.tsx";
+import { Card, Empty, Loading, MarkingDot, Page, Writable } from "../../ui/page.tsx";
 import { dueAfterDays } from "../hives/hive-logic.ts";
 import { isMeasurementOnly } from "../inspections/fields.ts";
 import { honeyBars, honeyByYear, type MonthKg, monthsBefore } from "./honey.ts";
@@ -494,7 +493,7 @@ function Honey(props: { readonly t: T; readonly history: readonly MonthKg[] }) {
               key: q.key,
               label: queenLabel(q),
               kg: q.kg,
-              color: q.marking === undefined ? undefined : markingCss[q.marking],
+              ...(q.marking === undefined ? {} : { marking: q.marking }),
             }))}
           />
         )}
@@ -507,7 +506,7 @@ function HoneyTable(props: {
   readonly title: string;
   readonly keyLabel: string;
   readonly amountLabel: string;
-  readonly rows: readonly { key: string; label: string; kg: number; color?: string }[];
+  readonly rows: readonly { key: string; label: string; kg: number; marking?: MarkingColor }[];
 }) {
   const fmt = useFormat();
   return (
@@ -525,10 +524,7 @@ function HoneyTable(props: {
         {props.rows.map((r) => (
           <tr key={r.key}>
             <th scope="row">
-              {r.color !== undefined && (
-                <span className="dot" style={{ background: r.color }} aria-hidden="true" />
-              )}{" "}
-              {r.label}
+              {r.marking !== undefined && <MarkingDot marking={r.marking} />} {r.label}
             </th>
             <td className="dash__num">{fmt.kg(r.kg)}</td>
           </tr>

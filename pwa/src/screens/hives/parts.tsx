@@ -1,7 +1,8 @@
 /** Small pieces the hive screens share. */
 import type { Queen } from "@hivekeep/proto";
 import { useMessages } from "../../i18n.ts";
-import { commonMessages, label, markingCss } from "../../ui/messages.ts";
+import { commonMessages, label } from "../../ui/messages.ts";
+import { MarkingDot } from "../../ui/page.tsx";
 import { hiveMessages } from "./messages.ts";
 
 /** A queen as "● 2025 · Blue": the marking colour as a dot and by name (never by colour alone). */
@@ -12,7 +13,7 @@ export function QueenMark(props: { readonly queen: Queen | undefined }) {
   if (q === undefined) return <span className="hive-queen hive-queen--none">{t("noQueen")}</span>;
   return (
     <span className="hive-queen">
-      <span className="dot" style={{ background: markingCss[q.marking] }} aria-hidden="true" />
+      <MarkingDot marking={q.marking} />
       <span>
         {t("queenYear", { year: q.year })} · {label.marking(tc, q.marking)}
       </span>

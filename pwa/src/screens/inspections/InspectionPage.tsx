@@ -11,12 +11,13 @@ import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/routes.tsx";
 import { toDate, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
-import { commonMessages, label, markingCss } from "../../ui/messages.ts";
+import { commonMessages, label } from "../../ui/messages.ts";
 import {
   Card,
   ConfirmButton,
   ErrorNote,
   Loading,
+  MarkingDot,
   NotFound,
   Page,
   useAction,
@@ -116,11 +117,7 @@ function Details({ inspection: i, hive, apiary, queen }: Loaded) {
           <Fact term={t("queen")} wide>
             {queen ? (
               <span className="inspection__queen">
-                <span
-                  className="dot"
-                  style={{ background: markingCss[queen.marking] }}
-                  aria-hidden="true"
-                />
+                <MarkingDot marking={queen.marking} />
                 {t("queenYear", { year: queen.year })}
                 {queen.marking ? ` · ${label.marking(tc, queen.marking)}` : ""}
                 {queen.origin ? ` · ${queen.origin}` : ""}

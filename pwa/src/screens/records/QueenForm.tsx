@@ -12,9 +12,17 @@ import { toDate, toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { DateField, NumberField, TextArea, TextField } from "../../ui/forms.tsx";
 import { commonMessages, label, markingForYear } from "../../ui/messages.ts";
-import { ErrorNote, Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import {
+  ErrorNote,
+  Loading,
+  MarkingDot,
+  NotFound,
+  Page,
+  ReadOnlyNote,
+  useAction,
+} from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
-import { focusFirstInvalid, HiveLine, MarkingChoice, MarkingDot, useHive } from "./parts.tsx";
+import { focusFirstInvalid, HiveLine, MarkingChoice, useHive } from "./parts.tsx";
 import { beforeReign, validQueenYear } from "./rules.ts";
 
 export default function QueenForm() {
@@ -112,7 +120,7 @@ function Form(props: { hive?: Hive | undefined; queen?: Queen; reigning?: Queen 
       {props.hive && <HiveLine hive={props.hive} />}
       {props.reigning && (
         <p className="notice notice--warn">
-          <MarkingDot marking={props.reigning.marking} />
+          <MarkingDot marking={props.reigning.marking} large />
           <span className="notice__text">
             {t("replacesNotice", {
               year: props.reigning.year,

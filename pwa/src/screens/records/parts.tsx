@@ -4,19 +4,9 @@ import { useId } from "react";
 import { useLive, useLiveResult } from "../../app/client.tsx";
 import { useMessages } from "../../i18n.ts";
 import { Field } from "../../ui/forms.tsx";
-import { commonMessages, label, markingCss, markings } from "../../ui/messages.ts";
+import { commonMessages, label, markings } from "../../ui/messages.ts";
+import { MarkingDot } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
-
-/** The colour dot of a queen's marking (decoration: the colour's name is always written beside). */
-export function MarkingDot(props: { readonly marking: MarkingColor }) {
-  return (
-    <span
-      className="dot records-dot"
-      style={{ background: markingCss[props.marking] }}
-      aria-hidden="true"
-    />
-  );
-}
 
 /** The five marking colours as big radio buttons, each with its dot and its name. */
 export function MarkingChoice(props: {
@@ -41,7 +31,7 @@ export function MarkingChoice(props: {
               checked={props.value === m}
               onChange={() => props.onChange(m)}
             />
-            <MarkingDot marking={m} />
+            <MarkingDot marking={m} large />
             <span>{label.marking(tc, m)}</span>
           </label>
         ))}
