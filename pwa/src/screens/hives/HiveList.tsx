@@ -106,8 +106,8 @@ export default function HiveList() {
                 const inactive = isInactive(h.status);
                 return (
                   <li key={h.id} className={`list__item${inactive ? " hive-row--inactive" : ""}`}>
-                    <Link href={paths.hive(h.id)} className="list__link hive-row">
-                      <span className="hive-row__head">
+                    <Link href={paths.hive(h.id)} className="list__link list__stack">
+                      <span className="list__head">
                         <span className="list__title">{h.name}</span>
                         <span className={`badge${inactive ? "" : " badge--ok"}`}>
                           {label.hiveStatus(tc, h.status)}

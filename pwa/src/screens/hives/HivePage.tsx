@@ -35,7 +35,8 @@ import {
   Writable,
 } from "../../ui/page.tsx";
 import { isColonyCheck, isMeasurementOnly } from "../inspections/fields.ts";
-import { withdrawalRunning } from "../records/rules.ts";
+import { HarvestRow, TreatmentRow } from "../records/RecordRows.tsx";
+import { TaskRow } from "../records/TaskRow.tsx";
 import {
   isInactive,
   movedEnds,
@@ -202,7 +203,7 @@ function HiveView({ data }: { data: HiveData }) {
 
       <div className="grid hive-sections">
         <InspectionsCard inspections={data.inspections} t={t} tc={tc} fmt={fmt} now={now} />
-        <TreatmentsCard treatments={data.treatments} t={t} fmt={fmt} now={now} />
+        <TreatmentsCard treatments={data.treatments} t={t} now={now} />
         <HarvestsCard harvests={data.harvests} t={t} fmt={fmt} />
         <PlacementsCard
           stays={placementHistory(data.events)}
@@ -391,13 +392,13 @@ function StockCard(props: {
         </p>
       </div>
 
-      <OpenTasks tasks={data.tasks} t={t} fmt={fmt} now={now} />
+      <OpenTasks tasks={data.tasks} t={t} now={now} />
     </Card>
   );
 }
 
-function OpenTasks(props: { tasks: Task[]; t: T; fmt: Format; now: Date }) {
-  const { t, fmt, now } = props;
+function OpenTasks(props: { tasks: Task[]; t: T; now: Date }) {
+  const { t, now } = props;
   const client = useClient();
   const readOnly = useReadOnly();
   // Tasks ticked done on this visit stay listed (ticked, struck through) so that a slip of the
@@ -421,41 +422,17 @@ function OpenTasks(props: { tasks: Task[]; t: T; fmt: Format; now: Date }) {
       {rows.length === 0 ? (
         <p className="muted">{t("noTasks")}</p>
       ) : (
-        <ul className="hive-tasks">
-          {rows.map(({ task, done }) => {
-            const due = toDate(task.dueAt);
-            const overdue = !done && due !== undefined && due.getTime() < now.getTime();
-            const text = (
-              <span className={`hive-task__text${done ? " hive-task__text--done" : ""}`}>
-                <span className="hive-task__title">{task.title}</span>
-                {due && (
-                  <span className="list__meta">
-                    {overdue && <span className="badge badge--bad">{t("overdue")}</span>}
-                    <span>{t("due", { date: fmt.date(due) })}</span>
-                  </span>
-                )}
-              </span>
-            );
-            return (
-              <li key={task.id} className="hive-task">
-                {readOnly ? (
-                  <span className="hive-task__row">{text}</span>
-                ) : (
-                  <label className="hive-task__row">
-                    <input
-                      type="checkbox"
-                      className="hive-task__check"
-                      checked={done}
-                      disabled={setDone.busy}
-                      aria-label={t("taskDoneLabel", { title: task.title })}
-                      onChange={(e) => void setDone.run(task, e.target.checked)}
-                    />
-                    {text}
-                  </label>
-                )}
-              </li>
-            );
-          })}
+        <ul className="list">
+          {rows.map(({ task, done }) => (
+            <TaskRow
+              key={task.id}
+              task={task}
+              done={done}
+              now={now}
+              showTarget={false}
+              onDone={readOnly ? undefined : (d) => void setDone.run(task, d)}
+            />
+          ))}
         </ul>
       )}
       <ErrorNote error={setDone.error} />
@@ -499,7 +476,7 @@ function InspectionsCard(props: {
         <ul className="list">
           {shown.map((i) => (
             <li key={i.id} className="list__item">
-              <Link href={paths.inspection(i.id)} className="list__link hive-row">
+              <Link href={paths.inspection(i.id)} className="list__link list__stack">
                 <span className="list__title">{fmt.dateTime(i.date)}</span>
                 <span className="list__meta">{inspectionSummary(i, t, tc, fmt)}</span>
               </Link>
@@ -527,8 +504,8 @@ function inspectionSummary(i: Inspection, t: T, tc: TC, fmt: Format): string {
   return parts.join(" · ");
 }
 
-function TreatmentsCard(props: { treatments: Treatment[]; t: T; fmt: Format; now: Date }) {
-  const { treatments, t, fmt, now } = props;
+function TreatmentsCard(props: { treatments: Treatment[]; t: T; now: Date }) {
+  const { treatments, t, now } = props;
   const { shown, more } = useShowAll(treatments);
   return (
     <Card title={t("treatments")} className="hive-card">
@@ -536,35 +513,9 @@ function TreatmentsCard(props: { treatments: Treatment[]; t: T; fmt: Format; now
         <Empty>{t("noTreatments")}</Empty>
       ) : (
         <ul className="list">
-          {shown.map((x) => {
-            const running = withdrawalRunning(x, now);
-            return (
-              <li key={x.id} className={`list__item${running ? " hive-treatment--running" : ""}`}>
-                <div className="list__row hive-row">
-                  <span className="hive-row__head">
-                    <span className="list__title">{x.product}</span>
-                    <span>{fmt.date(x.date)}</span>
-                  </span>
-                  {x.withdrawalUntil && (
-                    <span className={running ? "badge badge--bad" : "badge"}>
-                      {running
-                        ? t("withdrawalUntil", { date: fmt.date(x.withdrawalUntil) })
-                        : t("withdrawalEnded", { date: fmt.date(x.withdrawalUntil) })}
-                    </span>
-                  )}
-                  <span className="list__meta">
-                    {x.activeIngredient && (
-                      <span>{t("activeIngredient", { value: x.activeIngredient })}</span>
-                    )}
-                    {x.dose && <span>{t("dose", { value: x.dose })}</span>}
-                    {x.method && <span>{t("method", { value: x.method })}</span>}
-                    {x.reason && <span>{t("reason", { value: x.reason })}</span>}
-                    {x.batchNumber && <span>{t("batch", { value: x.batchNumber })}</span>}
-                  </span>
-                </div>
-              </li>
-            );
-          })}
+          {shown.map((x) => (
+            <TreatmentRow key={x.id} treatment={x} now={now} />
+          ))}
         </ul>
       )}
       {more}
@@ -587,24 +538,10 @@ function HarvestsCard(props: { harvests: Harvest[]; t: T; fmt: Format }) {
           <p className="muted">{t("harvestTotal", { kg: fmt.kg(total) })}</p>
           <ul className="list">
             {shown.map((x) => (
-              <li key={x.id} className="list__item">
-                <div className="list__row hive-row">
-                  <span className="hive-row__head">
-                    <span className="list__title">
-                      {fmt.kg(x.amountKg)} {x.variety || t("honey")}
-                    </span>
-                    <span>{fmt.date(x.date)}</span>
-                  </span>
-                  <span className="list__meta">
-                    {x.waterContent > 0 && (
-                      <span>{t("water", { value: fmt.percent(x.waterContent) })}</span>
-                    )}
-                    {x.batchNumber && <span>{t("batch", { value: x.batchNumber })}</span>}
-                    {x.bestBefore && (
-                      <span>{t("bestBefore", { date: fmt.date(x.bestBefore) })}</span>
-                    )}
-                    {x.note && <span>{x.note}</span>}
-                  </span>
+              <HarvestRow
+                key={x.id}
+                harvest={x}
+                actions={
                   <Writable>
                     <ConfirmButton
                       label={t("deleteHarvest")}
@@ -613,8 +550,8 @@ function HarvestsCard(props: { harvests: Harvest[]; t: T; fmt: Format }) {
                       disabled={remove.busy}
                     />
                   </Writable>
-                </div>
-              </li>
+                }
+              />
             ))}
           </ul>
         </>
@@ -640,8 +577,8 @@ function PlacementsCard(props: {
         <ol className="list">
           {stays.map((s) => (
             <li key={`${s.apiaryId}-${s.from?.getTime() ?? "start"}`} className="list__item">
-              <div className="list__row hive-row">
-                <span className="hive-row__head">
+              <div className="list__row list__stack">
+                <span className="list__head">
                   <Link href={paths.apiary(s.apiaryId)} className="list__title">
                     {apiaryName(s.apiaryId)}
                   </Link>
@@ -724,8 +661,8 @@ function TimelineCard(props: {
         <ol className="list hive-timeline">
           {shown.map((e) => (
             <li key={e.id} className="list__item">
-              <div className="list__row hive-row">
-                <span className="hive-row__head">
+              <div className="list__row list__stack">
+                <span className="list__head">
                   <span className="list__title">{label.event(tc, e.type)}</span>
                   <span className="muted">{fmt.date(e.date)}</span>
                 </span>

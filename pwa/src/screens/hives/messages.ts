@@ -83,9 +83,6 @@ export const hiveMessages = defineMessages("hives", {
 
     openTasks: "Open tasks",
     noTasks: "No open tasks.",
-    taskDoneLabel: "Done: {{title}}",
-    due: "Due {{date}}",
-    overdue: "Overdue",
 
     inspect: "Inspect",
     newQueen: "New queen",
@@ -103,20 +100,11 @@ export const hiveMessages = defineMessages("hives", {
     noTreatments: "No treatments recorded.",
     withdrawalWarn:
       "Withdrawal period running: {{product}} until {{date}}. Do not harvest honey from this hive before then.",
-    withdrawalUntil: "Withdrawal period until {{date}}",
-    withdrawalEnded: "Withdrawal period ended {{date}}",
-    activeIngredient: "Active ingredient: {{value}}",
-    dose: "Dose: {{value}}",
-    method: "Method: {{value}}",
-    batch: "Batch {{value}}",
-    reason: "Reason: {{value}}",
 
     harvests: "Harvests",
     noHarvests: "No harvests recorded.",
     harvestTotal: "Total {{kg}}",
     honey: "Honey",
-    water: "Water content {{value}}",
-    bestBefore: "Best before {{date}}",
     deleteHarvest: "Delete harvest",
     deleteHarvestConfirm: "Delete this harvest?",
 
@@ -220,9 +208,6 @@ export const hiveMessages = defineMessages("hives", {
 
     openTasks: "Offene Aufgaben",
     noTasks: "Keine offenen Aufgaben.",
-    taskDoneLabel: "Erledigt: {{title}}",
-    due: "Fällig {{date}}",
-    overdue: "Überfällig",
 
     inspect: "Durchsicht erfassen",
     newQueen: "Neue Königin",
@@ -240,20 +225,11 @@ export const hiveMessages = defineMessages("hives", {
     noTreatments: "Keine Behandlungen erfasst.",
     withdrawalWarn:
       "Wartezeit läuft: {{product}} bis {{date}}. Vorher keinen Honig aus diesem Volk ernten.",
-    withdrawalUntil: "Wartezeit bis {{date}}",
-    withdrawalEnded: "Wartezeit endete {{date}}",
-    activeIngredient: "Wirkstoff: {{value}}",
-    dose: "Dosis: {{value}}",
-    method: "Anwendung: {{value}}",
-    batch: "Charge {{value}}",
-    reason: "Grund: {{value}}",
 
     harvests: "Ernten",
     noHarvests: "Keine Ernten erfasst.",
     harvestTotal: "Gesamt {{kg}}",
     honey: "Honig",
-    water: "Wassergehalt {{value}}",
-    bestBefore: "Mindestens haltbar bis {{date}}",
     deleteHarvest: "Ernte löschen",
     deleteHarvestConfirm: "Diese Ernte löschen?",
 

@@ -1,12 +1,12 @@
 /**
- * Rows for a hive's treatments and harvests, for the hive page (or any list of them):
+ * Rows for a hive's treatments and harvests (the hive page lists them with these):
  *
  *   <ul className="list">{treatments.map((t) => <TreatmentRow key={t.id} treatment={t} />)}</ul>
  *   <ul className="list">{harvests.map((h) => <HarvestRow key={h.id} harvest={h}
  *     actions={<ConfirmButton … />} />)}</ul>
  *
- * A running withdrawal period is said in words ("Withdrawal until 12 Apr 2026"), not only by
- * colour.
+ * A running withdrawal period is said in words ("Withdrawal period until 12 Apr 2026"), not only
+ * by colour.
  */
 import type { Harvest, Treatment } from "@hivekeep/proto";
 import type { ReactNode } from "react";
@@ -15,37 +15,32 @@ import { useMessages } from "../../i18n.ts";
 import { recordMessages } from "./messages.ts";
 import { withdrawalRunning } from "./rules.ts";
 
-/** "Withdrawal until …" while it runs, "Withdrawal ended …" after; nothing without one. */
-export function WithdrawalBadge(props: {
-  readonly treatment: Pick<Treatment, "withdrawalUntil">;
-  readonly now?: Date;
-}) {
+export function TreatmentRow(props: { readonly treatment: Treatment; readonly now?: Date }) {
   const t = useMessages(recordMessages);
   const fmt = useFormat();
-  const until = props.treatment.withdrawalUntil;
-  if (until === undefined) return null;
-  return withdrawalRunning(props.treatment, props.now ?? new Date()) ? (
-    <span className="badge badge--warn">
-      <span aria-hidden="true">⏳ </span>
-      {t("withdrawalUntil", { date: fmt.date(until) })}
-    </span>
-  ) : (
-    <span>{t("withdrawalOver", { date: fmt.date(until) })}</span>
-  );
-}
-
-export function TreatmentRow(props: { readonly treatment: Treatment; readonly now?: Date }) {
-  const fmt = useFormat();
   const x = props.treatment;
-  const details = [x.activeIngredient, x.dose, x.method, x.reason].filter((s) => s !== "");
+  const running = withdrawalRunning(x, props.now ?? new Date());
+  const detail = (label: string, value: string) => value && <span>{`${label}: ${value}`}</span>;
   return (
-    <li className="list__item">
-      <div className="list__row">
-        <span className="list__title">{x.product}</span>
-        <span className="list__meta">
+    <li className={`list__item${running ? " records-treatment--running" : ""}`}>
+      <div className="list__row list__stack">
+        <span className="list__head">
+          <span className="list__title">{x.product}</span>
           <span>{fmt.date(x.date)}</span>
-          {details.length > 0 && <span>{details.join(" · ")}</span>}
-          <WithdrawalBadge treatment={x} {...(props.now ? { now: props.now } : {})} />
+        </span>
+        {x.withdrawalUntil && (
+          <span className={running ? "badge badge--bad" : "badge"}>
+            {running
+              ? t("withdrawalUntil", { date: fmt.date(x.withdrawalUntil) })
+              : t("withdrawalOver", { date: fmt.date(x.withdrawalUntil) })}
+          </span>
+        )}
+        <span className="list__meta">
+          {detail(t("activeIngredient"), x.activeIngredient)}
+          {detail(t("dose"), x.dose)}
+          {detail(t("method"), x.method)}
+          {detail(t("reason"), x.reason)}
+          {x.batchNumber && <span>{t("batch", { value: x.batchNumber })}</span>}
         </span>
       </div>
     </li>
@@ -58,22 +53,24 @@ export function HarvestRow(props: { readonly harvest: Harvest; readonly actions?
   const h = props.harvest;
   return (
     <li className="list__item">
-      <div className="list__row">
-        <span className="list__title">
-          {fmt.kg(h.amountKg)}
-          {h.variety && ` ${h.variety}`}
+      <div className="list__row list__stack">
+        <span className="list__head">
+          <span className="list__title">
+            {fmt.kg(h.amountKg)} {h.variety || t("honey")}
+          </span>
+          <span>{fmt.date(h.date)}</span>
         </span>
         <span className="list__meta">
-          <span>{fmt.date(h.date)}</span>
           {h.waterContent > 0 && (
+            // A refractometer reads tenths: 17.6 % is not 18 %.
             <span>{t("water", { value: `${fmt.number(h.waterContent)} %` })}</span>
           )}
           {h.batchNumber && <span>{t("batch", { value: h.batchNumber })}</span>}
-          {h.bestBefore && <span>{t("bestBeforeShort", { date: fmt.date(h.bestBefore) })}</span>}
+          {h.bestBefore && <span>{t("bestBeforeOn", { date: fmt.date(h.bestBefore) })}</span>}
+          {h.note && <span>{h.note}</span>}
         </span>
         {props.actions}
       </div>
-      {h.note && <p className="muted records-row__note">{h.note}</p>}
     </li>
   );
 }

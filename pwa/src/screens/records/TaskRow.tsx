@@ -1,7 +1,7 @@
 /**
  * One task in a list: a big done checkbox ("Done: <title>"), the title, when it is due (overdue
  * in words, not only in colour), its priority, and what it is for (a hive, an apiary, or
- * personal). Used by the task list; a hive or apiary page can list its tasks with it too:
+ * personal). Used by the task list and the hive page's stock card:
  *
  *   <ul className="list"><TaskRow task={t} onDone={(done) => …} /></ul>
  */
@@ -22,13 +22,16 @@ export function TaskRow(props: {
   readonly showTarget?: boolean;
   /** Undefined: the checkbox is shown but cannot be changed (a read-only session). */
   readonly onDone?: ((done: boolean) => void) | undefined;
+  /** Shown as done or open regardless of the task (ticked a moment ago). Default task.done. */
+  readonly done?: boolean;
   readonly now?: Date;
 }) {
   const t = useMessages(recordMessages);
   const fmt = useFormat();
   const task = props.task;
   const now = props.now ?? new Date();
-  const state = dueState(task, now);
+  const done = props.done ?? task.done;
+  const state = dueState({ done, dueAt: task.dueAt }, now);
   const due = toDate(task.dueAt);
   let dueText = t("noDue");
   if (due) {
@@ -42,7 +45,7 @@ export function TaskRow(props: {
       <label className="records-task__check">
         <input
           type="checkbox"
-          checked={task.done}
+          checked={done}
           disabled={props.onDone === undefined}
           aria-label={t("doneLabel", { title: task.title })}
           onChange={(e) => props.onDone?.(e.target.checked)}
