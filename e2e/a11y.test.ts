@@ -36,8 +36,10 @@ const screens: readonly Screen[] = [
   { name: "hives", path: () => "/hives" },
   { name: "hive", path: (s) => `/hives/${s.hiveId}` },
   { name: "hive-form", path: (s) => `/hives/${s.hiveId}/edit` },
-  { name: "hive-new", path: () => "/hives/new" },
   { name: "hive-relocate", path: (s) => `/hives/${s.hiveId}/relocate` },
+  // Not straight after the edit form: the same form component would keep the edited hive's
+  // values (it is not keyed by the hive it shows).
+  { name: "hive-new", path: () => "/hives/new" },
   { name: "inspection-form", path: (s) => `/hives/${s.hiveId}/inspect` },
   { name: "inspection", path: (s) => `/inspections/${s.inspectionId}` },
   { name: "queen-form", path: (s) => `/hives/${s.hiveId}/queen` },
@@ -69,17 +71,31 @@ async function show(page: Page, path: string): Promise<void> {
   expect(title, `${path} shows a record the device has`).not.toMatch(notFound);
 }
 
+/** What a screen shows while a part of it is still coming (charts load when they come near). */
+const stillLoading = /^(Loading…|Lädt…|Loading the chart…|Diagramm wird geladen…)$/;
+
 /**
  * The whole page as a person scrolling it would see it: the window is made as tall as the
- * page for the picture, so the bottom navigation sits at the bottom instead of over the middle.
+ * page for the picture (so the bottom navigation sits at the bottom instead of over the middle,
+ * and charts that load on coming near have loaded), until the page's height holds still.
  */
 async function screenshot(page: Page, path: string): Promise<void> {
   const viewport = page.viewportSize();
   if (viewport === null) throw new Error("the page has no viewport size");
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height });
+  let height = viewport.height;
+  for (let round = 0; round < 5; round++) {
+    // Two frames: what came into view has been told so (and started loading).
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
+    await expect.poll(() => page.getByText(stillLoading).count()).toBe(0);
+    const now = await page.evaluate(() => document.documentElement.scrollHeight);
+    if (now <= height) break;
+    height = now;
+    await page.setViewportSize({ width: viewport.width, height });
+  }
   await page.screenshot({ path });
-  if (height > viewport.height) await page.setViewportSize(viewport);
+  if (height !== viewport.height) await page.setViewportSize(viewport);
 }
 
 /** The sync bar has finished a first sync (in either language). */
