@@ -26,6 +26,7 @@ import { pageResponse, pageWindow } from "./paging.ts";
 import type { ReplicaReader, StoredRow } from "./replica-store.ts";
 import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
 import { toProto } from "./to-proto.ts";
+import { withoutUnchanged } from "./unchanged.ts";
 
 /** An apiary as proto, with the number of live hives standing there. */
 const apiaryProto = (
@@ -101,7 +102,9 @@ export function apiaryService(sessionOf: SessionOf): ServiceImpl<typeof ApiarySe
       const s = sessionOf(ctx);
       const apiary = await s.store.write(async (w) => {
         const state = await apiaryState(s, w, req.id);
-        await w.apply(updateApiary(commandContext(s), state, req.id, req));
+        await w.apply(
+          await withoutUnchanged(w, updateApiary(commandContext(s), state, req.id, req)),
+        );
         return mustGetApiary(w, s.organizationId, req.id);
       });
       return create(UpdateApiaryResponseSchema, { apiary });

@@ -29,6 +29,7 @@ import type { ReplicaReader, StoredRow } from "./replica-store.ts";
 import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
 import { isoOr } from "./timestamps.ts";
 import { toProto } from "./to-proto.ts";
+import { withoutUnchanged } from "./unchanged.ts";
 
 const text = (v: unknown): string => (typeof v === "string" ? v : "");
 
@@ -119,7 +120,7 @@ export function hiveService(sessionOf: SessionOf): ServiceImpl<typeof HiveServic
         const cc = commandContext(s);
         const id = req.hive?.id ?? "";
         const state = req.hive ? await hiveState(s, w, id, cc.now.toISOString()) : undefined;
-        await w.apply(updateHive(cc, state, req.hive));
+        await w.apply(await withoutUnchanged(w, updateHive(cc, state, req.hive)));
         return mustGetHive(w, s.organizationId, id);
       });
       return create(UpdateHiveResponseSchema, { hive });

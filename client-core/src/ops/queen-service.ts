@@ -24,6 +24,7 @@ import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
 import { isoOf, isoOr } from "./timestamps.ts";
 import { toProto } from "./to-proto.ts";
+import { withoutUnchanged } from "./unchanged.ts";
 
 async function mustGetQueen(r: ReplicaReader, organizationId: string, id: string): Promise<Queen> {
   const row = await r.get("queen", id);
@@ -123,7 +124,7 @@ export function queenService(sessionOf: SessionOf): ServiceImpl<typeof QueenServ
           introducedAt: sent.introducedAt && isoOf(sent.introducedAt, "queen.introducedAt"),
           replacedAt: sent.replacedAt && isoOf(sent.replacedAt, "queen.replacedAt"),
         };
-        await w.apply(updateQueen(cc, state, input));
+        await w.apply(await withoutUnchanged(w, updateQueen(cc, state, input)));
         return mustGetQueen(w, s.organizationId, sent?.id ?? "");
       });
       return create(UpdateQueenResponseSchema, { queen });
