@@ -3,8 +3,13 @@
  * and filters it in place).
  *
  *   listAll((page) => c.hives.listHives({ page }), (r) => r.hives)
+ *
+ * The lists many screens need have their own: `allHives(c)` and `allApiaries(c)` inside a
+ * bigger query, or `useHives()` / `useApiaries()` on their own.
  */
-import type { PageResponse } from "@hivekeep/proto";
+import type { HivekeepClient } from "@hivekeep/client-core";
+import type { Apiary, Hive, PageResponse } from "@hivekeep/proto";
+import { useLive } from "./client.tsx";
 
 export async function listAll<R extends { page?: PageResponse }, T>(
   fetchPage: (page: { pageSize: number; pageToken: string }) => Promise<R>,
@@ -18,4 +23,30 @@ export async function listAll<R extends { page?: PageResponse }, T>(
     pageToken = res.page?.nextPageToken ?? "";
     if (pageToken === "") return out;
   }
+}
+
+/** Every hive on the device, in the service's order. */
+export function allHives(c: HivekeepClient): Promise<Hive[]> {
+  return listAll(
+    (page) => c.hives.listHives({ page }),
+    (r) => r.hives,
+  );
+}
+
+/** Every apiary on the device, in the service's order. */
+export function allApiaries(c: HivekeepClient): Promise<Apiary[]> {
+  return listAll(
+    (page) => c.apiaries.listApiaries({ page }),
+    (r) => r.apiaries,
+  );
+}
+
+/** Every hive, live; undefined until the first answer. */
+export function useHives(): Hive[] | undefined {
+  return useLive(allHives, []);
+}
+
+/** Every apiary, live; undefined until the first answer. */
+export function useApiaries(): Apiary[] | undefined {
+  return useLive(allApiaries, []);
 }

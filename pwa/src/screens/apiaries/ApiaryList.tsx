@@ -1,6 +1,5 @@
 import { Link } from "wouter";
-import { useLive } from "../../app/client.tsx";
-import { listAll } from "../../app/list-all.ts";
+import { useApiaries } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
 import { useMessages } from "../../i18n.ts";
 import { Empty, Loading, Page, Writable } from "../../ui/page.tsx";
@@ -8,14 +7,7 @@ import { apiaryMessages } from "./messages.ts";
 
 export default function ApiaryList() {
   const t = useMessages(apiaryMessages);
-  const apiaries = useLive(
-    (c) =>
-      listAll(
-        (page) => c.apiaries.listApiaries({ page }),
-        (r) => r.apiaries,
-      ),
-    [],
-  );
+  const apiaries = useApiaries();
   return (
     <Page
       title={t("title")}

@@ -6,8 +6,8 @@
 import { type Apiary, type Hive, HiveStatus, HiveType } from "@hivekeep/proto";
 import { useState } from "react";
 import { Link, useLocation, useParams, useSearch } from "wouter";
-import { useClient, useLive, useLiveResult, useReadOnly } from "../../app/client.tsx";
-import { listAll } from "../../app/list-all.ts";
+import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
+import { useApiaries } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
 import { useMessages } from "../../i18n.ts";
 import { SelectField, Stepper, TextArea, TextField } from "../../ui/forms.tsx";
@@ -18,14 +18,7 @@ import { hiveMessages } from "./messages.ts";
 export default function HiveForm() {
   const { id } = useParams<{ id?: string }>();
   const search = useSearch();
-  const apiaries = useLive(
-    (c) =>
-      listAll(
-        (page) => c.apiaries.listApiaries({ page }),
-        (r) => r.apiaries,
-      ),
-    [],
-  );
+  const apiaries = useApiaries();
   const existing = useLiveResult(
     async (c) => (id ? (await c.hives.getHive({ id })).hive : undefined),
     [id],

@@ -5,7 +5,7 @@
 import { useMemo, useState } from "react";
 import { Link } from "wouter";
 import { useLive } from "../../app/client.tsx";
-import { listAll } from "../../app/list-all.ts";
+import { allApiaries, allHives, listAll } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
 import { toDate, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
@@ -29,14 +29,8 @@ export default function HiveList() {
   const [query, setQuery] = useState("");
   const data = useLive(async (c) => {
     const [hives, apiaries, queens] = await Promise.all([
-      listAll(
-        (page) => c.hives.listHives({ page }),
-        (r) => r.hives,
-      ),
-      listAll(
-        (page) => c.apiaries.listApiaries({ page }),
-        (r) => r.apiaries,
-      ),
+      allHives(c),
+      allApiaries(c),
       listAll(
         (page) => c.queens.listQueens({ onlyActive: true, page }),
         (r) => r.queens,

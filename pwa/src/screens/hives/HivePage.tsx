@@ -18,7 +18,7 @@ import {
 import { lazy, type ReactNode, Suspense, useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
-import { listAll } from "../../app/list-all.ts";
+import { allApiaries, listAll } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
 import { type Format, toDate, useFormat } from "../../format.ts";
 import { type Messages, type Translate, useMessages } from "../../i18n.ts";
@@ -77,10 +77,7 @@ export default function HivePage() {
       if (hive === undefined) return undefined;
       const [apiaries, inspections, queens, tasks, treatments, harvests, events] =
         await Promise.all([
-          listAll(
-            (page) => c.apiaries.listApiaries({ page }),
-            (r) => r.apiaries,
-          ),
+          allApiaries(c),
           listAll(
             (page) => c.inspections.listInspections({ hiveId: id, page }),
             (r) => r.inspections,

@@ -6,7 +6,7 @@ import type { Apiary, Hive } from "@hivekeep/proto";
 import { useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
-import { listAll } from "../../app/list-all.ts";
+import { allApiaries } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
@@ -22,10 +22,7 @@ export default function RelocateHive() {
     async (c) => {
       const hive = (await c.hives.getHive({ id })).hive;
       const [apiaries, events] = await Promise.all([
-        listAll(
-          (page) => c.apiaries.listApiaries({ page }),
-          (r) => r.apiaries,
-        ),
+        allApiaries(c),
         c.events.listEvents({ hiveId: id, limit: 1000 }),
       ]);
       return { hive, apiaries, stays: placementHistory(events.events) };

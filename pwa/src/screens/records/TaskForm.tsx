@@ -8,7 +8,7 @@ import { TaskPriority } from "@hivekeep/proto";
 import { useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { useClient, useLive, useReadOnly } from "../../app/client.tsx";
-import { listAll } from "../../app/list-all.ts";
+import { allApiaries, allHives } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
 import { toTimestamp } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
@@ -29,16 +29,7 @@ interface Options {
 export default function TaskForm() {
   const origin = taskOrigin(useSearch());
   const options = useLive(async (c): Promise<Options> => {
-    const [hives, apiaries] = await Promise.all([
-      listAll(
-        (page) => c.hives.listHives({ page }),
-        (r) => r.hives,
-      ),
-      listAll(
-        (page) => c.apiaries.listApiaries({ page }),
-        (r) => r.apiaries,
-      ),
-    ]);
+    const [hives, apiaries] = await Promise.all([allHives(c), allApiaries(c)]);
     return { hives, apiaries };
   }, []);
   if (options === undefined) return <Loading />;

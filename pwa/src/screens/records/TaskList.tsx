@@ -7,7 +7,7 @@ import type { Task } from "@hivekeep/proto";
 import { type ReactNode, useState } from "react";
 import { Link } from "wouter";
 import { useClient, useLive, useReadOnly } from "../../app/client.tsx";
-import { listAll } from "../../app/list-all.ts";
+import { allApiaries, allHives, listAll } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
 import { useMessages } from "../../i18n.ts";
 import { Empty, ErrorNote, Loading, Page, useAction, Writable } from "../../ui/page.tsx";
@@ -25,14 +25,8 @@ export default function TaskList() {
         (page) => c.tasks.listTasks({ page }),
         (r) => r.tasks,
       ),
-      listAll(
-        (page) => c.hives.listHives({ page }),
-        (r) => r.hives,
-      ),
-      listAll(
-        (page) => c.apiaries.listApiaries({ page }),
-        (r) => r.apiaries,
-      ),
+      allHives(c),
+      allApiaries(c),
     ]);
     return {
       tasks,
