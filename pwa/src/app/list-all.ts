@@ -5,7 +5,7 @@
  *   listAll((page) => c.hives.listHives({ page }), (r) => r.hives)
  *
  * The lists many screens need have their own: `allHives(c)` and `allApiaries(c)` inside a
- * bigger query, or `useHives()` / `useApiaries()` on their own.
+ * bigger query, or `useApiaries()` on its own.
  */
 import type { HivekeepClient } from "@hivekeep/client-core";
 import type { Apiary, Hive, PageResponse } from "@hivekeep/proto";
@@ -39,11 +39,6 @@ export function allApiaries(c: HivekeepClient): Promise<Apiary[]> {
     (page) => c.apiaries.listApiaries({ page }),
     (r) => r.apiaries,
   );
-}
-
-/** Every hive, live; undefined until the first answer. */
-export function useHives(): Hive[] | undefined {
-  return useLive(allHives, []);
 }
 
 /** Every apiary, live; undefined until the first answer. */

@@ -4,9 +4,11 @@
  * and the phone's own pickers work as usual).
  */
 import { type ReactNode, useId } from "react";
+import { Link } from "wouter";
 import { fromLocalInput, toLocalDateInput, toLocalInput } from "../format.ts";
 import { useMessages } from "../i18n.ts";
 import { commonMessages } from "./messages.ts";
+import { ErrorNote } from "./page.tsx";
 
 interface FieldProps {
   readonly label: string;
@@ -321,5 +323,41 @@ export function Choice<V extends string | number>(props: {
         ))}
       </div>
     </fieldset>
+  );
+}
+
+/**
+ * The end of a form: what went wrong with the last save, the submit button ("Saving…" while it
+ * runs) and, given where to go back to, a Cancel link.
+ *
+ *   <FormFooter action={save} label={t("saveTask")} big />
+ */
+export function FormFooter(props: {
+  readonly action: { readonly busy: boolean; readonly error: unknown };
+  readonly label: string;
+  /** The big submit button of a form filled at the hive. */
+  readonly big?: boolean;
+  readonly cancel?: string;
+}) {
+  const tc = useMessages(commonMessages);
+  const { busy, error } = props.action;
+  return (
+    <>
+      <ErrorNote error={error} />
+      <div className="form__actions">
+        <button
+          type="submit"
+          className={props.big ? "button button--primary button--big" : "button button--primary"}
+          disabled={busy}
+        >
+          {busy ? tc("saving") : props.label}
+        </button>
+        {props.cancel !== undefined && (
+          <Link href={props.cancel} className="button button--secondary">
+            {tc("cancel")}
+          </Link>
+        )}
+      </div>
+    </>
   );
 }

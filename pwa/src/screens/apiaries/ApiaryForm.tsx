@@ -5,9 +5,9 @@ import { useLocation, useParams } from "wouter";
 import { useClient, useLiveResult } from "../../app/client.tsx";
 import { paths } from "../../app/routes.tsx";
 import { useMessages } from "../../i18n.ts";
-import { NumberField, TextField } from "../../ui/forms.tsx";
+import { FormFooter, NumberField, TextField } from "../../ui/forms.tsx";
 import { commonMessages } from "../../ui/messages.ts";
-import { ErrorNote, Loading, NotFound, Page, useAction } from "../../ui/page.tsx";
+import { Loading, NotFound, Page, useAction } from "../../ui/page.tsx";
 import { apiaryMessages } from "./messages.ts";
 
 export default function ApiaryForm() {
@@ -113,12 +113,7 @@ function Form(props: { apiary?: Apiary }) {
             {locationError}
           </p>
         )}
-        <ErrorNote error={save.error} />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={save.busy}>
-            {save.busy ? tc("saving") : tc("save")}
-          </button>
-        </div>
+        <FormFooter action={save} label={tc("save")} />
       </form>
     </Page>
   );

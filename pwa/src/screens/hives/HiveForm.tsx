@@ -10,9 +10,9 @@ import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
 import { useApiaries } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
 import { useMessages } from "../../i18n.ts";
-import { SelectField, Stepper, TextArea, TextField } from "../../ui/forms.tsx";
+import { FormFooter, SelectField, Stepper, TextArea, TextField } from "../../ui/forms.tsx";
 import { commonMessages, hiveStatuses, hiveTypes, label } from "../../ui/messages.ts";
-import { ErrorNote, Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import { Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
 import { hiveMessages } from "./messages.ts";
 
 export default function HiveForm() {
@@ -174,15 +174,7 @@ function Form(props: { hive?: Hive; apiaries: Apiary[]; presetApiary?: string })
           maxLength={500}
         />
         <TextArea label={t("note")} value={note} onChange={setNote} rows={4} maxLength={10000} />
-        <ErrorNote error={save.error} />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={save.busy}>
-            {save.busy ? tc("saving") : tc("save")}
-          </button>
-          <Link href={back} className="button button--secondary">
-            {tc("cancel")}
-          </Link>
-        </div>
+        <FormFooter action={save} label={tc("save")} cancel={back} />
       </form>
     </Page>
   );

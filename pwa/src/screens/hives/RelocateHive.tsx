@@ -10,9 +10,8 @@ import { allApiaries } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
-import { DateField, SelectField } from "../../ui/forms.tsx";
-import { commonMessages } from "../../ui/messages.ts";
-import { ErrorNote, Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import { DateField, FormFooter, SelectField } from "../../ui/forms.tsx";
+import { Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
 import { placementHistory } from "./hive-logic.ts";
 import { hiveMessages } from "./messages.ts";
 
@@ -38,7 +37,6 @@ export default function RelocateHive() {
 
 function Form(props: { hive: Hive; apiaries: Apiary[]; arrived: Date | undefined }) {
   const t = useMessages(hiveMessages);
-  const tc = useMessages(commonMessages);
   const fmt = useFormat();
   const client = useClient();
   const readOnly = useReadOnly();
@@ -133,15 +131,7 @@ function Form(props: { hive: Hive; apiaries: Apiary[]; arrived: Date | undefined
               </p>
             )}
           </div>
-          <ErrorNote error={move.error} />
-          <div className="form__actions">
-            <button type="submit" className="button button--primary" disabled={move.busy}>
-              {move.busy ? tc("saving") : t("move")}
-            </button>
-            <Link href={back} className="button button--secondary">
-              {tc("cancel")}
-            </Link>
-          </div>
+          <FormFooter action={move} label={t("move")} cancel={back} />
         </form>
       )}
     </Page>

@@ -11,9 +11,8 @@ import { listAll } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
-import { DateField, NumberField, TextArea, TextField } from "../../ui/forms.tsx";
-import { commonMessages } from "../../ui/messages.ts";
-import { ErrorNote, Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import { DateField, FormFooter, NumberField, TextArea, TextField } from "../../ui/forms.tsx";
+import { Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
 import { focusFirstInvalid, HiveLine, SuggestField, useHive } from "./parts.tsx";
 import { addYears, validAmountKg, validWaterContent, withdrawalAt } from "./rules.ts";
@@ -39,7 +38,6 @@ export default function HarvestForm() {
 
 function Form(props: { hive: Hive }) {
   const t = useMessages(recordMessages);
-  const tc = useMessages(commonMessages);
   const fmt = useFormat();
   const client = useClient();
   const readOnly = useReadOnly();
@@ -167,12 +165,7 @@ function Form(props: { hive: Hive }) {
           </button>
         </div>
         <TextArea label={t("note")} value={note} onChange={setNote} />
-        <ErrorNote error={save.error} />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary button--big" disabled={save.busy}>
-            {save.busy ? tc("saving") : t("saveHarvest")}
-          </button>
-        </div>
+        <FormFooter action={save} label={t("saveHarvest")} big />
       </form>
     </Page>
   );

@@ -10,17 +10,9 @@ import { useClient, useLive, useLiveResult, useReadOnly } from "../../app/client
 import { paths } from "../../app/routes.tsx";
 import { toDate, toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
-import { DateField, NumberField, TextArea, TextField } from "../../ui/forms.tsx";
+import { DateField, FormFooter, NumberField, TextArea, TextField } from "../../ui/forms.tsx";
 import { commonMessages, label, markingForYear } from "../../ui/messages.ts";
-import {
-  ErrorNote,
-  Loading,
-  MarkingDot,
-  NotFound,
-  Page,
-  ReadOnlyNote,
-  useAction,
-} from "../../ui/page.tsx";
+import { Loading, MarkingDot, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
 import { focusFirstInvalid, HiveLine, MarkingChoice, useHive } from "./parts.tsx";
 import { beforeReign, validQueenYear } from "./rules.ts";
@@ -201,12 +193,7 @@ function Form(props: { hive?: Hive | undefined; queen?: Queen; reigning?: Queen 
           <TextField label={t("breederNumber")} value={breederNumber} onChange={setBreederNumber} />
         </div>
         <TextArea label={t("note")} value={note} onChange={setNote} />
-        <ErrorNote error={save.error} />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary button--big" disabled={save.busy}>
-            {save.busy ? tc("saving") : t("saveQueen")}
-          </button>
-        </div>
+        <FormFooter action={save} label={t("saveQueen")} big />
       </form>
     </Page>
   );

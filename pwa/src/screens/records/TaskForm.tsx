@@ -12,9 +12,9 @@ import { allApiaries, allHives } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
 import { toTimestamp } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
-import { Choice, DateField, SelectField, TextField } from "../../ui/forms.tsx";
+import { Choice, DateField, FormFooter, SelectField, TextField } from "../../ui/forms.tsx";
 import { commonMessages, label, priorities } from "../../ui/messages.ts";
-import { ErrorNote, Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import { Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
 import { focusFirstInvalid } from "./parts.tsx";
 import { addDays, endOfDay, taskOrigin } from "./rules.ts";
@@ -219,12 +219,7 @@ function Form(props: { origin: { hive?: string; apiary?: string }; options: Opti
             {targetError}
           </p>
         )}
-        <ErrorNote error={save.error} />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary button--big" disabled={save.busy}>
-            {save.busy ? tc("saving") : t("saveTask")}
-          </button>
-        </div>
+        <FormFooter action={save} label={t("saveTask")} big />
       </form>
     </Page>
   );

@@ -10,9 +10,8 @@ import { useClient, useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/routes.tsx";
 import { daysSince, toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
-import { DateField, NumberField, TextField } from "../../ui/forms.tsx";
-import { commonMessages } from "../../ui/messages.ts";
-import { ErrorNote, Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import { DateField, FormFooter, NumberField, TextField } from "../../ui/forms.tsx";
+import { Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
 import { focusFirstInvalid, HiveLine, SuggestField, useHive } from "./parts.tsx";
 import { validWithdrawalDays, withdrawalEnd } from "./rules.ts";
@@ -47,7 +46,6 @@ export default function TreatmentForm() {
 
 function Form(props: { hive: Hive }) {
   const t = useMessages(recordMessages);
-  const tc = useMessages(commonMessages);
   const fmt = useFormat();
   const client = useClient();
   const readOnly = useReadOnly();
@@ -173,12 +171,7 @@ function Form(props: { hive: Hive }) {
             )}
           </output>
         </div>
-        <ErrorNote error={save.error} />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary button--big" disabled={save.busy}>
-            {save.busy ? tc("saving") : t("saveTreatment")}
-          </button>
-        </div>
+        <FormFooter action={save} label={t("saveTreatment")} big />
       </form>
     </Page>
   );
