@@ -1,14 +1,9 @@
 /**
  * Two devices edit the same hive while both are offline — each a different field (A renames it,
  * B adds a box), and one field to the same value (the note) — and then reconnect. Both end up
- * showing the same hive, the one the server's GetHive returns.
- *
- * Known failure, kept as an expected one: the merged hive should hold both edits (changes merge
- * column by column), but A's rename is lost. The hive form sends the whole hive (UpdateHive
- * overwrites every field) and the device's updateHive command (client-core/src/core/commands/
- * hive.ts) stamps every column, unchanged ones too, so B's later change wins every column,
- * including the name B never touched. When the command writes only the columns whose value
- * changed, the second test passes: turn its `it.fails` into `it`.
+ * showing the same hive, the one the server's GetHive returns, and it holds both edits: changes
+ * merge column by column, and an edit records only the columns it changes (so B's later change
+ * does not carry the name B never touched).
  */
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
@@ -35,10 +30,7 @@ async function shownHive(page: Page): Promise<{ name: string; boxes: string; not
 browserSuite("PWA: two devices edit the same hive offline", () => {
   const app = useBrowserApp();
 
-  /** The server's hive once both devices have synced (set by the first test). */
-  let merged: { name: string; boxes: number; note: string } | undefined;
-
-  it("both devices end up showing the server's hive", async () => {
+  it("keeps both edits, and both devices show the server's hive", async () => {
     const { apiary } = await rpc(app.server, "ApiaryService/CreateApiary", { name: "Heide" });
     const { hive } = await rpc(app.server, "HiveService/CreateHive", {
       apiaryId: apiary.id,
@@ -82,8 +74,12 @@ browserSuite("PWA: two devices edit the same hive offline", () => {
       await waitAllSynced(page);
     }
     const { hive: onServer } = await rpc(app.server, "HiveService/GetHive", { id: hive.id });
-    // The edit both made alike is kept, whoever won.
-    expect(onServer).toMatchObject({ note: "Checked after the storm." });
+    // A's new name, B's added box, and the note both wrote alike.
+    expect(onServer).toMatchObject({
+      name: "Volk Heide 2",
+      boxes: 3,
+      note: "Checked after the storm.",
+    });
     for (const { page } of devices) {
       await expect
         .poll(() => shownHive(page))
@@ -93,16 +89,7 @@ browserSuite("PWA: two devices edit the same hive offline", () => {
           note: onServer.note,
         });
     }
-    merged = onServer;
     expect(a.pageErrors).toEqual([]);
     expect(b.pageErrors).toEqual([]);
-  });
-
-  it.fails("keeps each device's own edit: A's new name and B's added box", () => {
-    expect(merged).toMatchObject({
-      name: "Volk Heide 2",
-      boxes: 3,
-      note: "Checked after the storm.",
-    });
   });
 });
