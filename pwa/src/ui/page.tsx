@@ -82,9 +82,15 @@ export function errorText(err: unknown): string {
 export function ErrorNote(props: { readonly error: unknown }) {
   const t = useMessages(commonMessages);
   if (props.error === undefined) return null;
+  return <ErrorText text={t("errorGeneric", { message: errorText(props.error) })} />;
+}
+
+/** A sentence saying what went wrong, announced; nothing when there is none. */
+export function ErrorText(props: { readonly text: string | undefined }) {
+  if (!props.text) return null;
   return (
     <p className="error" role="alert">
-      {t("errorGeneric", { message: errorText(props.error) })}
+      {props.text}
     </p>
   );
 }
@@ -142,9 +148,13 @@ export function MarkingDot(props: { readonly marking: MarkingColor; readonly lar
   );
 }
 
-/** A delete (or other final) button that asks once more before it acts. */
+/**
+ * A delete (or other final) button that asks once more before it acts. On one item of a list
+ * (revoke a key, remove a member), `ariaLabel` names the item for screen readers.
+ */
 export function ConfirmButton(props: {
   readonly label: string;
+  readonly ariaLabel?: string;
   readonly confirm?: string;
   readonly onConfirm: () => void;
   readonly disabled?: boolean;
@@ -156,6 +166,7 @@ export function ConfirmButton(props: {
       <button
         type="button"
         className="button button--danger"
+        aria-label={props.ariaLabel}
         disabled={props.disabled}
         onClick={() => setAsking(true)}
       >

@@ -12,11 +12,11 @@ import { useOnline } from "../../app/useOnline.ts";
 import { useMessages } from "../../i18n.ts";
 import { setSessionToken } from "../../session.ts";
 import { TextField } from "../../ui/forms.tsx";
-import { Card, Page } from "../../ui/page.tsx";
+import { Card, ErrorText, Page } from "../../ui/page.tsx";
 import { LogOutButton } from "../settings/LogOutButton.tsx";
 import { invitationFromLocation } from "./errors.ts";
 import { accountMessages } from "./messages.ts";
-import { useAuthError } from "./useAuthError.ts";
+import { useAuthCall } from "./useAuthError.ts";
 
 export default function Join() {
   const t = useMessages(accountMessages);
@@ -67,24 +67,13 @@ export default function Join() {
 
 function JoinWithThisAccount(props: { invitation: string }) {
   const t = useMessages(accountMessages);
-  const describe = useAuthError();
   const session = useAppSession();
   const { pending } = useSyncStatus();
   const online = useOnline();
   const [, navigate] = useLocation();
   const [password, setPassword] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
-
-  async function join(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (password === "") {
-      setError(t("needPassword"));
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    try {
+  const call = useAuthCall(
+    async () => {
       const res = await authClient.login({
         email: session.email,
         password,
@@ -93,10 +82,15 @@ function JoinWithThisAccount(props: { invitation: string }) {
       // The link is used: leave it, then open the organization joined.
       navigate(paths.dashboard, { replace: true });
       setSessionToken(res.sessionToken);
-    } catch (err) {
-      setError(describe(err));
-      setBusy(false);
-    }
+    },
+    { untilGone: true },
+  );
+  const { busy, error } = call;
+
+  function join(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (password === "") call.setError(t("needPassword"));
+    else void call.run();
   }
 
   return (
@@ -120,11 +114,7 @@ function JoinWithThisAccount(props: { invitation: string }) {
           </p>
         )}
         {!online && <p className="notice notice--warn">{t("offlineSignIn")}</p>}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorText text={error} />
         <div className="form__actions">
           <button type="submit" className="button button--primary" disabled={busy}>
             {busy ? t("joining") : t("joinButton")}

@@ -11,10 +11,11 @@ import { useOnline } from "../../app/useOnline.ts";
 import { useMessages } from "../../i18n.ts";
 import { lastEmail, sessionEndedHere } from "../../session.ts";
 import { TextField } from "../../ui/forms.tsx";
+import { ErrorText } from "../../ui/page.tsx";
 import { LanguageChoice } from "../settings/LanguageChoice.tsx";
 import { invitationFromLocation } from "./errors.ts";
 import { accountMessages } from "./messages.ts";
-import { useAuthError } from "./useAuthError.ts";
+import { useAuthCall, useAuthError } from "./useAuthError.ts";
 
 type Mode = "login" | "signup";
 
@@ -73,7 +74,6 @@ function AccountForm(props: {
   onSignedIn: (token: string) => void;
 }) {
   const t = useMessages(accountMessages);
-  const describe = useAuthError();
   const online = useOnline();
   const id = useId();
   const invited = props.invitation !== undefined;
@@ -82,8 +82,22 @@ function AccountForm(props: {
   const [email, setEmail] = useState(props.initialEmail);
   const [password, setPassword] = useState("");
   const [organization, setOrganization] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
+  const call = useAuthCall(
+    async (request: { email: string; password: string; organizationName: string }) => {
+      const invitationToken = props.invitation ?? "";
+      const res = signup
+        ? await authClient.signUp({ ...request, invitationToken })
+        : await authClient.login({
+            email: request.email,
+            password: request.password,
+            invitationToken,
+          });
+      props.onSignedIn(res.sessionToken);
+    },
+    // Signed in: the app opens the account's replica and this screen goes.
+    { untilGone: true },
+  );
+  const { busy, error, setError } = call;
   const tabs = useRef<Record<Mode, HTMLButtonElement | null>>({ login: null, signup: null });
   const signup = mode === "signup";
 
@@ -101,7 +115,7 @@ function AccountForm(props: {
     tabs.current[next]?.focus();
   }
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const address = email.trim();
     const orgName = organization.trim();
@@ -115,27 +129,8 @@ function AccountForm(props: {
             : signup && !invited && orgName === ""
               ? t("needOrganization")
               : undefined;
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    const invitationToken = props.invitation ?? "";
-    try {
-      const res = signup
-        ? await authClient.signUp({
-            email: address,
-            password,
-            organizationName: invited ? "" : orgName,
-            invitationToken,
-          })
-        : await authClient.login({ email: address, password, invitationToken });
-      props.onSignedIn(res.sessionToken);
-    } catch (err) {
-      setError(describe(err));
-      setBusy(false);
-    }
+    if (problem) setError(problem);
+    else void call.run({ email: address, password, organizationName: invited ? "" : orgName });
   }
 
   const tab = (value: Mode, label: string) => (
@@ -217,11 +212,7 @@ function AccountForm(props: {
         )}
         {signup && invited && <p className="muted">{t("invitedSignupNote")}</p>}
         {!online && <p className="notice notice--warn">{t("offlineSignIn")}</p>}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorText text={error} />
         <button type="submit" className="button button--primary" disabled={busy}>
           {submitLabel}
         </button>
@@ -263,11 +254,7 @@ function Demo(props: { onSignedIn: (token: string) => void }) {
       ) : (
         <>
           <p className="muted">{t("demoText")}</p>
-          {error && (
-            <p className="error" role="alert">
-              {error}
-            </p>
-          )}
+          <ErrorText text={error} />
           <button
             type="button"
             className="button button--secondary"

@@ -7,7 +7,7 @@ import { paths } from "../../app/routes.tsx";
 import { useMessages } from "../../i18n.ts";
 import { FormFooter, NumberField, TextField } from "../../ui/forms.tsx";
 import { commonMessages } from "../../ui/messages.ts";
-import { Loading, NotFound, Page, useAction } from "../../ui/page.tsx";
+import { ErrorText, Loading, NotFound, Page, useAction } from "../../ui/page.tsx";
 import { apiaryMessages } from "./messages.ts";
 
 export default function ApiaryForm() {
@@ -108,11 +108,7 @@ function Form(props: { apiary?: Apiary }) {
             {locating ? t("locating") : t("useLocation")}
           </button>
         )}
-        {locationError && (
-          <p className="error" role="alert">
-            {locationError}
-          </p>
-        )}
+        <ErrorText text={locationError} />
         <FormFooter action={save} label={tc("save")} />
       </form>
     </Page>

@@ -4,41 +4,27 @@
  * screen needs the network and says so when offline.
  */
 import type { ApiKey } from "@hivekeep/proto";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { authClient } from "../../api.ts";
 import { useAppSession } from "../../app/client.tsx";
 import { paths } from "../../app/routes.tsx";
-import { useOnline } from "../../app/useOnline.ts";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { TextField } from "../../ui/forms.tsx";
-import { Card, Empty, Page } from "../../ui/page.tsx";
-import { useAuthError } from "../account/useAuthError.ts";
+import { Card, ConfirmButton, Empty, ErrorText, Page } from "../../ui/page.tsx";
+import { useAuthCall } from "../account/useAuthError.ts";
 import { settingsMessages } from "./messages.ts";
-import { ConfirmAction, CopyField, NeedsNetwork } from "./parts.tsx";
+import { CopyField, NeedsNetwork, ServerListView, useServerList } from "./parts.tsx";
 
 export default function ApiKeys() {
   const t = useMessages(settingsMessages);
   const session = useAppSession();
-  const online = useOnline();
-  const describe = useAuthError();
-  const [keys, setKeys] = useState<readonly ApiKey[] | undefined>();
-  const [loadError, setLoadError] = useState<string | undefined>();
+  const keys = useServerList(
+    async () => (await authClient.listApiKeys({})).keys,
+    session.loginMode && !session.readOnly,
+  );
+  const online = keys.online;
   const [created, setCreated] = useState<{ name: string; secret: string } | undefined>();
-
-  async function load() {
-    setLoadError(undefined);
-    try {
-      setKeys((await authClient.listApiKeys({})).keys);
-    } catch (err) {
-      setLoadError(describe(err));
-    }
-  }
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: loads once, and again when online.
-  useEffect(() => {
-    if (online && session.loginMode && !session.readOnly) void load();
-  }, [online, session.loginMode, session.readOnly]);
 
   if (!session.loginMode || session.readOnly) {
     return (
@@ -73,47 +59,29 @@ export default function ApiKeys() {
           disabled={!online}
           onCreated={(name, secret, key) => {
             setCreated({ name, secret });
-            setKeys((prev) => [key, ...(prev ?? [])]);
+            keys.update((list) => [key, ...list]);
           }}
         />
       )}
       <Card title={t("keys")}>
-        {loadError ? (
-          <>
-            <p className="error" role="alert">
-              {loadError}
-            </p>
-            <div className="form__actions">
-              <button
-                type="button"
-                className="button button--secondary"
-                disabled={!online}
-                onClick={() => void load()}
-              >
-                {t("retry")}
-              </button>
-            </div>
-          </>
-        ) : keys === undefined ? (
-          online && (
-            <p className="muted" role="status">
-              {t("loading")}
-            </p>
-          )
-        ) : keys.length === 0 ? (
-          <Empty>{t("noKeys")}</Empty>
-        ) : (
-          <ul className="list">
-            {keys.map((k) => (
-              <KeyRow
-                key={k.id}
-                apiKey={k}
-                online={online}
-                onRevoked={() => setKeys((prev) => prev?.filter((x) => x.id !== k.id))}
-              />
-            ))}
-          </ul>
-        )}
+        <ServerListView list={keys}>
+          {(items) =>
+            items.length === 0 ? (
+              <Empty>{t("noKeys")}</Empty>
+            ) : (
+              <ul className="list">
+                {items.map((k) => (
+                  <KeyRow
+                    key={k.id}
+                    apiKey={k}
+                    online={online}
+                    onRevoked={() => keys.update((list) => list.filter((x) => x.id !== k.id))}
+                  />
+                ))}
+              </ul>
+            )
+          }
+        </ServerListView>
       </Card>
     </Page>
   );
@@ -124,29 +92,19 @@ function CreateKey(props: {
   onCreated: (name: string, secret: string, key: ApiKey) => void;
 }) {
   const t = useMessages(settingsMessages);
-  const describe = useAuthError();
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
+  const call = useAuthCall(async (trimmed: string) => {
+    const res = await authClient.createApiKey({ name: trimmed });
+    if (res.key) props.onCreated(res.key.name, res.apiKey, res.key);
+    setName("");
+  });
+  const { busy, error } = call;
 
-  async function create(event: FormEvent<HTMLFormElement>) {
+  function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const trimmed = name.trim();
-    if (trimmed === "") {
-      setError(t("needKeyName"));
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    try {
-      const res = await authClient.createApiKey({ name: trimmed });
-      if (res.key) props.onCreated(res.key.name, res.apiKey, res.key);
-      setName("");
-    } catch (err) {
-      setError(describe(err));
-    } finally {
-      setBusy(false);
-    }
+    if (trimmed === "") call.setError(t("needKeyName"));
+    else void call.run(trimmed);
   }
 
   return (
@@ -160,11 +118,7 @@ function CreateKey(props: {
           maxLength={200}
           required
         />
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorText text={error} />
         <div className="form__actions">
           <button
             type="submit"
@@ -182,22 +136,14 @@ function CreateKey(props: {
 function KeyRow(props: { apiKey: ApiKey; online: boolean; onRevoked: () => void }) {
   const t = useMessages(settingsMessages);
   const fmt = useFormat();
-  const describe = useAuthError();
   const k = props.apiKey;
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
-
-  async function revoke() {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const revoke = useAuthCall(
+    async () => {
       await authClient.revokeApiKey({ id: k.id });
       props.onRevoked();
-    } catch (err) {
-      setError(describe(err));
-      setBusy(false);
-    }
-  }
+    },
+    { untilGone: true },
+  );
 
   return (
     <li className="list__item list__row key">
@@ -210,18 +156,14 @@ function KeyRow(props: { apiKey: ApiKey; online: boolean; onRevoked: () => void 
             {k.lastUsedAt ? t("keyUsed", { date: fmt.dateTime(k.lastUsedAt) }) : t("keyNeverUsed")}
           </span>
         </span>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorText text={revoke.error} />
       </div>
-      <ConfirmAction
+      <ConfirmButton
         label={t("revoke")}
         ariaLabel={t("revokeNamed", { name: k.name })}
         confirm={t("revokeConfirm", { name: k.name })}
-        busy={busy || !props.online}
-        onConfirm={() => void revoke()}
+        disabled={revoke.busy || !props.online}
+        onConfirm={() => void revoke.run()}
       />
     </li>
   );

@@ -4,43 +4,29 @@
  * (`/join#<token>`). Members live on the server, so this screen needs the network.
  */
 import { type Member, Role } from "@hivekeep/proto";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { authClient } from "../../api.ts";
 import { useAppSession } from "../../app/client.tsx";
 import { paths } from "../../app/routes.tsx";
-import { useOnline } from "../../app/useOnline.ts";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { SelectField, TextField } from "../../ui/forms.tsx";
-import { Card, Page } from "../../ui/page.tsx";
+import { Card, ConfirmButton, ErrorText, Page } from "../../ui/page.tsx";
 import { looksLikeEmail } from "../account/errors.ts";
 import { authErrorMessages } from "../account/messages.ts";
-import { useAuthError } from "../account/useAuthError.ts";
+import { useAuthCall } from "../account/useAuthError.ts";
 import { settingsMessages } from "./messages.ts";
-import { ConfirmAction, CopyField, NeedsNetwork } from "./parts.tsx";
+import { CopyField, NeedsNetwork, ServerListView, useServerList } from "./parts.tsx";
 
 export default function Members() {
   const t = useMessages(settingsMessages);
   const session = useAppSession();
-  const online = useOnline();
-  const describe = useAuthError();
-  const [members, setMembers] = useState<readonly Member[] | undefined>();
-  const [loadError, setLoadError] = useState<string | undefined>();
   const allowed = session.loginMode && session.owner && !session.readOnly;
-
-  async function load() {
-    setLoadError(undefined);
-    try {
-      setMembers((await authClient.listMembers({})).members);
-    } catch (err) {
-      setLoadError(describe(err));
-    }
-  }
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: loads once, and again when online.
-  useEffect(() => {
-    if (online && allowed) void load();
-  }, [online, allowed]);
+  const members = useServerList<Member>(
+    async () => (await authClient.listMembers({})).members,
+    allowed,
+  );
+  const online = members.online;
 
   if (!allowed) {
     return (
@@ -57,42 +43,22 @@ export default function Members() {
       <p className="muted">{t("membersIntro")}</p>
       {!online && <NeedsNetwork />}
       <Card title={session.organization}>
-        {loadError ? (
-          <>
-            <p className="error" role="alert">
-              {loadError}
-            </p>
-            <div className="form__actions">
-              <button
-                type="button"
-                className="button button--secondary"
-                disabled={!online}
-                onClick={() => void load()}
-              >
-                {t("retry")}
-              </button>
-            </div>
-          </>
-        ) : members === undefined ? (
-          online && (
-            <p className="muted" role="status">
-              {t("loading")}
-            </p>
-          )
-        ) : (
-          <ul className="list">
-            {members.map((m) => (
-              <MemberRow
-                key={m.user?.id}
-                member={m}
-                online={online}
-                onRemoved={() =>
-                  setMembers((prev) => prev?.filter((x) => x.user?.id !== m.user?.id))
-                }
-              />
-            ))}
-          </ul>
-        )}
+        <ServerListView list={members}>
+          {(items) => (
+            <ul className="list">
+              {items.map((m) => (
+                <MemberRow
+                  key={m.user?.id}
+                  member={m}
+                  online={online}
+                  onRemoved={() =>
+                    members.update((list) => list.filter((x) => x.user?.id !== m.user?.id))
+                  }
+                />
+              ))}
+            </ul>
+          )}
+        </ServerListView>
       </Card>
       <Invite disabled={!online} />
     </Page>
@@ -102,25 +68,17 @@ export default function Members() {
 function MemberRow(props: { member: Member; online: boolean; onRemoved: () => void }) {
   const t = useMessages(settingsMessages);
   const fmt = useFormat();
-  const describe = useAuthError();
   const session = useAppSession();
   const m = props.member;
   const email = m.user?.email ?? "";
   const self = email.toLowerCase() === session.email.toLowerCase();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
-
-  async function remove() {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const remove = useAuthCall(
+    async () => {
       await authClient.removeMember({ userId: m.user?.id ?? "" });
       props.onRemoved();
-    } catch (err) {
-      setError(describe(err));
-      setBusy(false);
-    }
-  }
+    },
+    { untilGone: true },
+  );
 
   return (
     <li className="list__item list__row member">
@@ -133,19 +91,15 @@ function MemberRow(props: { member: Member; online: boolean; onRemoved: () => vo
           <span>{m.role === Role.OWNER ? t("roleOwner") : t("roleMember")}</span>
           <span>{t("joined", { date: fmt.date(m.joinedAt) })}</span>
         </span>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorText text={remove.error} />
       </div>
       {!self && (
-        <ConfirmAction
+        <ConfirmButton
           label={t("remove")}
           ariaLabel={t("removeNamed", { email })}
           confirm={t("removeConfirm", { email, organization: session.organization })}
-          busy={busy || !props.online}
-          onConfirm={() => void remove()}
+          disabled={remove.busy || !props.online}
+          onConfirm={() => void remove.run()}
         />
       )}
     </li>
@@ -156,40 +110,29 @@ function Invite(props: { disabled: boolean }) {
   const t = useMessages(settingsMessages);
   const te = useMessages(authErrorMessages);
   const fmt = useFormat();
-  const describe = useAuthError();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>(Role.MEMBER);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
   const [invitation, setInvitation] = useState<
     { email: string; link: string; expires: string } | undefined
   >();
+  const call = useAuthCall(async (address: string) => {
+    const inv = (await authClient.createInvitation({ email: address, role })).invitation;
+    if (inv) {
+      setInvitation({
+        email: inv.email,
+        link: `${window.location.origin}${paths.join(inv.token)}`,
+        expires: fmt.date(inv.expiresAt),
+      });
+      setEmail("");
+    }
+  });
+  const { busy, error } = call;
 
-  async function invite(event: FormEvent<HTMLFormElement>) {
+  function invite(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const address = email.trim();
-    if (!looksLikeEmail(address)) {
-      setError(te("invalidEmail"));
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    try {
-      const res = await authClient.createInvitation({ email: address, role });
-      const inv = res.invitation;
-      if (inv) {
-        setInvitation({
-          email: inv.email,
-          link: `${window.location.origin}${paths.join(inv.token)}`,
-          expires: fmt.date(inv.expiresAt),
-        });
-        setEmail("");
-      }
-    } catch (err) {
-      setError(describe(err));
-    } finally {
-      setBusy(false);
-    }
+    if (!looksLikeEmail(address)) call.setError(te("invalidEmail"));
+    else void call.run(address);
   }
 
   return (
@@ -216,11 +159,7 @@ function Invite(props: { disabled: boolean }) {
             ]}
           />
         </div>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorText text={error} />
         <div className="form__actions">
           <button
             type="submit"

@@ -13,7 +13,7 @@ import { useFormat } from "../../format.ts";
 import { refreshIdentity, useIdentity } from "../../hooks/useSession.ts";
 import { useMessages } from "../../i18n.ts";
 import { type OrganizationRef, setSessionToken } from "../../session.ts";
-import { Card, Page } from "../../ui/page.tsx";
+import { Card, ErrorText, Page } from "../../ui/page.tsx";
 import { authFailure } from "../account/errors.ts";
 import { useAuthError } from "../account/useAuthError.ts";
 import { LanguageChoice } from "./LanguageChoice.tsx";
@@ -155,11 +155,7 @@ function Organizations() {
         </p>
       )}
       {!online && <NeedsNetwork />}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText text={error} />
     </Card>
   );
 }

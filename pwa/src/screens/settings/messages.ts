@@ -79,8 +79,6 @@ export const settingsMessages = defineMessages("settings", {
     revoke: "Revoke",
     revokeNamed: "Revoke {{name}}",
     revokeConfirm: "Revoke “{{name}}”? Devices using it stop working at once.",
-    yes: "Yes",
-    no: "No",
     loading: "Loading…",
     retry: "Try again",
     // Members
@@ -178,8 +176,6 @@ export const settingsMessages = defineMessages("settings", {
     revokeNamed: "{{name}} widerrufen",
     revokeConfirm:
       "„{{name}}“ widerrufen? Geräte, die ihn nutzen, funktionieren sofort nicht mehr.",
-    yes: "Ja",
-    no: "Nein",
     loading: "Wird geladen…",
     retry: "Erneut versuchen",
     membersIntro: "Alle hier teilen die Stände, Völker und Aufzeichnungen der Organisation.",

@@ -1,6 +1,12 @@
-/** Pieces of the account screens: a secret to copy, a confirmed action, the offline note. */
-import { useId, useRef, useState } from "react";
+/**
+ * Pieces of the account screens: a secret to copy, the offline note, and a list kept on the
+ * server only (API keys, members).
+ */
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { useOnline } from "../../app/useOnline.ts";
 import { useMessages } from "../../i18n.ts";
+import { ErrorText } from "../../ui/page.tsx";
+import { useAuthError } from "../account/useAuthError.ts";
 import { settingsMessages } from "./messages.ts";
 
 /** A value shown once (an API key, an invitation link), read-only, with a Copy button. */
@@ -52,52 +58,6 @@ export function CopyField(props: { label: string; value: string; hint?: string }
   );
 }
 
-/**
- * A final action on one item of a list (revoke a key, remove a member): its button names the
- * item for screen readers and asks once more before it acts.
- */
-export function ConfirmAction(props: {
-  label: string;
-  ariaLabel: string;
-  confirm: string;
-  busy?: boolean;
-  onConfirm: () => void;
-}) {
-  const t = useMessages(settingsMessages);
-  const [asking, setAsking] = useState(false);
-  if (!asking) {
-    return (
-      <button
-        type="button"
-        className="button button--danger"
-        aria-label={props.ariaLabel}
-        disabled={props.busy}
-        onClick={() => setAsking(true)}
-      >
-        {props.label}
-      </button>
-    );
-  }
-  return (
-    <div className="confirm">
-      <span className="confirm__text">{props.confirm}</span>
-      <button
-        type="button"
-        className="button button--danger"
-        onClick={() => {
-          setAsking(false);
-          props.onConfirm();
-        }}
-      >
-        {t("yes")}
-      </button>
-      <button type="button" className="button button--secondary" onClick={() => setAsking(false)}>
-        {t("no")}
-      </button>
-    </div>
-  );
-}
-
 /** Said where a screen needs the server and the browser is offline. */
 export function NeedsNetwork() {
   const t = useMessages(settingsMessages);
@@ -106,4 +66,83 @@ export function NeedsNetwork() {
       {t("needsNetwork")}
     </p>
   );
+}
+
+export interface ServerList<T> {
+  /** Undefined until loaded. */
+  readonly items: readonly T[] | undefined;
+  readonly update: (change: (items: readonly T[]) => readonly T[]) => void;
+  readonly error: string | undefined;
+  readonly load: () => Promise<void>;
+  readonly online: boolean;
+}
+
+/**
+ * A list the server keeps (not the replica): loaded while `enabled` and online, and again when
+ * the connection comes back.
+ */
+export function useServerList<T>(
+  fetch: () => Promise<readonly T[]>,
+  enabled: boolean,
+): ServerList<T> {
+  const online = useOnline();
+  const describe = useAuthError();
+  const [items, setItems] = useState<readonly T[] | undefined>();
+  const [error, setError] = useState<string | undefined>();
+
+  async function load() {
+    setError(undefined);
+    try {
+      setItems(await fetch());
+    } catch (err) {
+      setError(describe(err));
+    }
+  }
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loads once, and again when online.
+  useEffect(() => {
+    if (online && enabled) void load();
+  }, [online, enabled]);
+
+  return {
+    items,
+    update: (change) => setItems((prev) => change(prev ?? [])),
+    error,
+    load,
+    online,
+  };
+}
+
+/** A server list's rows once loaded; before that, why not (with Retry) or Loading. */
+export function ServerListView<T>(props: {
+  readonly list: ServerList<T>;
+  readonly children: (items: readonly T[]) => ReactNode;
+}) {
+  const t = useMessages(settingsMessages);
+  const { items, error, online } = props.list;
+  if (error) {
+    return (
+      <>
+        <ErrorText text={error} />
+        <div className="form__actions">
+          <button
+            type="button"
+            className="button button--secondary"
+            disabled={!online}
+            onClick={() => void props.list.load()}
+          >
+            {t("retry")}
+          </button>
+        </div>
+      </>
+    );
+  }
+  if (items === undefined) {
+    return online ? (
+      <p className="muted" role="status">
+        {t("loading")}
+      </p>
+    ) : null;
+  }
+  return props.children(items);
 }
