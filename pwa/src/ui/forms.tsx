@@ -159,10 +159,11 @@ export function SelectField<V extends string | number>(props: {
   readonly options: readonly Option<V>[];
   readonly onChange: (value: V) => void;
   readonly hint?: string;
+  readonly error?: string;
   readonly required?: boolean;
 }) {
   return (
-    <Field label={props.label} hint={props.hint}>
+    <Field label={props.label} hint={props.hint} error={props.error}>
       {(id, describedBy) => (
         <select
           id={id}
@@ -170,6 +171,7 @@ export function SelectField<V extends string | number>(props: {
           value={String(props.value)}
           required={props.required}
           aria-describedby={describedBy}
+          aria-invalid={props.error ? true : undefined}
           onChange={(e) => {
             const found = props.options.find((o) => String(o.value) === e.target.value);
             if (found) props.onChange(found.value);
@@ -192,12 +194,13 @@ export function DateField(props: {
   readonly value: Date | undefined;
   readonly onChange: (value: Date | undefined) => void;
   readonly hint?: string;
+  readonly error?: string;
   readonly dateOnly?: boolean;
   readonly required?: boolean;
 }) {
   const toInput = props.dateOnly ? toLocalDateInput : toLocalInput;
   return (
-    <Field label={props.label} hint={props.hint}>
+    <Field label={props.label} hint={props.hint} error={props.error}>
       {(id, describedBy) => (
         <input
           id={id}
@@ -206,6 +209,7 @@ export function DateField(props: {
           required={props.required}
           value={props.value ? toInput(props.value) : ""}
           aria-describedby={describedBy}
+          aria-invalid={props.error ? true : undefined}
           onChange={(e) => props.onChange(fromLocalInput(e.target.value))}
         />
       )}
@@ -324,6 +328,14 @@ export function Choice<V extends string | number>(props: {
       </div>
     </fieldset>
   );
+}
+
+/**
+ * After a refused submit: the first field marked invalid gets the focus (and is scrolled to;
+ * it may be far up a long form), once the errors are drawn.
+ */
+export function focusFirstInvalid(form: HTMLFormElement): void {
+  requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
 }
 
 /**

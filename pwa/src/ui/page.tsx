@@ -101,6 +101,15 @@ export function ReadOnlyNote() {
   return <p className="notice notice--info">{t("readOnlyDemo")}</p>;
 }
 
+/** A form's page in a read-only session: its title, and why there is no form. */
+export function ReadOnlyPage(props: { readonly title: string; readonly back: string }) {
+  return (
+    <Page title={props.title} back={props.back}>
+      <ReadOnlyNote />
+    </Page>
+  );
+}
+
 /** Hides its children in a read-only session. */
 export function Writable(props: { readonly children: ReactNode }) {
   return useReadOnly() ? null : props.children;

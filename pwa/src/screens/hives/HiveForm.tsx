@@ -10,10 +10,18 @@ import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
 import { useApiaries } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
 import { useMessages } from "../../i18n.ts";
-import { FormFooter, SelectField, Stepper, TextArea, TextField } from "../../ui/forms.tsx";
+import {
+  FormFooter,
+  focusFirstInvalid,
+  SelectField,
+  Stepper,
+  TextArea,
+  TextField,
+} from "../../ui/forms.tsx";
 import { commonMessages, hiveStatuses, hiveTypes, label } from "../../ui/messages.ts";
-import { Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import { Loading, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { hiveMessages } from "./messages.ts";
+import { ApiarySelect } from "./parts.tsx";
 
 export default function HiveForm() {
   const { id } = useParams<{ id?: string }>();
@@ -72,13 +80,7 @@ function Form(props: { hive?: Hive; apiaries: Apiary[]; presetApiary?: string })
 
   const title = h ? t("edit") : t("new");
   const back = h ? paths.hive(h.id) : paths.hives;
-  if (readOnly) {
-    return (
-      <Page title={title} back={back}>
-        <ReadOnlyNote />
-      </Page>
-    );
-  }
+  if (readOnly) return <ReadOnlyPage title={title} back={back} />;
   if (!h && apiaries.length === 0) {
     return (
       <Page title={title} back={back}>
@@ -108,8 +110,8 @@ function Form(props: { hive?: Hive; apiaries: Apiary[]; presetApiary?: string })
           const apiaryMissing = !h && apiaryId === "";
           setNameError(nameMissing ? t("nameRequired") : undefined);
           setApiaryError(apiaryMissing ? t("apiaryRequired") : undefined);
-          if (nameMissing || apiaryMissing) return;
-          void save.run();
+          if (nameMissing || apiaryMissing) focusFirstInvalid(e.currentTarget);
+          else void save.run();
         }}
       >
         {h ? (
@@ -118,23 +120,13 @@ function Form(props: { hive?: Hive; apiaries: Apiary[]; presetApiary?: string })
             <Link href={paths.relocateHive(h.id)}>{t("relocate")}</Link>
           </p>
         ) : (
-          <div>
-            <SelectField
-              label={t("apiary")}
-              value={apiaryId}
-              required
-              options={[
-                ...(apiaryId === "" ? [{ value: "", label: t("chooseApiary") }] : []),
-                ...apiaries.map((a) => ({ value: a.id, label: a.name })),
-              ]}
-              onChange={setApiaryId}
-            />
-            {apiaryError && (
-              <p className="field__error" role="alert">
-                {apiaryError}
-              </p>
-            )}
-          </div>
+          <ApiarySelect
+            label={t("apiary")}
+            value={apiaryId}
+            apiaries={apiaries}
+            onChange={setApiaryId}
+            error={apiaryError}
+          />
         )}
         <TextField
           label={t("name")}

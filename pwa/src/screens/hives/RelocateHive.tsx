@@ -10,10 +10,11 @@ import { allApiaries } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
-import { DateField, FormFooter, SelectField } from "../../ui/forms.tsx";
-import { Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import { DateField, FormFooter, focusFirstInvalid } from "../../ui/forms.tsx";
+import { Loading, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { placementHistory } from "./hive-logic.ts";
 import { hiveMessages } from "./messages.ts";
+import { ApiarySelect } from "./parts.tsx";
 
 export default function RelocateHive() {
   const { id } = useParams<{ id: string }>();
@@ -59,13 +60,7 @@ function Form(props: { hive: Hive; apiaries: Apiary[]; arrived: Date | undefined
   const back = paths.hive(hive.id);
   const here = apiaries.find((a) => a.id === hive.apiaryId)?.name ?? t("unknownApiary");
   const title = `${t("relocateTitle")}: ${hive.name}`;
-  if (readOnly) {
-    return (
-      <Page title={title} back={back}>
-        <ReadOnlyNote />
-      </Page>
-    );
-  }
+  if (readOnly) return <ReadOnlyPage title={title} back={back} />;
   return (
     <Page title={title} back={back}>
       <p>
@@ -96,41 +91,25 @@ function Form(props: { hive: Hive; apiaries: Apiary[]; arrived: Date | undefined
                   ? t("moveDateTooEarly", { date: fmt.dateTime(arrived) })
                   : undefined,
             );
-            if (noTarget || date === undefined || early) return;
-            void move.run(date);
+            if (noTarget || date === undefined || early) focusFirstInvalid(e.currentTarget);
+            else void move.run(date);
           }}
         >
-          <div>
-            <SelectField
-              label={t("target")}
-              value={target}
-              required
-              options={[
-                ...(target === "" ? [{ value: "", label: t("chooseApiary") }] : []),
-                ...others.map((a) => ({ value: a.id, label: a.name })),
-              ]}
-              onChange={setTarget}
-            />
-            {targetError && (
-              <p className="field__error" role="alert">
-                {targetError}
-              </p>
-            )}
-          </div>
-          <div>
-            <DateField
-              label={t("moveDate")}
-              hint={t("moveDateHint")}
-              value={date}
-              onChange={setDate}
-              required
-            />
-            {dateError && (
-              <p className="field__error" role="alert">
-                {dateError}
-              </p>
-            )}
-          </div>
+          <ApiarySelect
+            label={t("target")}
+            value={target}
+            apiaries={others}
+            onChange={setTarget}
+            error={targetError}
+          />
+          <DateField
+            label={t("moveDate")}
+            hint={t("moveDateHint")}
+            value={date}
+            onChange={setDate}
+            required
+            error={dateError}
+          />
           <FormFooter action={move} label={t("move")} cancel={back} />
         </form>
       )}

@@ -1,6 +1,7 @@
 /** Small pieces the hive screens share. */
-import type { Queen } from "@hivekeep/proto";
+import type { Apiary, Queen } from "@hivekeep/proto";
 import { useMessages } from "../../i18n.ts";
+import { SelectField } from "../../ui/forms.tsx";
 import { commonMessages, label } from "../../ui/messages.ts";
 import { MarkingDot } from "../../ui/page.tsx";
 import { hiveMessages } from "./messages.ts";
@@ -18,5 +19,29 @@ export function QueenMark(props: { readonly queen: Queen | undefined }) {
         {t("queenYear", { year: q.year })} · {label.marking(tc, q.marking)}
       </span>
     </span>
+  );
+}
+
+/** Which apiary a hive stands at (or moves to): "Choose an apiary" until one is chosen. */
+export function ApiarySelect(props: {
+  readonly label: string;
+  readonly value: string;
+  readonly apiaries: readonly Apiary[];
+  readonly onChange: (id: string) => void;
+  readonly error?: string;
+}) {
+  const t = useMessages(hiveMessages);
+  return (
+    <SelectField
+      label={props.label}
+      value={props.value}
+      required
+      options={[
+        ...(props.value === "" ? [{ value: "", label: t("chooseApiary") }] : []),
+        ...props.apiaries.map((a) => ({ value: a.id, label: a.name })),
+      ]}
+      onChange={props.onChange}
+      error={props.error}
+    />
   );
 }

@@ -14,6 +14,7 @@ import { useMessages } from "../../i18n.ts";
 import {
   Choice,
   DateField,
+  focusFirstInvalid,
   NumberField,
   Stepper,
   TextArea,
@@ -28,7 +29,7 @@ import {
   Loading,
   NotFound,
   Page,
-  ReadOnlyNote,
+  ReadOnlyPage,
 } from "../../ui/page.tsx";
 import {
   type ColonyState,
@@ -46,6 +47,7 @@ import { inspectionMessages } from "./messages.ts";
 import { PhotoFileButton, PhotoStatus, usePhotoPreparation } from "./PhotoInput.tsx";
 
 export default function InspectionForm() {
+  const t = useMessages(inspectionMessages);
   const { id } = useParams<{ id: string }>();
   const readOnly = useReadOnly();
   const result = useLiveResult(
@@ -61,22 +63,13 @@ export default function InspectionForm() {
   if (result === undefined) return <Loading />;
   if ("error" in result || result.value.hive === undefined) return <NotFound back={paths.hives} />;
   const { hive, last } = result.value;
+  // A read-only (demo) session cannot record an inspection: it says so.
   if (readOnly) {
-    return <ReadOnlyForm hiveName={hive.name} hiveId={hive.id} />;
+    return <ReadOnlyPage title={t("formTitle", { hive: hive.name })} back={paths.hive(hive.id)} />;
   }
   // Mounted once the prefill is known: the form takes it as its start and ignores later changes
   // (a sync arriving while the beekeeper fills it in does not overwrite what they set).
   return <Form hive={hive} prefill={last.state} prefillFrom={last.from} />;
-}
-
-/** A read-only (demo) session cannot record an inspection: it says so. */
-function ReadOnlyForm(props: { hiveName: string; hiveId: string }) {
-  const t = useMessages(inspectionMessages);
-  return (
-    <Page title={t("formTitle", { hive: props.hiveName })} back={paths.hive(props.hiveId)}>
-      <ReadOnlyNote />
-    </Page>
-  );
 }
 
 const weatherPresets = ["sunny", "cloudy", "rain", "windy"] as const;
@@ -134,13 +127,10 @@ function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom?: Inspectio
   // Set once CreateInspection succeeded but a photo did not: the inspection must not be saved twice.
   const [partly, setPartly] = useState<{ id: string; message: string } | undefined>();
 
-  const save = async () => {
+  const save = async (form: HTMLFormElement) => {
     if (invalid.length > 0) {
       setShowErrors(true);
-      // The field to mend may be far up the form: take the beekeeper there.
-      requestAnimationFrame(() =>
-        document.querySelector<HTMLElement>(".inspection-form [aria-invalid='true']")?.focus(),
-      );
+      focusFirstInvalid(form);
       return;
     }
     setBusy(true);
@@ -199,7 +189,7 @@ function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom?: Inspectio
         className="form inspection-form"
         onSubmit={(e) => {
           e.preventDefault();
-          if (!busy && partly === undefined) void save();
+          if (!busy && partly === undefined) void save(e.currentTarget);
         }}
       >
         <p className="muted">

@@ -11,10 +11,17 @@ import { listAll } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
-import { DateField, FormFooter, NumberField, TextArea, TextField } from "../../ui/forms.tsx";
-import { Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import {
+  DateField,
+  FormFooter,
+  focusFirstInvalid,
+  NumberField,
+  TextArea,
+  TextField,
+} from "../../ui/forms.tsx";
+import { Loading, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
-import { focusFirstInvalid, HiveLine, SuggestField, useHive } from "./parts.tsx";
+import { HiveLine, SuggestField, useHive } from "./parts.tsx";
 import { addYears, validAmountKg, validWaterContent, withdrawalAt } from "./rules.ts";
 
 const varieties = [
@@ -77,13 +84,7 @@ function Form(props: { hive: Hive }) {
   });
 
   const back = paths.hive(hiveId);
-  if (readOnly) {
-    return (
-      <Page title={t("newHarvest")} back={back}>
-        <ReadOnlyNote />
-      </Page>
-    );
-  }
+  if (readOnly) return <ReadOnlyPage title={t("newHarvest")} back={back} />;
 
   const blocking = treatments && withdrawalAt(treatments, date ?? new Date());
   const waterHigh = water !== undefined && validWaterContent(water) && water > 18;

@@ -10,11 +10,18 @@ import { useClient, useLive, useLiveResult, useReadOnly } from "../../app/client
 import { paths } from "../../app/routes.tsx";
 import { toDate, toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
-import { DateField, FormFooter, NumberField, TextArea, TextField } from "../../ui/forms.tsx";
+import {
+  DateField,
+  FormFooter,
+  focusFirstInvalid,
+  NumberField,
+  TextArea,
+  TextField,
+} from "../../ui/forms.tsx";
 import { commonMessages, label, markingForYear } from "../../ui/messages.ts";
-import { Loading, MarkingDot, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import { Loading, MarkingDot, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
-import { focusFirstInvalid, HiveLine, MarkingChoice, useHive } from "./parts.tsx";
+import { HiveLine, MarkingChoice, useHive } from "./parts.tsx";
 import { beforeReign, validQueenYear } from "./rules.ts";
 
 export default function QueenForm() {
@@ -99,13 +106,7 @@ function Form(props: { hive?: Hive | undefined; queen?: Queen; reigning?: Queen 
 
   const title = q ? t("editQueen") : props.reigning ? t("replaceQueen") : t("newQueen");
   const back = hiveId ? paths.hive(hiveId) : paths.hives;
-  if (readOnly) {
-    return (
-      <Page title={title} back={back}>
-        <ReadOnlyNote />
-      </Page>
-    );
-  }
+  if (readOnly) return <ReadOnlyPage title={title} back={back} />;
   const validYear = validQueenYear(year, new Date());
   return (
     <Page title={title} back={back}>

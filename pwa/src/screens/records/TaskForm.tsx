@@ -12,11 +12,17 @@ import { allApiaries, allHives } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
 import { toTimestamp } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
-import { Choice, DateField, FormFooter, SelectField, TextField } from "../../ui/forms.tsx";
+import {
+  Choice,
+  DateField,
+  FormFooter,
+  focusFirstInvalid,
+  SelectField,
+  TextField,
+} from "../../ui/forms.tsx";
 import { commonMessages, label, priorities } from "../../ui/messages.ts";
-import { Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import { Loading, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
-import { focusFirstInvalid } from "./parts.tsx";
 import { addDays, endOfDay, taskOrigin } from "./rules.ts";
 
 type Target = "hive" | "apiary" | "personal";
@@ -76,13 +82,7 @@ function Form(props: { origin: { hive?: string; apiary?: string }; options: Opti
     navigate(back, { replace: true });
   });
 
-  if (readOnly) {
-    return (
-      <Page title={t("newTask")} back={back}>
-        <ReadOnlyNote />
-      </Page>
-    );
-  }
+  if (readOnly) return <ReadOnlyPage title={t("newTask")} back={back} />;
 
   const apiaryName = new Map(options.apiaries.map((a) => [a.id, a.name]));
   const hiveOptions = [

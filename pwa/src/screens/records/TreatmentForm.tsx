@@ -10,10 +10,16 @@ import { useClient, useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/routes.tsx";
 import { daysSince, toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
-import { DateField, FormFooter, NumberField, TextField } from "../../ui/forms.tsx";
-import { Loading, NotFound, Page, ReadOnlyNote, useAction } from "../../ui/page.tsx";
+import {
+  DateField,
+  FormFooter,
+  focusFirstInvalid,
+  NumberField,
+  TextField,
+} from "../../ui/forms.tsx";
+import { Loading, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
-import { focusFirstInvalid, HiveLine, SuggestField, useHive } from "./parts.tsx";
+import { HiveLine, SuggestField, useHive } from "./parts.tsx";
 import { validWithdrawalDays, withdrawalEnd } from "./rules.ts";
 
 /** Common products in Central Europe (trade names are the same in both languages). */
@@ -80,13 +86,7 @@ function Form(props: { hive: Hive }) {
   });
 
   const back = paths.hive(hiveId);
-  if (readOnly) {
-    return (
-      <Page title={t("newTreatment")} back={back}>
-        <ReadOnlyNote />
-      </Page>
-    );
-  }
+  if (readOnly) return <ReadOnlyPage title={t("newTreatment")} back={back} />;
 
   const daysOk = validWithdrawalDays(days);
   const end = daysOk ? withdrawalEnd(date ?? new Date(), days) : undefined;

@@ -111,8 +111,3 @@ export function useHive(id: string): Hive | null | undefined {
   if ("error" in result || result.value === undefined) return null;
   return result.value;
 }
-
-/** After a refused submit: the first field marked invalid gets the focus (and is scrolled to). */
-export function focusFirstInvalid(form: HTMLFormElement): void {
-  requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
-}
