@@ -56,27 +56,41 @@ interface TextFieldProps {
   readonly maxLength?: number;
   readonly placeholder?: string;
   readonly autoFocus?: boolean;
+  /** Common values offered as it is typed (free text all the same). */
+  readonly suggestions?: readonly string[];
 }
 
 export function TextField(props: TextFieldProps) {
+  const listId = useId();
+  const suggest = props.suggestions !== undefined;
   return (
     <Field label={props.label} hint={props.hint} error={props.error}>
       {(id, describedBy) => (
-        <input
-          id={id}
-          className="input"
-          type={props.type ?? "text"}
-          value={props.value}
-          required={props.required}
-          autoComplete={props.autoComplete}
-          maxLength={props.maxLength}
-          placeholder={props.placeholder}
-          // biome-ignore lint/a11y/noAutofocus: only where a form opens for one field.
-          autoFocus={props.autoFocus}
-          aria-describedby={describedBy}
-          aria-invalid={props.error ? true : undefined}
-          onChange={(e) => props.onChange(e.target.value)}
-        />
+        <>
+          <input
+            id={id}
+            className="input"
+            type={props.type ?? "text"}
+            value={props.value}
+            required={props.required}
+            autoComplete={suggest ? "off" : props.autoComplete}
+            list={suggest ? listId : undefined}
+            maxLength={props.maxLength}
+            placeholder={props.placeholder}
+            // biome-ignore lint/a11y/noAutofocus: only where a form opens for one field.
+            autoFocus={props.autoFocus}
+            aria-describedby={describedBy}
+            aria-invalid={props.error ? true : undefined}
+            onChange={(e) => props.onChange(e.target.value)}
+          />
+          {suggest && (
+            <datalist id={listId}>
+              {props.suggestions?.map((s) => (
+                <option key={s} value={s} />
+              ))}
+            </datalist>
+          )}
+        </>
       )}
     </Field>
   );

@@ -21,7 +21,7 @@ import {
 } from "../../ui/forms.tsx";
 import { Loading, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
-import { HiveLine, SuggestField, useHive } from "./parts.tsx";
+import { HiveLine, useHive } from "./parts.tsx";
 import { addYears, validAmountKg, validWaterContent, withdrawalAt } from "./rules.ts";
 
 const varieties = [
@@ -132,7 +132,7 @@ function Form(props: { hive: Hive }) {
           />
           <DateField label={t("date")} value={date} onChange={setDate} required />
         </div>
-        <SuggestField
+        <TextField
           label={t("variety")}
           value={variety}
           onChange={setVariety}

@@ -19,7 +19,7 @@ import {
 } from "../../ui/forms.tsx";
 import { Loading, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
-import { HiveLine, SuggestField, useHive } from "./parts.tsx";
+import { HiveLine, useHive } from "./parts.tsx";
 import { validWithdrawalDays, withdrawalEnd } from "./rules.ts";
 
 /** Common products in Central Europe (trade names are the same in both languages). */
@@ -107,7 +107,7 @@ function Form(props: { hive: Hive }) {
           else focusFirstInvalid(e.currentTarget);
         }}
       >
-        <SuggestField
+        <TextField
           label={t("product")}
           value={product}
           onChange={(v) => {
@@ -121,7 +121,7 @@ function Form(props: { hive: Hive }) {
           autoFocus
         />
         <div className="form__row">
-          <SuggestField
+          <TextField
             label={t("activeIngredient")}
             value={activeIngredient}
             onChange={setActiveIngredient}
@@ -130,7 +130,7 @@ function Form(props: { hive: Hive }) {
           <TextField label={t("dose")} value={dose} onChange={setDose} hint={t("doseHint")} />
         </div>
         <div className="form__row">
-          <SuggestField
+          <TextField
             label={t("method")}
             value={method}
             onChange={setMethod}

@@ -1,9 +1,8 @@
-/** Small pieces the record forms share: the marking colour choice and a text field with suggestions. */
+/** Small pieces the record forms share: the marking colour choice, the hive line and the hive a route names. */
 import type { Hive, MarkingColor } from "@hivekeep/proto";
 import { useId } from "react";
 import { useLive, useLiveResult } from "../../app/client.tsx";
 import { useMessages } from "../../i18n.ts";
-import { Field } from "../../ui/forms.tsx";
 import { commonMessages, label, markings } from "../../ui/messages.ts";
 import { MarkingDot } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
@@ -42,47 +41,6 @@ export function MarkingChoice(props: {
         </p>
       )}
     </fieldset>
-  );
-}
-
-/** A free text field that offers common values (the phone shows them as it is typed). */
-export function SuggestField(props: {
-  readonly label: string;
-  readonly value: string;
-  readonly onChange: (value: string) => void;
-  readonly suggestions: readonly string[];
-  readonly hint?: string;
-  readonly error?: string;
-  readonly required?: boolean;
-  readonly autoFocus?: boolean;
-}) {
-  const listId = useId();
-  return (
-    <Field label={props.label} hint={props.hint} error={props.error}>
-      {(id, describedBy) => (
-        <>
-          <input
-            id={id}
-            className="input"
-            type="text"
-            list={listId}
-            autoComplete="off"
-            value={props.value}
-            required={props.required}
-            // biome-ignore lint/a11y/noAutofocus: the first field of a form opened for it.
-            autoFocus={props.autoFocus}
-            aria-describedby={describedBy}
-            aria-invalid={props.error ? true : undefined}
-            onChange={(e) => props.onChange(e.target.value)}
-          />
-          <datalist id={listId}>
-            {props.suggestions.map((s) => (
-              <option key={s} value={s} />
-            ))}
-          </datalist>
-        </>
-      )}
-    </Field>
   );
 }
 
