@@ -20,6 +20,7 @@ import { monthTicks } from "../../ui/charts/ticks.ts";
 import { Card, Empty, Loading, MarkingDot, Page, Writable } from "../../ui/page.tsx";
 import { dueAfterDays } from "../hives/hive-logic.ts";
 import { isMeasurementOnly } from "../inspections/fields.ts";
+import { dueState } from "../records/rules.ts";
 import { honeyBars, honeyByYear, type MonthKg, monthsBefore } from "./honey.ts";
 import { dashboardMessages } from "./messages.ts";
 import { groupRecent, type Reading, readingsOf } from "./recent.ts";
@@ -258,7 +259,7 @@ function Due(props: { readonly t: T; readonly d: GetDashboardResponse }) {
 function Tasks(props: { readonly t: T; readonly d: GetDashboardResponse }) {
   const { t, d } = props;
   const fmt = useFormat();
-  const now = Date.now();
+  const now = new Date();
   return (
     <Card title={t("tasksTitle")}>
       {d.nextTasks.length === 0 ? (
@@ -272,7 +273,7 @@ function Tasks(props: { readonly t: T; readonly d: GetDashboardResponse }) {
                 <Link href={paths.tasks} className="list__link">
                   <span className="list__title">{task.title}</span>
                   <span className="list__meta">
-                    {due !== undefined && due.getTime() < now && (
+                    {dueState({ done: false, dueAt: task.dueAt }, now) === "overdue" && (
                       <span className="badge badge--bad">{t("overdue")}</span>
                     )}
                     <span>
