@@ -10,7 +10,6 @@ import { paths } from "../../app/routes.tsx";
 import { toDate, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { TextField } from "../../ui/forms.tsx";
-import { commonMessages, label } from "../../ui/messages.ts";
 import { Empty, Loading, Page, Writable } from "../../ui/page.tsx";
 import {
   compareHives,
@@ -20,11 +19,10 @@ import {
   reigningQueens,
 } from "./hive-logic.ts";
 import { hiveMessages } from "./messages.ts";
-import { QueenMark } from "./parts.tsx";
+import { HiveStatusBadge, QueenMark } from "./parts.tsx";
 
 export default function HiveList() {
   const t = useMessages(hiveMessages);
-  const tc = useMessages(commonMessages);
   const fmt = useFormat();
   const [query, setQuery] = useState("");
   const data = useLive(async (c) => {
@@ -103,9 +101,7 @@ export default function HiveList() {
                     <Link href={paths.hive(h.id)} className="list__link list__stack">
                       <span className="list__head">
                         <span className="list__title">{h.name}</span>
-                        <span className={`badge${inactive ? "" : " badge--ok"}`}>
-                          {label.hiveStatus(tc, h.status)}
-                        </span>
+                        <HiveStatusBadge status={h.status} />
                       </span>
                       <span className="list__meta">
                         <QueenMark queen={data.queenOf.get(h.id)} />

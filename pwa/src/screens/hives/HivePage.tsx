@@ -38,7 +38,6 @@ import { isColonyCheck, isMeasurementOnly } from "../inspections/fields.ts";
 import { HarvestRow, TreatmentRow } from "../records/RecordRows.tsx";
 import { TaskRow } from "../records/TaskRow.tsx";
 import {
-  isInactive,
   movedEnds,
   placementHistory,
   reigningQueen,
@@ -48,7 +47,7 @@ import {
   tasksWithDoneHere,
 } from "./hive-logic.ts";
 import { hiveMessages } from "./messages.ts";
-import { QueenMark } from "./parts.tsx";
+import { HiveStatusBadge, QueenMark } from "./parts.tsx";
 
 const HiveCharts = lazy(() => import("./HiveCharts.tsx"));
 
@@ -138,9 +137,7 @@ function HiveView({ data }: { data: HiveData }) {
   return (
     <Page title={h.name} back={paths.hives}>
       <p className="hive-facts">
-        <span className={`badge${isInactive(h.status) ? "" : " badge--ok"}`}>
-          {label.hiveStatus(tc, h.status)}
-        </span>
+        <HiveStatusBadge status={h.status} />
         <Link href={paths.apiary(h.apiaryId)}>{apiaryName(h.apiaryId)}</Link>
         {h.type !== 0 && <span>{label.hiveType(tc, h.type)}</span>}
         {h.boxes > 0 && <span>{t("boxesCount", { count: h.boxes })}</span>}

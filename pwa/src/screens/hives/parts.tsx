@@ -1,10 +1,21 @@
 /** Small pieces the hive screens share. */
-import type { Apiary, Queen } from "@hivekeep/proto";
+import type { Apiary, HiveStatus, Queen } from "@hivekeep/proto";
 import { useMessages } from "../../i18n.ts";
 import { SelectField } from "../../ui/forms.tsx";
 import { commonMessages, label } from "../../ui/messages.ts";
 import { MarkingDot } from "../../ui/page.tsx";
+import { isInactive } from "./hive-logic.ts";
 import { hiveMessages } from "./messages.ts";
+
+/** A hive's status as a badge: green while the colony is kept, plain once lost or dissolved. */
+export function HiveStatusBadge(props: { readonly status: HiveStatus }) {
+  const tc = useMessages(commonMessages);
+  return (
+    <span className={isInactive(props.status) ? "badge" : "badge badge--ok"}>
+      {label.hiveStatus(tc, props.status)}
+    </span>
+  );
+}
 
 /** A queen as "● 2025 · Blue": the marking colour as a dot and by name (never by colour alone). */
 export function QueenMark(props: { readonly queen: Queen | undefined }) {
