@@ -24,12 +24,15 @@ export function Page(props: {
   return (
     <section className="page">
       <header className="page__header">
-        {props.back && (
-          <Link href={props.back} className="page__back" aria-label={t("back")}>
-            ‹
-          </Link>
-        )}
-        <h1 className="page__title">{props.title}</h1>
+        {/* The way back stays beside the title; a long title wraps in its own column. */}
+        <div className="page__heading">
+          {props.back && (
+            <Link href={props.back} className="page__back" aria-label={t("back")}>
+              ‹
+            </Link>
+          )}
+          <h1 className="page__title">{props.title}</h1>
+        </div>
         {props.actions && <div className="page__actions">{props.actions}</div>}
       </header>
       {props.children}
