@@ -31,6 +31,18 @@ interface Reading {
 type Period = "30" | "365" | "all";
 const dayMs = 86_400_000;
 
+/**
+ * The span a period shows (Unix seconds): its days up to the end of today (the same all day,
+ * so a chart is not redrawn for a clock that moved); "all" is the data's own.
+ */
+function periodRange(period: Period): readonly [number, number] | undefined {
+  if (period === "all") return undefined;
+  const end = new Date();
+  end.setHours(24, 0, 0, 0);
+  const to = end.getTime() / 1000;
+  return [to - Number(period) * 86_400, to];
+}
+
 function summaryOf(
   t: T,
   fmt: Format,
@@ -61,6 +73,7 @@ function Measure(props: {
   readonly readings: readonly Reading[];
   readonly fields: readonly { label: string; of: (r: Reading) => number }[];
   readonly formatY: (v: number) => string;
+  readonly xRange: readonly [number, number] | undefined;
 }) {
   const t = useMessages(chartMessages);
   const fmt = useFormat();
@@ -85,6 +98,7 @@ function Measure(props: {
       title={props.title}
       summary={summaryOf(t, fmt, data, labels, props.formatY)}
       x={data.x}
+      xRange={props.xRange}
       series={series}
       formatY={props.formatY}
     />
@@ -124,11 +138,12 @@ export default function HiveCharts(props: { readonly hiveId: string }) {
   const now = Date.now();
   const recent = readings?.some((r) => (r.date?.getTime() ?? 0) >= now - 365 * dayMs) ?? false;
   const period: Period = chosen ?? (recent ? "365" : "all");
+  const xRange = periodRange(period);
+  const from = xRange?.[0];
   const shown = useMemo(() => {
-    if (readings === undefined || period === "all") return readings;
-    const from = Date.now() - Number(period) * dayMs;
-    return readings.filter((r) => (r.date?.getTime() ?? 0) >= from);
-  }, [readings, period]);
+    if (readings === undefined || from === undefined) return readings;
+    return readings.filter((r) => (r.date?.getTime() ?? 0) >= from * 1000);
+  }, [readings, from]);
 
   const fields = useMemo(
     () => ({
@@ -171,18 +186,21 @@ export default function HiveCharts(props: { readonly hiveId: string }) {
                 title={t("weight")}
                 readings={shown}
                 fields={fields.weight}
+                xRange={xRange}
                 formatY={fmt.kg}
               />
               <Measure
                 title={t("temperature")}
                 readings={shown}
                 fields={fields.temperature}
+                xRange={xRange}
                 formatY={fmt.celsius}
               />
               <Measure
                 title={t("humidity")}
                 readings={shown}
                 fields={fields.humidity}
+                xRange={xRange}
                 formatY={fmt.percent}
               />
             </>

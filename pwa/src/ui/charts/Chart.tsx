@@ -5,7 +5,7 @@
  * a table of the values.
  *
  *   <TimeChart title="Weight" summary="…" x={seconds} series={[{ label, values, color }]}
- *     formatY={fmt.kg} />
+ *     formatY={fmt.kg} xRange={[from, to]} />
  *   <BarChart title="Honey by month" summary="…" labels={["June 2026", …]} values={[12, …]}
  *     ticks={(indices) => …} formatY={fmt.kg} />
  */
@@ -122,6 +122,8 @@ export function TimeChart(props: {
   readonly title: string;
   readonly summary: string;
   readonly x: readonly number[];
+  /** The period shown (Unix seconds); else the span of the data. */
+  readonly xRange?: readonly [number, number];
   readonly series: readonly ChartSeries[];
   readonly formatY: (v: number) => string;
   readonly height?: number;
@@ -140,6 +142,7 @@ export function TimeChart(props: {
         <Plot
           kind="time"
           x={props.x}
+          xRange={props.xRange}
           series={props.series}
           height={height}
           locale={fmt.locale}

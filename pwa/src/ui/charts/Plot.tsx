@@ -7,7 +7,15 @@ import "uplot/dist/uPlot.min.css";
 import { useEffect, useMemo, useRef } from "react";
 import uPlot from "uplot";
 import type { Value } from "./series.ts";
-import { barTickIndices, timeTicks } from "./ticks.ts";
+import {
+  barScaleTop,
+  barTickIndices,
+  placeBarLabels,
+  timeTicks,
+  type ValueAxis,
+  valueAxis,
+  valueTicks,
+} from "./ticks.ts";
 
 export interface PlotSeries {
   readonly label: string;
@@ -21,6 +29,8 @@ export interface PlotProps {
   readonly kind: "time" | "bars";
   /** Unix seconds (time) or 0…n-1 (bars). */
   readonly x: readonly number[];
+  /** The time axis's span (Unix seconds): the period chosen; else the data's own. */
+  readonly xRange?: readonly [number, number];
   readonly series: readonly PlotSeries[];
   readonly height: number;
   readonly locale: string;
@@ -40,6 +50,9 @@ const font = "14px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 const ink = "#1f1606";
 const grid = "#eadcb8";
 const daySec = 86_400;
+/** The x axis's height; the bar labels' room above the tallest bar (CSS pixels). */
+const xAxisPx = 56;
+const barLabelPx = 22;
 
 let measureCtx: CanvasRenderingContext2D | null | undefined;
 function textWidth(text: string): number {
@@ -51,7 +64,7 @@ function textWidth(text: string): number {
 
 function options(p: PlotProps, width: number, latest: { current: PlotProps }): uPlot.Options {
   const axis = { font, stroke: ink, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
-  const yAxis: uPlot.Axis = {
+  const valueAxisStyle: uPlot.Axis = {
     ...axis,
     values: (_u, splits) => splits.map((v) => latest.current.formatY(v)),
     size: (_u, values) => (values ? Math.ceil(Math.max(0, ...values.map(textWidth))) + 20 : 48),
@@ -69,6 +82,9 @@ function options(p: PlotProps, width: number, latest: { current: PlotProps }): u
 
   if (p.kind === "time") {
     const ticks = timeTicks(p.locale);
+    // The value axis ends on ticks, so every point lies between two labelled gridlines.
+    const maxIntervals = Math.max(2, Math.floor((p.height - xAxisPx - 16) / 36));
+    let yAxis: ValueAxis = { min: 0, max: 1, step: 1 };
     return {
       width,
       height: p.height,
@@ -77,26 +93,29 @@ function options(p: PlotProps, width: number, latest: { current: PlotProps }): u
         x: {
           time: true,
           range: (u, min, max) => {
+            const chosen = latest.current.xRange;
+            if (chosen) return [chosen[0], chosen[1]];
             const xs = u.data[0];
             const only = xs.length === 1 ? xs[0] : min === max ? min : undefined;
             return only === undefined ? [min, max] : [only - daySec, only + daySec];
           },
         },
         y: {
-          range: (_u, min, max) =>
-            min === max
-              ? [min - Math.max(1, Math.abs(min) * 0.1), max + Math.max(1, Math.abs(max) * 0.1)]
-              : uPlot.rangeNum(min, max, 0.1, true),
+          range: (_u, min, max) => {
+            if (!Number.isFinite(min) || !Number.isFinite(max)) return [0, 1];
+            yAxis = valueAxis(min, max, maxIntervals);
+            return [yAxis.min, yAxis.max];
+          },
         },
       },
       axes: [
         {
           ...axis,
           space: 64,
-          size: 56,
+          size: xAxisPx,
           values: (_u, splits, _i, _space, step) => ticks(splits, step),
         },
-        yAxis,
+        { ...valueAxisStyle, splits: () => valueTicks(yAxis) },
       ],
       series: [
         {
@@ -105,9 +124,11 @@ function options(p: PlotProps, width: number, latest: { current: PlotProps }): u
         },
         ...lines,
       ],
+      // The series' names with their markers; no values (nothing to read on a still screen:
+      // the table has them).
       legend: {
         show: true,
-        live: true,
+        live: false,
         // A dashed line has a dashed marker: the key does not rest on colour alone.
         markers: { width: 3, dash: (_u, i) => (p.series[i - 1]?.dash ? "dashed" : "solid") },
       },
@@ -121,9 +142,11 @@ function options(p: PlotProps, width: number, latest: { current: PlotProps }): u
     height: p.height,
     scales: {
       x: { time: false, range: () => [-0.5, n - 0.5] },
+      // Room above the tallest bar for its value.
       y: {
         range: (_u, _min, max) => {
-          const [, top] = uPlot.rangeNum(0, max > 0 ? max : 1, 0.1, true);
+          const least = barScaleTop(max, p.height - xAxisPx - 8, barLabelPx);
+          const [, top] = uPlot.rangeNum(0, least, 0, true);
           return [0, top];
         },
       },
@@ -132,11 +155,11 @@ function options(p: PlotProps, width: number, latest: { current: PlotProps }): u
       {
         ...axis,
         grid: { show: false },
-        size: 56,
+        size: xAxisPx,
         splits: (u) => barTickIndices(n, u.bbox.width / uPlot.pxRatio, 48),
         values: (_u, splits) => latest.current.barTicks?.(splits) ?? splits.map(String),
       },
-      yAxis,
+      valueAxisStyle,
     ],
     series: [
       { label: p.xLabel },
@@ -152,7 +175,8 @@ function options(p: PlotProps, width: number, latest: { current: PlotProps }): u
     legend: { show: false },
     cursor: { show: false },
     hooks: {
-      // Each bar's value above it, where the text fits in the bar's slot.
+      // Each bar's value above it: the tallest first, each where it stays clear of the others
+      // (a wide value may reach over an empty month beside it).
       draw: [
         (u) => {
           const format = latest.current.formatBarValue;
@@ -160,18 +184,26 @@ function options(p: PlotProps, width: number, latest: { current: PlotProps }): u
           if (!format || !values) return;
           const ctx = u.ctx;
           const ratio = uPlot.pxRatio;
-          const slot = u.bbox.width / n;
           ctx.save();
           ctx.font = font.replace("14px", `${Math.round(13 * ratio)}px`);
           ctx.fillStyle = ink;
           ctx.textAlign = "center";
           ctx.textBaseline = "bottom";
-          values.forEach((v, i) => {
-            if (typeof v !== "number" || v <= 0) return;
-            const text = format(v);
-            if (ctx.measureText(text).width + 4 * ratio > slot) return;
-            ctx.fillText(text, u.valToPos(i, "x", true), u.valToPos(v, "y", true) - 3 * ratio);
+          const labels = Array.from(values, (v, i) => {
+            const value = typeof v === "number" ? v : 0;
+            const text = value > 0 ? format(value) : "";
+            return {
+              text,
+              value,
+              center: u.valToPos(i, "x", true),
+              width: text === "" ? 0 : ctx.measureText(text).width,
+            };
           });
+          const { left, width } = u.bbox;
+          for (const i of placeBarLabels(labels, left, left + width, 4 * ratio)) {
+            const l = labels[i];
+            if (l) ctx.fillText(l.text, l.center, u.valToPos(l.value, "y", true) - 3 * ratio);
+          }
           ctx.restore();
         },
       ],
@@ -186,8 +218,13 @@ export default function Plot(props: PlotProps) {
   // Charts are redrawn only when what they show changes (a live query answers anew on every
   // change of the replica, mostly with the same values).
   const key = useMemo(
-    () => JSON.stringify([props.x, props.series.map((s) => [s.label, s.color, s.values])]),
-    [props.x, props.series],
+    () =>
+      JSON.stringify([
+        props.x,
+        props.xRange,
+        props.series.map((s) => [s.label, s.color, s.values]),
+      ]),
+    [props.x, props.xRange, props.series],
   );
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for x and series.
