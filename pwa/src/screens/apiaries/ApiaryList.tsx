@@ -27,7 +27,7 @@ export default function ApiaryList() {
         <ul className="list">
           {apiaries.map((a) => (
             <li key={a.id} className="list__item">
-              <Link href={paths.apiary(a.id)} className="list__link">
+              <Link href={paths.apiary(a.id)} className="list__link list__stack">
                 <span className="list__title">{a.name}</span>
                 <span className="list__meta">
                   {a.address && <span>{a.address}</span>}

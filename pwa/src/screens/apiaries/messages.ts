@@ -30,7 +30,7 @@ export const apiaryMessages = defineMessages("apiaries", {
     created: "Created {{date}}",
   },
   de: {
-    title: "Bienenstände",
+    title: "Stände",
     new: "Neuer Stand",
     edit: "Stand bearbeiten",
     empty: "Noch keine Stände. Legen Sie den Ort an, an dem Ihre Völker stehen.",
