@@ -5,7 +5,7 @@
  */
 import { type ReactNode, useId } from "react";
 import { Link } from "wouter";
-import { fromLocalInput, toLocalDateInput, toLocalInput } from "../format.ts";
+import { fromLocalInput, toLocalDateInput, toLocalInput, useFormat } from "../format.ts";
 import { useMessages } from "../i18n.ts";
 import { commonMessages } from "./messages.ts";
 import { ErrorNote } from "./page.tsx";
@@ -14,16 +14,18 @@ interface FieldProps {
   readonly label: string;
   readonly hint?: string;
   readonly error?: string;
+  /** The id of a hint shared with other fields (shown once, beside them), read out too. */
+  readonly describedBy?: string;
   readonly children: (id: string, describedBy: string | undefined) => ReactNode;
 }
 
 /** A label, the control, and an optional hint or error read out with it. */
-export function Field({ label, hint, error, children }: FieldProps) {
+export function Field({ label, hint, error, describedBy: shared, children }: FieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describedBy =
-    [hint ? hintId : "", error ? errorId : ""].filter(Boolean).join(" ") || undefined;
+    [hint ? hintId : "", shared ?? "", error ? errorId : ""].filter(Boolean).join(" ") || undefined;
   return (
     <div className="field">
       <label className="field__label" htmlFor={id}>
@@ -121,14 +123,34 @@ export function TextArea(props: {
   );
 }
 
+/** A number as it is written in the locale, for a text field: its decimal separator, no grouping. */
+export function numberInputText(value: number | undefined, locale: string): string {
+  if (value === undefined) return "";
+  const decimal =
+    new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === "decimal")?.value ??
+    ".";
+  return String(value).replace(".", decimal);
+}
+
+/** A number as typed: a decimal comma or point; empty (or not a number) is `undefined`. */
+export function parseNumberInput(text: string): number | undefined {
+  const raw = text.trim().replace(",", ".");
+  if (raw === "") return undefined;
+  const n = Number(raw);
+  return Number.isNaN(n) ? undefined : n;
+}
+
 /**
- * A number typed in; empty is `undefined`. Decimal commas (German keyboards) are accepted.
+ * A number typed in; empty is `undefined`. Shown with the reader's decimal separator; a decimal
+ * comma or point is accepted either way (German keyboards).
  */
 export function NumberField(props: {
   readonly label: string;
   readonly value: number | undefined;
   readonly onChange: (value: number | undefined) => void;
   readonly hint?: string;
+  /** The id of a hint shared with other fields. */
+  readonly describedBy?: string;
   readonly error?: string;
   readonly unit?: string;
   readonly min?: number;
@@ -136,8 +158,14 @@ export function NumberField(props: {
   readonly step?: number;
   readonly required?: boolean;
 }) {
+  const { locale } = useFormat();
   return (
-    <Field label={props.label} hint={props.hint} error={props.error}>
+    <Field
+      label={props.label}
+      hint={props.hint}
+      describedBy={props.describedBy}
+      error={props.error}
+    >
       {(id, describedBy) => (
         <span className="input-unit">
           <input
@@ -146,14 +174,10 @@ export function NumberField(props: {
             type="text"
             inputMode="decimal"
             required={props.required}
-            defaultValue={props.value === undefined ? "" : String(props.value)}
+            defaultValue={numberInputText(props.value, locale)}
             aria-describedby={describedBy}
             aria-invalid={props.error ? true : undefined}
-            onChange={(e) => {
-              const raw = e.target.value.trim().replace(",", ".");
-              const n = raw === "" ? undefined : Number(raw);
-              props.onChange(n === undefined || Number.isNaN(n) ? undefined : n);
-            }}
+            onChange={(e) => props.onChange(parseNumberInput(e.target.value))}
           />
           {props.unit && <span className="input-unit__unit">{props.unit}</span>}
         </span>

@@ -1,26 +1,34 @@
 /** Create an apiary (`/apiaries/new`) or edit one (`/apiaries/:id/edit`). */
 import type { Apiary } from "@hivekeep/proto";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { useLocation, useParams } from "wouter";
-import { useClient, useLiveResult } from "../../app/client.tsx";
+import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/routes.tsx";
 import { useMessages } from "../../i18n.ts";
 import { FormFooter, NumberField, TextField } from "../../ui/forms.tsx";
 import { commonMessages } from "../../ui/messages.ts";
-import { ErrorText, Loading, NotFound, Page, useAction } from "../../ui/page.tsx";
+import { ErrorText, Loading, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { apiaryMessages } from "./messages.ts";
 
 export default function ApiaryForm() {
+  const t = useMessages(apiaryMessages);
   const { id } = useParams<{ id?: string }>();
+  const readOnly = useReadOnly();
   const existing = useLiveResult(
     async (c) => (id ? (await c.apiaries.getApiary({ id })).apiary : undefined),
     [id],
   );
-  if (id === undefined) return <Form />;
+  // A read-only (demo) session cannot add or change an apiary: it says so. The form is keyed
+  // by the apiary: going from one apiary's form to another's (or to a new one) starts afresh
+  // instead of keeping the last one's values.
+  if (id === undefined) {
+    return readOnly ? <ReadOnlyPage title={t("new")} back={paths.apiaries} /> : <Form key="new" />;
+  }
   if (existing === undefined) return <Loading />;
   if ("error" in existing || existing.value === undefined)
     return <NotFound back={paths.apiaries} />;
-  return <Form apiary={existing.value} />;
+  if (readOnly) return <ReadOnlyPage title={t("edit")} back={paths.apiary(id)} />;
+  return <Form key={id} apiary={existing.value} />;
 }
 
 function Form(props: { apiary?: Apiary }) {
@@ -38,6 +46,7 @@ function Form(props: { apiary?: Apiary }) {
   const [locating, setLocating] = useState(false);
   const [locationError, setLocationError] = useState<string | undefined>();
   const [nameError, setNameError] = useState<string | undefined>();
+  const coordinatesHint = useId();
 
   const save = useAction(async () => {
     const values = { name: name.trim(), address: address.trim(), lat: lat ?? 0, lng: lng ?? 0 };
@@ -94,10 +103,26 @@ function Form(props: { apiary?: Apiary }) {
           autoComplete="street-address"
         />
         <div className="form__row" key={coordsKey}>
-          <NumberField label={t("lat")} value={lat} onChange={setLat} min={-90} max={90} />
-          <NumberField label={t("lng")} value={lng} onChange={setLng} min={-180} max={180} />
+          <NumberField
+            label={t("lat")}
+            value={lat}
+            onChange={setLat}
+            min={-90}
+            max={90}
+            describedBy={coordinatesHint}
+          />
+          <NumberField
+            label={t("lng")}
+            value={lng}
+            onChange={setLng}
+            min={-180}
+            max={180}
+            describedBy={coordinatesHint}
+          />
         </div>
-        <p className="field__hint">{t("coordinatesHint")}</p>
+        <p className="field__hint" id={coordinatesHint}>
+          {t("coordinatesHint")}
+        </p>
         {"geolocation" in navigator && (
           <button
             type="button"
