@@ -69,7 +69,8 @@ export default function InspectionForm() {
   }
   // Mounted once the prefill is known: the form takes it as its start and ignores later changes
   // (a sync arriving while the beekeeper fills it in does not overwrite what they set).
-  return <Form hive={hive} prefill={last.state} prefillFrom={last.from} />;
+  // Keyed by the hive: another hive's inspection starts afresh.
+  return <Form key={hive.id} hive={hive} prefill={last.state} prefillFrom={last.from} />;
 }
 
 const weatherPresets = ["sunny", "cloudy", "rain", "windy"] as const;

@@ -44,7 +44,10 @@ export default function TaskForm() {
     return <NotFound back={paths.tasks} />;
   if (origin.apiary && !options.apiaries.some((a) => a.id === origin.apiary))
     return <NotFound back={paths.tasks} />;
-  return <Form origin={origin} options={options} />;
+  // Keyed by where it was opened from: a task for another hive or apiary starts afresh.
+  return (
+    <Form key={`${origin.hive ?? ""}/${origin.apiary ?? ""}`} origin={origin} options={options} />
+  );
 }
 
 function Form(props: { origin: { hive?: string; apiary?: string }; options: Options }) {

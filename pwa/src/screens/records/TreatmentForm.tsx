@@ -47,7 +47,8 @@ export default function TreatmentForm() {
   const hive = useHive(id);
   if (hive === undefined) return <Loading />;
   if (hive === null) return <NotFound back={paths.hives} />;
-  return <Form hive={hive} />;
+  // Keyed by the hive: another hive's form starts afresh.
+  return <Form key={hive.id} hive={hive} />;
 }
 
 function Form(props: { hive: Hive }) {
