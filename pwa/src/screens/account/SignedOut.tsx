@@ -169,54 +169,50 @@ function AccountForm(props: {
         {tab("login", t("tabLogin"))}
         {tab("signup", t("tabSignup"))}
       </div>
-      <form
-        id={`${id}-panel`}
-        className="form"
-        role="tabpanel"
-        aria-labelledby={`${id}-tab-${mode}`}
-        onSubmit={submit}
-        noValidate
-      >
-        {!signup && !invited && props.ended && props.initialEmail !== "" && (
-          <p className="muted">{t("sessionEndedNote", { email: props.initialEmail })}</p>
-        )}
-        <TextField
-          label={t("email")}
-          type="email"
-          value={email}
-          onChange={setEmail}
-          autoComplete={signup ? "email" : "username"}
-          maxLength={254}
-          required
-        />
-        <TextField
-          label={t("password")}
-          type="password"
-          value={password}
-          onChange={setPassword}
-          autoComplete={signup ? "new-password" : "current-password"}
-          maxLength={1024}
-          hint={signup ? t("passwordHint", { min: minPassword }) : undefined}
-          required
-        />
-        {signup && !invited && (
+      {/* The panel of the tabs holds the form (a form may not be a tabpanel itself). */}
+      <div id={`${id}-panel`} role="tabpanel" aria-labelledby={`${id}-tab-${mode}`}>
+        <form className="form" onSubmit={submit} noValidate>
+          {!signup && !invited && props.ended && props.initialEmail !== "" && (
+            <p className="muted">{t("sessionEndedNote", { email: props.initialEmail })}</p>
+          )}
           <TextField
-            label={t("organization")}
-            value={organization}
-            onChange={setOrganization}
-            autoComplete="organization"
-            maxLength={200}
-            hint={t("organizationHint")}
+            label={t("email")}
+            type="email"
+            value={email}
+            onChange={setEmail}
+            autoComplete={signup ? "email" : "username"}
+            maxLength={254}
             required
           />
-        )}
-        {signup && invited && <p className="muted">{t("invitedSignupNote")}</p>}
-        {!online && <p className="notice notice--warn">{t("offlineSignIn")}</p>}
-        <ErrorText text={error} />
-        <button type="submit" className="button button--primary" disabled={busy}>
-          {submitLabel}
-        </button>
-      </form>
+          <TextField
+            label={t("password")}
+            type="password"
+            value={password}
+            onChange={setPassword}
+            autoComplete={signup ? "new-password" : "current-password"}
+            maxLength={1024}
+            hint={signup ? t("passwordHint", { min: minPassword }) : undefined}
+            required
+          />
+          {signup && !invited && (
+            <TextField
+              label={t("organization")}
+              value={organization}
+              onChange={setOrganization}
+              autoComplete="organization"
+              maxLength={200}
+              hint={t("organizationHint")}
+              required
+            />
+          )}
+          {signup && invited && <p className="muted">{t("invitedSignupNote")}</p>}
+          {!online && <p className="notice notice--warn">{t("offlineSignIn")}</p>}
+          <ErrorText text={error} />
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {submitLabel}
+          </button>
+        </form>
+      </div>
     </section>
   );
 }
