@@ -21,6 +21,8 @@ export function TreatmentRow(props: { readonly treatment: Treatment; readonly no
   const x = props.treatment;
   const running = withdrawalRunning(x, props.now ?? new Date());
   const detail = (label: string, value: string) => value && <span>{`${label}: ${value}`}</span>;
+  // The date never breaks over two lines ("Dec 13, 2026").
+  const wholeDate = fmt.date(x.withdrawalUntil).replaceAll(" ", "\u00a0");
   return (
     <li className={`list__item${running ? " records-treatment--running" : ""}`}>
       <div className="list__row list__stack">
@@ -29,10 +31,10 @@ export function TreatmentRow(props: { readonly treatment: Treatment; readonly no
           <span>{fmt.date(x.date)}</span>
         </span>
         {x.withdrawalUntil && (
-          <span className={running ? "badge badge--bad" : "badge"}>
+          <span className={`records-withdrawal-badge ${running ? "badge badge--bad" : "badge"}`}>
             {running
-              ? t("withdrawalUntil", { date: fmt.date(x.withdrawalUntil) })
-              : t("withdrawalOver", { date: fmt.date(x.withdrawalUntil) })}
+              ? t("withdrawalUntil", { date: wholeDate })
+              : t("withdrawalOver", { date: wholeDate })}
           </span>
         )}
         <span className="list__meta">
