@@ -20,6 +20,7 @@ import {
 } from "../../ui/forms.tsx";
 import { commonMessages, label, markingForYear } from "../../ui/messages.ts";
 import { Loading, MarkingDot, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
+import { reigningQueen } from "../hives/hive-logic.ts";
 import { recordMessages } from "./messages.ts";
 import { HiveLine, MarkingChoice, useHive } from "./parts.tsx";
 import { beforeReign, validQueenYear } from "./rules.ts";
@@ -38,7 +39,8 @@ function NewQueen(props: { hiveId: string }) {
   );
   if (hive === undefined || reigning === undefined) return <Loading />;
   if (hive === null) return <NotFound back={paths.hives} />;
-  return <Form hive={hive} reigning={reigning[0]} />;
+  // The queen the hive page shows as reigning (of two active ones, the newest).
+  return <Form hive={hive} reigning={reigningQueen(reigning)} />;
 }
 
 function EditQueen(props: { queenId: string }) {
