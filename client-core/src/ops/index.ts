@@ -4,6 +4,7 @@
  * the core: no Dexie, no DOM, no database driver.
  */
 export { apiaryService } from "./apiary-service.ts";
+export { dayMs, wholeDaysSince } from "./days.ts";
 export { errorInterceptor, invalidArgument, toConnectError } from "./errors.ts";
 export { defaultEventLimit, eventLimit, eventService, maxEventLimit } from "./event-service.ts";
 export { harvestService } from "./harvest-service.ts";

@@ -73,27 +73,16 @@ describe("inspectionAge", () => {
   it("says never when there is no inspection", () => {
     expect(inspectionAge(undefined, now)).toEqual({ kind: "never" });
   });
-  it("counts calendar days and marks a hive due from 21 days", () => {
-    expect(inspectionAge(new Date(2026, 5, 30, 7, 0), now)).toEqual({
-      kind: "days",
-      days: 0,
-      due: false,
-    });
-    expect(inspectionAge(new Date(2026, 5, 29, 23, 0), now)).toEqual({
-      kind: "days",
-      days: 1,
-      due: false,
-    });
-    expect(inspectionAge(new Date(2026, 5, 10, 12, 0), now)).toEqual({
-      kind: "days",
-      days: 20,
-      due: false,
-    });
-    expect(inspectionAge(new Date(2026, 5, 9, 12, 0), now)).toEqual({
-      kind: "days",
-      days: 21,
-      due: true,
-    });
+  it("counts whole 24-hour days as the overview does, and marks a hive due from 21 days", () => {
+    // now: 30 June 10:00 local.
+    const age = (d: Date) => inspectionAge(d, now);
+    expect(age(new Date(2026, 5, 30, 7, 0))).toEqual({ kind: "days", days: 0, due: false });
+    // Yesterday evening is less than 24 hours ago: still 0 whole days.
+    expect(age(new Date(2026, 5, 29, 23, 0))).toEqual({ kind: "days", days: 0, due: false });
+    expect(age(new Date(2026, 5, 29, 10, 0))).toEqual({ kind: "days", days: 1, due: false });
+    expect(age(new Date(2026, 5, 9, 10, 1))).toEqual({ kind: "days", days: 20, due: false });
+    expect(age(new Date(2026, 5, 9, 10, 0))).toEqual({ kind: "days", days: 21, due: true });
+    expect(age(new Date(2026, 5, 9, 9, 0))).toEqual({ kind: "days", days: 21, due: true });
   });
 });
 

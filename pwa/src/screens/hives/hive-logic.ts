@@ -4,6 +4,7 @@
  * (the rule itself: records/rules.ts), and where a hive stood (from its CREATED and MOVED
  * events). What kind of record an inspection is: inspections/fields.ts.
  */
+import { defaultThresholdDays, wholeDaysSince } from "@hivekeep/client-core/ops";
 import {
   type Event,
   EventType,
@@ -13,11 +14,11 @@ import {
   type Task,
   type Treatment,
 } from "@hivekeep/proto";
-import { daysSince, toDate } from "../../format.ts";
+import { toDate } from "../../format.ts";
 import { withdrawalRunning } from "../records/rules.ts";
 
-/** Days after which a hive is due for an inspection (the dashboard's default threshold). */
-export const dueAfterDays = 21;
+/** Days after which a hive is due for an inspection (GetDashboard's default threshold). */
+export const dueAfterDays = defaultThresholdDays;
 
 /** A lost or dissolved colony: still listed, but no longer kept. */
 export function isInactive(status: HiveStatus): boolean {
@@ -51,10 +52,13 @@ export type InspectionAge =
   | { readonly kind: "never" }
   | { readonly kind: "days"; readonly days: number; readonly due: boolean };
 
-/** How long ago a hive was last inspected (calendar days), and whether it is due. */
+/**
+ * How long ago a hive was last inspected and whether it is due: whole days as the overview
+ * counts them (client-core's wholeDaysSince), so the list and the overview agree.
+ */
 export function inspectionAge(last: Date | undefined, now: Date = new Date()): InspectionAge {
-  const days = daysSince(last, now);
-  if (days === undefined) return { kind: "never" };
+  if (last === undefined) return { kind: "never" };
+  const days = wholeDaysSince(now.getTime(), last.getTime());
   return { kind: "days", days, due: days >= dueAfterDays };
 }
 
