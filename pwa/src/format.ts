@@ -100,7 +100,8 @@ export function makeFormat(locale: string): Format {
     number: num,
     kg: (n) => unit(n, "kilogram"),
     celsius: (n) => unit(n, "celsius"),
-    percent: (n) => (n === undefined ? dash : `${num(n, 0)} %`),
+    // A no-break space: "61 %" never breaks between the number and its sign.
+    percent: (n) => (n === undefined ? dash : `${num(n, 0)}\u00a0%`),
     relativeDays: (w, now) => {
       const days = daysSince(w, now);
       return days === undefined ? dash : relF.format(-days, "day");

@@ -65,7 +65,7 @@ export function HarvestRow(props: { readonly harvest: Harvest; readonly actions?
         <span className="list__meta">
           {h.waterContent > 0 && (
             // A refractometer reads tenths: 17.6 % is not 18 %.
-            <span>{t("water", { value: `${fmt.number(h.waterContent)} %` })}</span>
+            <span>{t("water", { value: `${fmt.number(h.waterContent)}\u00a0%` })}</span>
           )}
           {h.batchNumber && <span>{t("batch", { value: h.batchNumber })}</span>}
           {h.bestBefore && <span>{t("bestBeforeOn", { date: fmt.date(h.bestBefore) })}</span>}
