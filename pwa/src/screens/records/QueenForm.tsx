@@ -27,8 +27,10 @@ import { beforeReign, validQueenYear } from "./rules.ts";
 
 export default function QueenForm() {
   const { id, queenId } = useParams<{ id?: string; queenId?: string }>();
-  if (queenId !== undefined) return <EditQueen queenId={queenId} />;
-  return <NewQueen hiveId={id ?? ""} />;
+  // Keyed by the queen or the hive: another one's form starts afresh instead of keeping the last
+  // one's values.
+  if (queenId !== undefined) return <EditQueen key={queenId} queenId={queenId} />;
+  return <NewQueen key={id ?? ""} hiveId={id ?? ""} />;
 }
 
 function NewQueen(props: { hiveId: string }) {
