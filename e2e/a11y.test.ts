@@ -36,10 +36,8 @@ const screens: readonly Screen[] = [
   { name: "hives", path: () => "/hives" },
   { name: "hive", path: (s) => `/hives/${s.hiveId}` },
   { name: "hive-form", path: (s) => `/hives/${s.hiveId}/edit` },
-  { name: "hive-relocate", path: (s) => `/hives/${s.hiveId}/relocate` },
-  // Not straight after the edit form: the same form component would keep the edited hive's
-  // values (it is not keyed by the hive it shows).
   { name: "hive-new", path: () => "/hives/new" },
+  { name: "hive-relocate", path: (s) => `/hives/${s.hiveId}/relocate` },
   { name: "inspection-form", path: (s) => `/hives/${s.hiveId}/inspect` },
   { name: "inspection", path: (s) => `/inspections/${s.inspectionId}` },
   { name: "queen-form", path: (s) => `/hives/${s.hiveId}/queen` },

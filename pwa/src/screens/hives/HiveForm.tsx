@@ -35,10 +35,11 @@ export default function HiveForm() {
   if (id !== undefined) {
     if (existing === undefined || "error" in existing || existing.value === undefined)
       return <NotFound back={paths.hives} />;
-    return <Form hive={existing.value} apiaries={apiaries} />;
+    // Keyed by the record: another hive's form (or a new one) starts from its own values.
+    return <Form key={id} hive={existing.value} apiaries={apiaries} />;
   }
   const preset = new URLSearchParams(search).get("apiary") ?? "";
-  return <Form apiaries={apiaries} presetApiary={preset} />;
+  return <Form key={`new:${preset}`} apiaries={apiaries} presetApiary={preset} />;
 }
 
 function Form(props: { hive?: Hive; apiaries: Apiary[]; presetApiary?: string }) {
