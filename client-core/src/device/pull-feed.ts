@@ -32,26 +32,36 @@ export interface PullResult {
   /** The server's time from the last page (the device clock measures its offset). */
   readonly serverTimeMs: number | undefined;
   readonly changes: number;
+  /** The pull stopped after `maxPages` with more of the feed to come. */
+  readonly more: boolean;
 }
 
-/** Pulls to the end of the feed; `limit` 1 stops after the first page (to learn the time). */
+/**
+ * Pulls to the end of the feed, or `maxPages` pages; `limit` 1 stops after the first page (to
+ * learn the time).
+ */
 export async function pullFeed(
   db: ReplicaDb,
   pages: PageSource,
   limit: number,
+  maxPages = Number.POSITIVE_INFINITY,
 ): Promise<PullResult> {
   const stored = (await db.meta.get(metaKeys.cursor))?.value;
   const cursor = typeof stored === "string" ? stored : "";
   let maxSeen: Hlc | undefined;
   let serverTimeMs: number | undefined;
   let changes = 0;
+  let more = false;
+  let taken = 0;
   try {
     for await (const page of pages(cursor, limit)) {
       serverTimeMs = page.serverTimeMs ?? serverTimeMs;
       const seen = await applyPulled(db, page.changes.map(fromWire), page.nextCursor);
       changes += page.changes.length;
       if (seen !== undefined && (maxSeen === undefined || seen > maxSeen)) maxSeen = seen;
-      if (limit === 1) break;
+      taken += 1;
+      more = page.hasMore;
+      if (limit === 1 || taken >= maxPages) break;
     }
   } catch (err) {
     const ce = ConnectError.from(err);
@@ -59,7 +69,7 @@ export async function pullFeed(
     // know the cursor (its database was reset). Start over; the outbox stays.
     if (ce.code !== Code.InvalidArgument || cursor === "") throw ce;
     await db.meta.put({ key: metaKeys.cursor, value: "" });
-    return pullFeed(db, pages, limit);
+    return pullFeed(db, pages, limit, maxPages);
   }
-  return { maxSeen, serverTimeMs, changes };
+  return { maxSeen, serverTimeMs, changes, more };
 }

@@ -14,7 +14,7 @@ import type { PullPage, SyncChange } from "../sync/wire.ts";
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
 import { openReplicaDb, type ReplicaDb } from "./replica-db.ts";
-import { SyncEngine, type SyncTransport } from "./sync-engine.ts";
+import { SyncEngine, type SyncEngineOptions, type SyncTransport } from "./sync-engine.ts";
 
 /** A promise with its resolve and reject. */
 function deferred<T>() {
@@ -56,12 +56,17 @@ class FakeTransport implements SyncTransport {
     await this.push$(changes);
     return { serverTimeMs: Date.now() };
   }
-  async *pages(cursor: string): AsyncIterable<PullPage> {
+  /** The page size of every pull, in order. */
+  readonly limits: number[] = [];
+  /** The feed has more than one page: the first page says so. */
+  morePages = false;
+  async *pages(cursor: string, limit: number): AsyncIterable<PullPage> {
     this.pulls.push(cursor);
+    this.limits.push(limit);
     yield {
       changes: [],
       nextCursor: cursor === "" ? "0" : cursor,
-      hasMore: false,
+      hasMore: this.morePages,
       serverTimeMs: Date.now(),
     };
   }
@@ -119,11 +124,18 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
     vi.useRealTimers();
   });
 
-  const make = (options: { random?: () => number; intervalMs?: number } = {}) => {
+  const make = (
+    options: {
+      random?: () => number;
+      intervalMs?: number;
+      pullInWorker?: SyncEngineOptions["pullInWorker"];
+    } = {},
+  ) => {
     engine = new SyncEngine({
       db,
       transport,
       clock,
+      ...(options.pullInWorker ? { pullInWorker: options.pullInWorker } : {}),
       debounceMs: 200,
       intervalMs: options.intervalMs ?? 3_600_000,
       random: options.random ?? (() => 0.5),
@@ -146,6 +158,25 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
   };
 
   const idle = () => until(() => !engine.status.syncing, "engine idle");
+
+  it("merges a short pull in the page and hands only a longer feed to the Worker", async () => {
+    const worker: [number, string | undefined][] = [];
+    make({
+      pullInWorker: async (limit, token) => {
+        worker.push([limit, token]);
+        return { maxSeen: undefined, serverTimeMs: Date.now(), changes: 0, more: false };
+      },
+    });
+    await engine.syncNow();
+    // One small page, merged here: the Worker is never asked (nor loaded).
+    expect(transport.limits).toEqual([500]);
+    expect(worker).toEqual([]);
+    transport.morePages = true;
+    await engine.syncNow();
+    // The first page says more follow: the rest is pulled in the Worker, in full-size pages.
+    expect(transport.limits).toEqual([500, 500]);
+    expect(worker).toEqual([[5000, "t1"]]);
+  });
 
   it("pushes once, after the debounce, for writes made within it", async () => {
     make().start();

@@ -120,6 +120,12 @@ export interface SyncEngineOptions {
 
 const backoffBaseMs = 1000;
 const backoffMaxMs = 60_000;
+/**
+ * Changes of a pull merged in the page before the rest goes to the pull Worker: 500 merge in
+ * about 30 ms (a 5000-change page blocked the page for 290–338 ms), under the 50 ms of a task a
+ * user would feel.
+ */
+const inThreadPullLimit = 500;
 /** Re-stamping rounds per cycle before refused stamps are quarantined instead. */
 const maxRestamps = 2;
 
@@ -495,10 +501,23 @@ export class SyncEngine {
 
   /** Pulls to the end of the feed: in the pull Worker when there is one, else here. */
   private async pull(limit: number): Promise<void> {
-    const { db, transport, clock } = this.options;
-    const result = this.options.pullInWorker
-      ? await this.options.pullInWorker(limit, await transport.token())
-      : await pullFeed(db, (cursor, l) => transport.pages(cursor, l), limit);
+    const { db, transport, pullInWorker } = this.options;
+    const here = (l: number, maxPages?: number) =>
+      pullFeed(db, (cursor, size) => transport.pages(cursor, size), l, maxPages);
+    if (pullInWorker === undefined || limit === 1) {
+      this.observePulled(await here(limit));
+      return;
+    }
+    // Most pulls (a poke's few changes, a small account's first sync) fit one small page,
+    // merged here in a few milliseconds: the Worker is never loaded. A longer feed goes on in
+    // the Worker, so merging it never blocks the page.
+    const first = await here(Math.min(limit, inThreadPullLimit), 1);
+    this.observePulled(first);
+    if (first.more) this.observePulled(await pullInWorker(limit, await transport.token()));
+  }
+
+  private observePulled(result: PullResult): void {
+    const { clock } = this.options;
     clock.observeServerTime(result.serverTimeMs);
     if (result.maxSeen !== undefined) clock.observe(result.maxSeen);
   }

@@ -13,13 +13,20 @@ export interface WorkerPull {
 }
 
 export function createWorkerPull(baseUrl: string, dbName: string): WorkerPull {
-  const worker = new Worker(new URL("./pull-worker.ts", import.meta.url), {
-    type: "module",
-    name: "hivekeep-pull",
-  });
   const waiting = new Map<number, (reply: PullReplyMessage) => void>();
   let nextId = 0;
-  worker.onmessage = (e: MessageEvent<PullReplyMessage>) => waiting.get(e.data.id)?.(e.data);
+  // Started on the first pull that needs it (a long feed), so a small account never loads it.
+  let started: Worker | undefined;
+  const worker = () => {
+    if (started === undefined) {
+      started = new Worker(new URL("./pull-worker.ts", import.meta.url), {
+        type: "module",
+        name: "hivekeep-pull",
+      });
+      started.onmessage = (e: MessageEvent<PullReplyMessage>) => waiting.get(e.data.id)?.(e.data);
+    }
+    return started;
+  };
   return {
     pull(limit, token) {
       const id = ++nextId;
@@ -30,9 +37,9 @@ export function createWorkerPull(baseUrl: string, dbName: string): WorkerPull {
           else resolve(reply.result);
         });
         const request: PullRequestMessage = { id, baseUrl, dbName, limit, token };
-        worker.postMessage(request);
+        worker().postMessage(request);
       });
     },
-    terminate: () => worker.terminate(),
+    terminate: () => started?.terminate(),
   };
 }
