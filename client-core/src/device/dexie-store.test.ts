@@ -1,8 +1,12 @@
 import "fake-indexeddb/auto";
 import { Dexie } from "dexie";
+import { describe, expect, it } from "vitest";
+import type { Hlc } from "../core/hlc.ts";
 import { replicaStoreSuite } from "../testing/replica-store-suite.ts";
 import { dexieStore } from "./dexie-store.ts";
-import { openReplicaDb } from "./replica-db.ts";
+import { type DeviceRow, openReplicaDb, storesV1 } from "./replica-db.ts";
+
+const hlc = "000000000002000:00000:test" as Hlc;
 
 let n = 0;
 replicaStoreSuite("Dexie (fake-indexeddb)", async () => {
@@ -16,4 +20,74 @@ replicaStoreSuite("Dexie (fake-indexeddb)", async () => {
       await Dexie.delete(`store-suite-${n}`);
     },
   };
+});
+
+describe("Replica schema version 2", () => {
+  it("upgrades a version 1 replica in place: inspections get `live`, lists and maxBy use the new indexes", async () => {
+    const name = "upgrade-v1";
+    const hive = "0190a0b0-c0d0-7e0f-8000-00000000000a";
+    const row = (id: string, date: string, deleted = false): Omit<DeviceRow, "live"> => ({
+      id,
+      scopeId: "apiary-1",
+      values: { hive_id: hive, date },
+      clock: { hive_id: hlc, date: hlc },
+      deleted,
+      complete: 1,
+    });
+    const v1 = new Dexie(name);
+    v1.version(1).stores(storesV1());
+    await v1.open();
+    await v1
+      .table("inspections")
+      .bulkPut([
+        row("i1", "2026-05-01T00:00:00.000Z"),
+        row("i2", "2026-05-03T00:00:00.000Z"),
+        row("i3", "2026-05-09T00:00:00.000Z", true),
+        { ...row("i4", "2026-05-04T00:00:00.000Z"), complete: 0 },
+      ]);
+    await v1.table("hives").put({
+      id: hive,
+      scopeId: "apiary-1",
+      values: { apiary_id: "apiary-1", name: "Nord" },
+      clock: { apiary_id: hlc, name: hlc },
+      deleted: false,
+      complete: 1,
+    });
+    v1.close();
+
+    const db = openReplicaDb(name);
+    await db.open();
+    try {
+      const stored = await db.table<DeviceRow, string>("inspections").toArray();
+      expect(Object.fromEntries(stored.map((r) => [r.id, r.live]))).toEqual({
+        i1: 1,
+        i2: 1,
+        i3: 0,
+        i4: 0,
+      });
+      const store = dexieStore(db);
+      const page = await store.read((r) =>
+        r.list("inspection", {
+          where: [{ column: "hive_id", eq: hive }],
+          orderBy: [
+            { column: "date", desc: true },
+            { column: "id", desc: true },
+          ],
+          limit: 1,
+        }),
+      );
+      expect({ ids: page.rows.map((r) => r.id), total: page.total }).toEqual({
+        ids: ["i2"],
+        total: 2,
+      });
+      const latest = await store.read((r) => r.maxBy("inspection", "hive_id", [hive], "date"));
+      expect(latest.get(hive)).toBe("2026-05-03T00:00:00.000Z");
+      // A table without an ordered index is left as it was, and reads the same.
+      const hives = await store.read((r) => r.list("hive", { orderBy: [{ column: "id" }] }));
+      expect(hives.rows.map((r) => r.values.name)).toEqual(["Nord"]);
+    } finally {
+      db.close();
+      await Dexie.delete(name);
+    }
+  });
 });

@@ -5,11 +5,20 @@
  * and nothing is pushed that was not written. Inside a transaction only Dexie calls are awaited,
  * each on the transaction's own tables (replica-db.ts says why).
  */
+import { type Collection, Dexie, type IndexableType, type Table } from "dexie";
 import type { Change } from "../core/change.ts";
 import { type EntityName, entities } from "../core/entities.ts";
 import { isComplete } from "../core/merge.ts";
 import { mergeChange, type ScopedRowState } from "../core/merge-change.ts";
-import { defaultOf, type Filter, type ListQuery, runList } from "../ops/query.ts";
+import {
+  assertTimestamp,
+  compareRows,
+  defaultOf,
+  type Filter,
+  type ListQuery,
+  type OrderTerm,
+  runList,
+} from "../ops/query.ts";
 import type {
   ReplicaReader,
   ReplicaStore,
@@ -23,6 +32,9 @@ import {
   entityTables,
   indexedColumns,
   type MetaEntry,
+  type OrderedIndex,
+  orderedIndexes,
+  orderedIndexName,
   type ReplicaDb,
   rowKey,
   type TableSource,
@@ -44,13 +56,15 @@ export function deviceRow(
   state: ScopedRowState,
   base: ScopedRowState | null | undefined,
 ): DeviceRow {
+  const complete = isComplete(state, entities[entity]);
   const row: DeviceRow = {
     id,
     scopeId: state.scopeId,
     values: state.values,
     clock: state.clock,
     deleted: state.deleted,
-    complete: isComplete(state, entities[entity]) ? 1 : 0,
+    complete: complete ? 1 : 0,
+    live: complete && !state.deleted ? 1 : 0,
   };
   return base === undefined ? row : { ...row, base };
 }
@@ -66,26 +80,146 @@ const toStored = (row: DeviceRow): StoredRow => ({
 const isLive = (row: DeviceRow | undefined): row is DeviceRow =>
   row !== undefined && row.complete === 1 && !row.deleted;
 
+/** The live rows of an ordered index under a key prefix (`[1]`, or `[1, value]`), in its order. */
+const liveRange = (
+  table: Table<DeviceRow, string>,
+  index: OrderedIndex,
+  prefix: readonly IndexableType[],
+): Collection<DeviceRow, string> =>
+  table
+    .where(orderedIndexName(index))
+    .between([...prefix, Dexie.minKey], [...prefix, Dexie.maxKey], true, true);
+
+/**
+ * Rows among which are all live rows whose `column` holds one of `values`, read through an
+ * index when there is one: an ordered index filtered on the column (live rows only), else the
+ * column's own index, else the whole table. Callers still check liveness and values.
+ */
+async function rowsWith(
+  table: Table<DeviceRow, string>,
+  entity: EntityName,
+  column: string,
+  values: readonly (string | number)[],
+): Promise<DeviceRow[]> {
+  const ordered = orderedIndexes[entity].find((i) => i.filter === column);
+  if (ordered !== undefined && values.every((v) => typeof v === "string")) {
+    const ranges = values.map((v) => liveRange(table, ordered, [1, v]).toArray());
+    // In id order, as the other indexes give them (runList's stable sort keeps it for ties).
+    return (await Promise.all(ranges)).flat().sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+  if (indexedColumns[entity].includes(column)) {
+    // One getAll per value (anyOf would step a cursor through every row).
+    const ranges = values.map((v) => table.where(`values.${column}`).equals(v).toArray());
+    return (await Promise.all(ranges)).flat();
+  }
+  return table.toArray();
+}
+
 /** An equality filter an index can answer: an indexed column, a value that is not its default. */
 function indexedFilter(entity: EntityName, where: readonly Filter[]) {
   for (const f of where) {
-    if ("readableBy" in f || f.eq === null || typeof f.eq !== "string") continue;
-    if (indexedColumns[entity].includes(f.column) && defaultOf(entity, f.column) !== f.eq) {
-      return { column: f.column, value: f.eq };
-    }
+    if ("readableBy" in f || f.eq === null || typeof f.eq === "boolean") continue;
+    const indexed =
+      indexedColumns[entity].includes(f.column) ||
+      (typeof f.eq === "string" && orderedIndexes[entity].some((i) => i.filter === f.column));
+    if (indexed && defaultOf(entity, f.column) !== f.eq) return { column: f.column, value: f.eq };
   }
   return undefined;
 }
 
+const plain = (t: OrderTerm): boolean =>
+  !t.stamp && t.fold === undefined && t.orElse === undefined && t.ifNull === undefined;
+
+/**
+ * How an ordered index (replica-db.ts) answers a list, when one can: a window of the rows that
+ * match at most one equality filter (on the index's filter column), ordered first by the index's
+ * column. The index holds live rows only, so its range is every match and its count the total.
+ */
+function orderedPlan(entity: EntityName, query: ListQuery) {
+  const [first, ...rest] = query.orderBy;
+  const where = query.where ?? [];
+  if (first === undefined || !plain(first) || query.limit === undefined || where.length > 1) {
+    return undefined;
+  }
+  const [f] = where;
+  if (f !== undefined) {
+    if ("readableBy" in f || typeof f.eq !== "string" || f.eq === defaultOf(entity, f.column)) {
+      return undefined;
+    }
+  }
+  const filter = f === undefined || "readableBy" in f ? undefined : f;
+  const index = orderedIndexes[entity].find(
+    (i) => i.order === first.column && i.filter === filter?.column,
+  );
+  if (index === undefined) return undefined;
+  const prefix: IndexableType[] = filter === undefined ? [1] : [1, filter.eq as string];
+  const desc = first.desc === true;
+  const [next] = rest;
+  return {
+    index,
+    prefix,
+    desc,
+    /**
+     * Rows of one value of the column come in id order (ascending, or descending when read
+     * backwards); true when that is the query's own order of ties. Without further terms ties
+     * keep the order rows are read in (ascending ids), as runList's stable sort does.
+     */
+    tiesById:
+      next === undefined
+        ? !desc
+        : next.column === "id" && plain(next) && (next.desc === true) === desc,
+  };
+}
+
+type OrderedPlan = NonNullable<ReturnType<typeof orderedPlan>>;
+
+/** A window of live rows through an ordered index; the same answer as runList over them all. */
+async function orderedList(
+  table: Table<DeviceRow, string>,
+  plan: OrderedPlan,
+  query: ListQuery,
+): Promise<{ rows: StoredRow[]; total: number }> {
+  const offset = query.offset ?? 0;
+  const limit = query.limit ?? 0;
+  const range = () => {
+    const all = liveRange(table, plan.index, plan.prefix);
+    return plan.desc ? all.reverse() : all;
+  };
+  const total = await range().count();
+  if (limit <= 0 || offset >= total) return { rows: [], total };
+  const rowsOf = async (ids: readonly string[]) =>
+    (await table.bulkGet([...ids])).filter(isLive).map(toStored);
+
+  if (plan.tiesById) {
+    const ids = await range().offset(offset).limit(limit).primaryKeys();
+    return { rows: await rowsOf(ids), total };
+  }
+  // Ties of the first column are ordered by the other terms: read the keys up to the window's
+  // end, then the whole groups of equal values the window touches, and sort those in memory.
+  const keys: { value: string; id: string }[] = [];
+  await range()
+    .limit(offset + limit)
+    .eachKey((key, cursor) => {
+      const value = (key as IndexableType[])[plan.prefix.length];
+      keys.push({ value: String(value), id: String(cursor.primaryKey) });
+    });
+  const startValue = keys[offset]?.value;
+  const endValue = keys.at(-1)?.value;
+  if (startValue === undefined || endValue === undefined) return { rows: [], total };
+  const start = keys.findIndex((k) => k.value === startValue);
+  const ids = new Set(keys.slice(start).map((k) => k.id));
+  const endGroup = await table
+    .where(orderedIndexName(plan.index))
+    .equals([...plan.prefix, endValue] as IndexableType)
+    .primaryKeys();
+  for (const id of endGroup) ids.add(id);
+  // Ascending ids first, so the stable sort leaves full ties as runList does.
+  const rows = (await rowsOf([...ids].sort())).sort(compareRows(query.orderBy));
+  return { rows: rows.slice(offset - start, offset - start + limit), total };
+}
+
 /** Reads of the replica; inside a transaction pass the transaction, so reads stay in it. */
 export function dexieReader(db: TableSource): ReplicaReader {
-  async function candidates(entity: EntityName, where: readonly Filter[]): Promise<DeviceRow[]> {
-    const table = entityTable(db, entity);
-    const indexed = indexedFilter(entity, where);
-    return indexed
-      ? table.where(`values.${indexed.column}`).equals(indexed.value).toArray()
-      : table.toArray();
-  }
   return {
     async get(entity, id, options) {
       const row = await entityTable(db, entity).get(id);
@@ -94,27 +228,64 @@ export function dexieReader(db: TableSource): ReplicaReader {
       return toStored(row);
     },
     async list(entity, query: ListQuery) {
-      const rows = await candidates(entity, query.where ?? []);
+      const table = entityTable(db, entity);
+      const plan = orderedPlan(entity, query);
+      if (plan) return orderedList(table, plan, query);
+      const indexed = indexedFilter(entity, query.where ?? []);
+      const rows = indexed
+        ? await rowsWith(table, entity, indexed.column, [indexed.value])
+        : await table.toArray();
       return runList(entity, rows.filter(isLive).map(toStored), query);
     },
     async countBy(entity, column, values) {
       const counts = new Map<string, number>();
       if (values.length === 0) return counts;
       const table = entityTable(db, entity);
-      const wanted = new Set(values);
-      const rows = indexedColumns[entity].includes(column)
-        ? await table
-            .where(`values.${column}`)
-            .anyOf([...wanted])
-            .toArray()
-        : await table.toArray();
-      for (const row of rows) {
+      const wanted = [...new Set(values)];
+      const ordered = orderedIndexes[entity].find((i) => i.filter === column);
+      if (ordered !== undefined) {
+        // Counted in the index of live rows: no row is read.
+        const n = await Promise.all(wanted.map((v) => liveRange(table, ordered, [1, v]).count()));
+        for (const [i, v] of wanted.entries()) if ((n[i] ?? 0) > 0) counts.set(v, n[i] ?? 0);
+        return counts;
+      }
+      const set = new Set(wanted);
+      for (const row of await rowsWith(table, entity, column, wanted)) {
         const v = row.values[column];
-        if (isLive(row) && typeof v === "string" && wanted.has(v)) {
+        if (isLive(row) && typeof v === "string" && set.has(v)) {
           counts.set(v, (counts.get(v) ?? 0) + 1);
         }
       }
       return counts;
+    },
+    async maxBy(entity, column, values, of) {
+      assertTimestamp(entity, of);
+      const max = new Map<string, string>();
+      if (values.length === 0) return max;
+      const table = entityTable(db, entity);
+      const wanted = [...new Set(values)];
+      const index = orderedIndexes[entity].find((i) => i.filter === column && i.order === of);
+      if (index !== undefined) {
+        // The last key of each value's range, keys only: no row is read.
+        const lasts = await Promise.all(
+          wanted.map((v) => liveRange(table, index, [1, v]).reverse().limit(1).keys()),
+        );
+        for (const [i, v] of wanted.entries()) {
+          const key = lasts[i]?.[0];
+          if (Array.isArray(key) && typeof key[2] === "string") max.set(v, key[2]);
+        }
+        return max;
+      }
+      const set = new Set(wanted);
+      for (const row of await rowsWith(table, entity, column, wanted)) {
+        const v = row.values[column];
+        const at = row.values[of];
+        if (!isLive(row) || typeof v !== "string" || !set.has(v) || typeof at !== "string")
+          continue;
+        const m = max.get(v);
+        if (m === undefined || at > m) max.set(v, at);
+      }
+      return max;
     },
   };
 }

@@ -10,7 +10,8 @@
  *   retries or discards them.
  * - `meta`: the cursor, the HLC clock, the measured server clock offset, who the replica is for.
  *
- * Schema changes add a `version(n)` with an upgrade function; versions are never edited.
+ * Schema changes add a `version(n)` with an upgrade function; versions are never edited. A new
+ * ordered index on a table that had none needs its upgrade to write `live` into that table's rows.
  *
  * Inside a transaction every read and write goes through the transaction's own tables
  * (`tx.table(name)`, `tablesOf(tx)`), never through the database object: Dexie finds the
@@ -28,6 +29,12 @@ export interface DeviceRow extends ScopedRowState {
   readonly id: string;
   /** 1 when every required column has been written (an index cannot hold booleans). */
   readonly complete: 0 | 1;
+  /**
+   * 1 when the row shows in reads (complete and not deleted). First in the ordered indexes, so
+   * their range `[1, …]` holds exactly the live rows. Absent only on rows stored before version
+   * 2 in tables without an ordered index, until they are next written; nothing reads it there.
+   */
+  readonly live?: 0 | 1;
   /**
    * The confirmed row while changes of the device to it are pending: null when the server has
    * confirmed nothing of it yet; absent when nothing is pending.
@@ -55,8 +62,53 @@ export interface MetaEntry {
   readonly value: unknown;
 }
 
-/** The columns each entity table indexes (besides id): the ones lists filter on. */
+/**
+ * The columns each entity table indexes (besides id): the ones lists filter on. An inspection's
+ * hive_id is the filter of an ordered index instead (below), which finds its live rows.
+ */
 export const indexedColumns: Readonly<Record<EntityName, readonly string[]>> = {
+  apiary: [],
+  hive: ["apiary_id"],
+  placement: ["hive_id"],
+  inspection: [],
+  queen: ["hive_id"],
+  task: ["hive_id"],
+  treatment: ["hive_id"],
+  harvest: ["hive_id"],
+  // type: statistics read the HARVEST events only.
+  event: ["hive_id", "ref_id", "type"],
+};
+
+/**
+ * An index of live rows in the order of a column: `[live+values.<filter>+values.<order>]`, or
+ * `[live+values.<order>]` without a filter. `order` must be a required timestamp column: every
+ * live row has it (validate-change.ts), so the index holds every live row, and the string order
+ * of its canonical RFC 3339 values is the order of query.ts. Within one key IndexedDB orders by
+ * primary key, the id: the order `date desc, id desc` is the index read backwards.
+ */
+export interface OrderedIndex {
+  readonly filter?: string;
+  readonly order: string;
+}
+
+export const orderedIndexes: Readonly<Record<EntityName, readonly OrderedIndex[]>> = {
+  apiary: [],
+  hive: [],
+  placement: [],
+  // ListInspections (all hives, or one), the dashboard's recent inspections and each hive's last.
+  inspection: [{ order: "date" }, { filter: "hive_id", order: "date" }],
+  queen: [],
+  task: [],
+  treatment: [],
+  harvest: [],
+  event: [],
+};
+
+export const orderedIndexName = ({ filter, order }: OrderedIndex): string =>
+  filter === undefined ? `[live+values.${order}]` : `[live+values.${filter}+values.${order}]`;
+
+/** Version 1's indexes, as shipped (versions are never edited). */
+const indexesV1: Readonly<Record<EntityName, readonly string[]>> = {
   apiary: [],
   hive: ["apiary_id"],
   placement: ["hive_id"],
@@ -67,6 +119,34 @@ export const indexedColumns: Readonly<Record<EntityName, readonly string[]>> = {
   harvest: ["hive_id"],
   event: ["hive_id", "ref_id"],
 };
+
+const syncTables: Record<string, string> = {
+  outbox: "++seq, rowKey",
+  quarantine: "seq, rowKey",
+  meta: "key",
+};
+
+/** The Dexie stores of version 1 (exported for the upgrade test). */
+export function storesV1(): Record<string, string> {
+  const stores = { ...syncTables };
+  for (const name of entityNames) {
+    stores[entities[name].table] = ["id", ...indexesV1[name].map((c) => `values.${c}`)].join(", ");
+  }
+  return stores;
+}
+
+/** The Dexie stores of the current version. */
+function stores(): Record<string, string> {
+  const stores = { ...syncTables };
+  for (const name of entityNames) {
+    stores[entities[name].table] = [
+      "id",
+      ...indexedColumns[name].map((c) => `values.${c}`),
+      ...orderedIndexes[name].map(orderedIndexName),
+    ].join(", ");
+  }
+  return stores;
+}
 
 export const rowKey = (entity: string, id: string): string => `${entity}/${id}`;
 
@@ -86,17 +166,22 @@ export function openReplicaDb(name: string, options: ReplicaDbOptions = {}): Rep
     ...(options.indexedDB ? { indexedDB: options.indexedDB } : {}),
     ...(options.IDBKeyRange ? { IDBKeyRange: options.IDBKeyRange } : {}),
   }) as ReplicaDb;
-  const stores: Record<string, string> = {
-    outbox: "++seq, rowKey",
-    quarantine: "seq, rowKey",
-    meta: "key",
-  };
-  for (const name of entityNames) {
-    stores[entities[name].table] = ["id", ...indexedColumns[name].map((c) => `values.${c}`)].join(
-      ", ",
-    );
-  }
-  db.version(1).stores(stores);
+  db.version(1).stores(storesV1());
+  // Ordered indexes of live rows, and events by type. The rows of the tables with an ordered
+  // index get `live` (then IndexedDB fills the indexes); the upgrade rewrites each of those rows
+  // once, so no other table is touched (the season's replica: 4.4 s instead of 7.8 s for all).
+  db.version(2)
+    .stores(stores())
+    .upgrade(async (tx) => {
+      for (const name of ["inspection"] as const) {
+        await tx
+          .table<{ complete: 0 | 1; deleted: boolean; live?: 0 | 1 }, string>(entities[name].table)
+          .toCollection()
+          .modify((row) => {
+            row.live = row.complete === 1 && !row.deleted ? 1 : 0;
+          });
+      }
+    });
   return db;
 }
 

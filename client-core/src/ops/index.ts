@@ -21,6 +21,7 @@ export {
 } from "./paging.ts";
 export { queenService } from "./queen-service.ts";
 export {
+  assertTimestamp,
   columnOf,
   compareRows,
   compareText,

@@ -8,7 +8,7 @@ import type { Change } from "../core/change.ts";
 import { type EntityName, entities } from "../core/entities.ts";
 import { isComplete } from "../core/merge.ts";
 import { mergeChange, type ScopedRowState } from "../core/merge-change.ts";
-import { type ListQuery, runList } from "./query.ts";
+import { assertTimestamp, type ListQuery, runList } from "./query.ts";
 import type { ReplicaReader, ReplicaStore, ReplicaWriter, StoredRow } from "./replica-store.ts";
 
 const key = (entity: EntityName, id: string) => `${entity}/${id}`;
@@ -85,6 +85,20 @@ function reader(map: ReadonlyMap<string, ScopedRowState>): ReplicaReader {
         if (typeof v === "string" && wanted.has(v)) counts.set(v, (counts.get(v) ?? 0) + 1);
       }
       return counts;
+    },
+    async maxBy(entity, column, values, of) {
+      assertTimestamp(entity, of);
+      const wanted = new Set(values);
+      const max = new Map<string, string>();
+      for (const row of live(entity)) {
+        const v = row.values[column];
+        const at = row.values[of];
+        if (typeof v !== "string" || !wanted.has(v) || typeof at !== "string") continue;
+        const m = max.get(v);
+        // Canonical RFC 3339 strings (ASCII): string order is time order.
+        if (m === undefined || at > m) max.set(v, at);
+      }
+      return max;
     },
   };
 }

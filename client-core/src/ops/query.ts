@@ -64,6 +64,13 @@ export function defaultOf(entity: EntityName, column: string): Scalar | undefine
   }
 }
 
+/** Throws unless `column` is a timestamp column of the entity (what `maxBy` compares). */
+export function assertTimestamp(entity: EntityName, column: string): void {
+  if (entities[entity].columns[column]?.type !== "timestamp") {
+    throw new Error(`${entity}.${column} is not a timestamp column`);
+  }
+}
+
 /** The value of a column of a row ("id" included); null when never written. */
 export const columnOf = (row: StoredRow, column: string): unknown =>
   column === "id" ? row.id : (row.values[column] ?? null);

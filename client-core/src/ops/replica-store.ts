@@ -46,6 +46,16 @@ export interface ReplicaReader {
     column: string,
     values: readonly string[],
   ): Promise<Map<string, number>>;
+  /**
+   * The latest value of the timestamp column `of` among live rows, per value of `column` among
+   * `values` (absent = no live row with one); RFC 3339 strings, as in the rows.
+   */
+  maxBy(
+    entity: EntityName,
+    column: string,
+    values: readonly string[],
+    of: string,
+  ): Promise<Map<string, string>>;
 }
 
 export interface ReplicaWriter extends ReplicaReader {

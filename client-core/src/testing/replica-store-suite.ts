@@ -276,6 +276,123 @@ export function replicaStoreSuite(name: string, open: () => Promise<OpenedStore>
       expect(page.rows.map((r) => r.id)).toEqual([made[4]?.id, made[3]?.id, made[2]?.id]);
     });
 
+    it("windows lists ordered by date, ties broken by the other terms, with totals of live rows", async () => {
+      const hive = freshId();
+      const [a, b, c, d, e, f, g, h, x] = Array.from({ length: 9 }, () => freshId()) as [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
+      const insp = (id: string, at: number, payload: Values) =>
+        up("inspection", id, apiary, at, { hive_id: hive, ...payload });
+      await apply(
+        insp(a, 2000, { date: t(5), created_at: t(1) }),
+        insp(b, 2000, { date: t(5), created_at: t(3) }),
+        insp(c, 2000, { date: t(5), created_at: t(2) }),
+        insp(d, 2000, { date: t(4), created_at: t(1) }),
+        insp(e, 2000, { date: t(6), created_at: t(1) }),
+        insp(f, 2000, { date: t(5), created_at: t(9) }),
+        del("inspection", f, apiary, 2001),
+        // Partial: no date yet.
+        insp(g, 2000, { note: "partial" }),
+        insp(h, 2000, { date: t(3) }),
+        insp(x, 2000, { date: t(5) }),
+      );
+      // Orders end with id (ties without one are in no defined order in SQL).
+      const orders: [ListQuery["orderBy"], string[]][] = [
+        [
+          [
+            { column: "date", desc: true },
+            { column: "created_at", desc: true },
+            { column: "id", desc: true },
+          ],
+          [e, x, b, c, a, d, h],
+        ],
+        [
+          [
+            { column: "date", desc: true },
+            { column: "id", desc: true },
+          ],
+          [e, x, c, b, a, d, h],
+        ],
+        [
+          [{ column: "date" }, { column: "id" }],
+          [h, d, a, b, c, x, e],
+        ],
+        [
+          [{ column: "date", desc: true }, { column: "id" }],
+          [e, a, b, c, x, d, h],
+        ],
+      ];
+      const byHive = [{ column: "hive_id", eq: hive }] as const;
+      for (const [orderBy, expected] of orders) {
+        expect(await ids("inspection", { where: byHive, orderBy })).toEqual(expected);
+        for (let offset = 0; offset <= 8; offset++) {
+          for (const limit of [1, 2, 3, 50]) {
+            const page = await store.read((r) =>
+              r.list("inspection", { where: byHive, orderBy, offset, limit }),
+            );
+            expect({
+              offset,
+              limit,
+              ids: page.rows.map((row) => row.id),
+              total: page.total,
+            }).toEqual({ offset, limit, ids: expected.slice(offset, offset + limit), total: 7 });
+          }
+        }
+        // Every hive: each window is the slice of the whole list.
+        const whole = await store.read((r) => r.list("inspection", { orderBy }));
+        for (const [offset, limit] of [
+          [0, 3],
+          [2, 5],
+          [whole.total - 2, 5],
+        ] as const) {
+          const page = await store.read((r) => r.list("inspection", { orderBy, offset, limit }));
+          expect(page.total).toBe(whole.total);
+          expect(page.rows).toEqual(whole.rows.slice(offset, offset + limit));
+        }
+      }
+    });
+
+    it("reads the latest timestamp of live rows per value (and counts them)", async () => {
+      const [h1, h2, h3, h4] = [freshId(), freshId(), freshId(), freshId()];
+      const [i1, i2, i3, i4, i5, i6] = Array.from({ length: 6 }, () => freshId()) as [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
+      await apply(
+        up("inspection", i1, apiary, 2000, { hive_id: h1, date: t(2) }),
+        up("inspection", i2, apiary, 2000, { hive_id: h1, date: t(7) }),
+        up("inspection", i3, apiary, 2000, { hive_id: h1, date: t(9) }),
+        del("inspection", i3, apiary, 2001),
+        up("inspection", i4, apiary, 2000, { hive_id: h2, date: t(4) }),
+        up("inspection", i5, apiary, 2000, { hive_id: h4, date: t(8) }),
+        del("inspection", i5, apiary, 2001),
+        // Partial (no date): not a row yet.
+        up("inspection", i6, apiary, 2000, { hive_id: h2 }),
+      );
+      const latest = await store.read((r) =>
+        r.maxBy("inspection", "hive_id", [h1, h2, h3, h4, h1], "date"),
+      );
+      expect(Object.fromEntries(latest)).toEqual({ [h1]: t(7), [h2]: t(4) });
+      const counts = await store.read((r) => r.countBy("inspection", "hive_id", [h1, h2, h3, h4]));
+      expect(Object.fromEntries(counts)).toEqual({ [h1]: 2, [h2]: 1 });
+      expect((await store.read((r) => r.maxBy("inspection", "hive_id", [], "date"))).size).toBe(0);
+      await expect(
+        store.read((r) => r.maxBy("inspection", "hive_id", [h1], "note")),
+      ).rejects.toThrow("not a timestamp");
+    });
+
     it("counts live rows per value", async () => {
       const [x, y, none] = [freshId(), freshId(), freshId()];
       const h = [freshId(), freshId(), freshId(), freshId()] as const;

@@ -3,12 +3,13 @@
  * read with SQL and written through the one write path (tenant-write.ts, apply-changes.ts).
  */
 import { type EntityName, entities } from "@hivekeep/client-core/core";
-import type {
-  ListQuery,
-  ReplicaReader,
-  ReplicaStore,
-  ReplicaWriter,
-  StoredRow,
+import {
+  assertTimestamp,
+  type ListQuery,
+  type ReplicaReader,
+  type ReplicaStore,
+  type ReplicaWriter,
+  type StoredRow,
 } from "@hivekeep/client-core/ops";
 import { type Db, type Queryable, type Row, settled } from "../db/db.ts";
 import { idsSql } from "./entity-sql.ts";
@@ -70,6 +71,23 @@ export function sqlReader(q: Queryable, organizationId: string): ReplicaReader {
       );
       for (const r of rows) counts.set(String(r.v), Number(r.n));
       return counts;
+    },
+
+    async maxBy(entity, column, values, of) {
+      if (!(column in entities[entity].columns)) throw new Error(`unknown column ${column}`);
+      assertTimestamp(entity, of);
+      const max = new Map<string, string>();
+      if (values.length === 0) return max;
+      const rows = await q.query<{ v: string; m: Date | null }>(
+        `select ${column} as v, max(${of}) as m from ${entities[entity].table}
+         where organization_id = $1 and complete and not deleted
+           and ${column} = any (${idsSql("$2")})
+         group by ${column}`,
+        [organizationId, JSON.stringify(values)],
+      );
+      // As rowStateFromDb makes a timestamp (RFC 3339, ms, UTC).
+      for (const r of rows) if (r.m !== null) max.set(String(r.v), new Date(r.m).toISOString());
+      return max;
     },
   };
 }
