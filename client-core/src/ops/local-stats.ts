@@ -14,11 +14,11 @@
  */
 import { EventType } from "@hivekeep/proto";
 import type { EntityName } from "../core/entities.ts";
+import { wholeDaysSince } from "./days.ts";
 import { compareText, foldAscii, type OrderTerm } from "./query.ts";
 import type { ReplicaReader, ReplicaStore, StoredRow } from "./replica-store.ts";
 import type { DashboardFigures, DashboardQuery, HoneyStat, StatsSource } from "./stats-source.ts";
 
-const dayMs = 86_400_000;
 const text = (v: unknown): string => (typeof v === "string" ? v : "");
 const ms = (iso: unknown): number => Date.parse(text(iso));
 const utc = (iso: unknown) => {
@@ -120,7 +120,7 @@ async function dashboard(r: ReplicaReader, q: DashboardQuery): Promise<Dashboard
   const due = hives
     .map((h) => {
       const at = last.get(h.id);
-      const days = at === undefined ? -1 : Math.floor((now - at) / dayMs);
+      const days = at === undefined ? -1 : wholeDaysSince(now, at);
       return { h, at, days };
     })
     .filter(({ at, days }) => at === undefined || days >= q.thresholdDays)
