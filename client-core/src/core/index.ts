@@ -119,6 +119,7 @@ export {
   type InvariantRow,
   keptPlacement,
   queenStart,
+  reigningOf,
   repairHive,
   repairPlacements,
   repairQueens,

@@ -91,6 +91,18 @@ export function activeQueensInOrder(rows: HiveRows): InvariantRow[] {
   return byKeyThenId(active, queenStart);
 }
 
+/**
+ * The queen who reigns among a hive's active queens: the last by the start of her reign, ties
+ * to the greater id (the order the server's repair keeps). Screens with proto queens pass how to
+ * read a queen's start (a canonical RFC 3339 string, "" when unset).
+ */
+export function reigningOf<T extends { readonly id: string }>(
+  active: readonly T[],
+  start: (queen: T) => string,
+): T | undefined {
+  return byKeyThenId([...active], start).at(-1);
+}
+
 /** When a queen's reign began: introduced_at, else created_at ("" when neither is set). */
 export const queenStart = (q: InvariantRow): string =>
   time(q.values.introduced_at) || time(q.values.created_at);

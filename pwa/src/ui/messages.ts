@@ -201,20 +201,6 @@ export const label = {
   event: (t: Common, v: EventType) => t(`event.${v}` as never),
 };
 
-/**
- * The international queen marking colour of a year (by its last digit: 1/6 white, 2/7 yellow,
- * 3/8 red, 4/9 green, 5/0 blue).
- */
-export function markingForYear(year: number): MarkingColor {
-  return [
-    MarkingColor.BLUE,
-    MarkingColor.WHITE,
-    MarkingColor.YELLOW,
-    MarkingColor.RED,
-    MarkingColor.GREEN,
-  ][((year % 5) + 5) % 5] as MarkingColor;
-}
-
 /** CSS colour of a marking (for the small dot beside a queen). */
 export const markingCss: Record<MarkingColor, string> = {
   [MarkingColor.UNSPECIFIED]: "transparent",

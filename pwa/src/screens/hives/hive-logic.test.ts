@@ -87,6 +87,18 @@ describe("inspectionAge", () => {
 });
 
 describe("reigning queen", () => {
+  it("on a tie of introduction, is the one with the greater id, as the server's repair keeps", () => {
+    const q = (id: string) =>
+      create(QueenSchema, {
+        id,
+        hiveId: "h",
+        active: true,
+        introducedAt: at("2025-05-01T00:00:00Z"),
+      });
+    expect(reigningQueen([q("b"), q("a")])?.id).toBe("b");
+    expect(reigningQueen([q("a"), q("b")])?.id).toBe("b");
+  });
+
   it("is the active queen introduced last", () => {
     const old = create(QueenSchema, {
       id: "a",

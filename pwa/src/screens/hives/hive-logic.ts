@@ -4,6 +4,7 @@
  * (the rule itself: records/rules.ts), and where a hive stood (from its CREATED and MOVED
  * events). What kind of record an inspection is: inspections/fields.ts.
  */
+import { reigningOf } from "@hivekeep/client-core/core";
 import { defaultThresholdDays, wholeDaysSince } from "@hivekeep/client-core/ops";
 import {
   type Event,
@@ -63,21 +64,16 @@ export function inspectionAge(last: Date | undefined, now: Date = new Date()): I
 }
 
 /**
- * The reigning queen among a hive's queens: the active one introduced last (two devices may each
- * have introduced one; the newest reigns). Undefined when no queen is active.
+ * The reigning queen among a hive's queens: the active one whose reign began last (two devices
+ * may each have introduced one), by the server's own rule (client-core reigningOf). Undefined
+ * when no queen is active.
  */
 export function reigningQueen(queens: readonly Queen[]): Queen | undefined {
-  let best: Queen | undefined;
-  let bestMs = -Infinity;
-  for (const q of queens) {
-    if (!q.active) continue;
-    const ms = (toDate(q.introducedAt) ?? toDate(q.createdAt))?.getTime() ?? 0;
-    if (best === undefined || ms > bestMs) {
-      best = q;
-      bestMs = ms;
-    }
-  }
-  return best;
+  const iso = (ts: Queen["introducedAt"]) => toDate(ts)?.toISOString() ?? "";
+  return reigningOf(
+    queens.filter((q) => q.active),
+    (q) => iso(q.introducedAt) || iso(q.createdAt),
+  );
 }
 
 /** The reigning queen of each hive, from every active queen of the tenant. */

@@ -3,6 +3,8 @@
  * who is marked replaced at the new one's introduction) or an edit (`/queens/:queenId/edit`;
  * UpdateQueen overwrites every field, so the whole record is sent back with the changes).
  */
+
+import { defaultMarking } from "@hivekeep/client-core/core";
 import type { Hive, MarkingColor, Queen } from "@hivekeep/proto";
 import { useState } from "react";
 import { useLocation, useParams } from "wouter";
@@ -18,7 +20,7 @@ import {
   TextArea,
   TextField,
 } from "../../ui/forms.tsx";
-import { commonMessages, label, markingForYear } from "../../ui/messages.ts";
+import { commonMessages, label } from "../../ui/messages.ts";
 import { Loading, MarkingDot, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { reigningQueen } from "../hives/hive-logic.ts";
 import { recordMessages } from "./messages.ts";
@@ -73,9 +75,9 @@ function Form(props: { hive?: Hive | undefined; queen?: Queen; reigning?: Queen 
   const thisYear = new Date().getFullYear();
 
   const [year, setYear] = useState<number | undefined>(q ? q.year : thisYear);
-  const [marking, setMarking] = useState<MarkingColor>(q ? q.marking : markingForYear(thisYear));
+  const [marking, setMarking] = useState<MarkingColor>(q ? q.marking : defaultMarking(thisYear));
   // The marking follows the year until the beekeeper picks another colour.
-  const [followsYear, setFollowsYear] = useState(q ? q.marking === markingForYear(q.year) : true);
+  const [followsYear, setFollowsYear] = useState(q ? q.marking === defaultMarking(q.year) : true);
   const [origin, setOrigin] = useState(q?.origin ?? "");
   const [breederNumber, setBreederNumber] = useState(q?.breederNumber ?? "");
   const [introducedAt, setIntroducedAt] = useState<Date | undefined>(
@@ -87,11 +89,11 @@ function Form(props: { hive?: Hive | undefined; queen?: Queen; reigning?: Queen 
 
   const changeYear = (y: number | undefined) => {
     setYear(y);
-    if (followsYear && y !== undefined && Number.isInteger(y)) setMarking(markingForYear(y));
+    if (followsYear && y !== undefined && Number.isInteger(y)) setMarking(defaultMarking(y));
   };
   const changeMarking = (m: MarkingColor) => {
     setMarking(m);
-    setFollowsYear(year !== undefined && m === markingForYear(year));
+    setFollowsYear(year !== undefined && m === defaultMarking(year));
   };
 
   const save = useAction(async (y: number, at: Date) => {
@@ -184,7 +186,7 @@ function Form(props: { hive?: Hive | undefined; queen?: Queen; reigning?: Queen 
           onChange={changeMarking}
           hint={
             validYear
-              ? t("markingHint", { year, colour: label.marking(tc, markingForYear(year)) })
+              ? t("markingHint", { year, colour: label.marking(tc, defaultMarking(year)) })
               : undefined
           }
         />
