@@ -28,6 +28,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/**/*.test.ts"],
+          exclude: ["test/reliability/**"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
