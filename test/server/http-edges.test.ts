@@ -1,7 +1,73 @@
 import { request } from "node:http";
+import { gzipSync } from "node:zlib";
+import type { DescService } from "@bufbuild/protobuf";
+import * as proto from "@hivekeep/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+
+/** Every service of the API, from the generated descriptors. */
+const services = (Object.values(proto) as unknown[]).filter(
+  (v): v is DescService => (v as { kind?: unknown })?.kind === "service",
+);
+
+/** Field 1, length-delimited, said to be 5 bytes long, with only 1: "premature EOF" for any message. */
+const truncatedMessage = new Uint8Array([0x0a, 0x05, 0x41]);
+
+interface RawReply {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly bytes: Uint8Array;
+}
+
+async function post(
+  t: TestServer,
+  path: string,
+  body: Uint8Array | string,
+  headers: Record<string, string>,
+  method = "POST",
+): Promise<RawReply> {
+  const res = await fetch(`${t.url}/hivekeep.v1.${path}`, {
+    method,
+    headers,
+    ...(method === "GET" ? {} : { body }),
+  });
+  return {
+    status: res.status,
+    headers: res.headers,
+    bytes: new Uint8Array(await res.arrayBuffer()),
+  };
+}
+
+/** A Connect error body: exactly code and message, JSON. */
+function errorBody(r: RawReply): { code: string; message: string } {
+  expect(r.headers.get("content-type")).toMatch(/^application\/json/);
+  const body = JSON.parse(new TextDecoder().decode(r.bytes));
+  expect(Object.keys(body).sort()).toEqual(["code", "message"]);
+  return body;
+}
+
+/** A Connect stream envelope: flags, 4-byte big-endian length, data. */
+function envelope(flags: number, data: Uint8Array): Uint8Array {
+  const bytes = new Uint8Array(5 + data.length);
+  new DataView(bytes.buffer).setUint32(1, data.length);
+  bytes[0] = flags;
+  bytes.set(data, 5);
+  return bytes;
+}
+
+/** The end-of-stream message of a Connect stream response (flag 2), parsed. */
+function endOfStream(bytes: Uint8Array): { error?: { code: string; message: string } } {
+  let at = 0;
+  while (at + 5 <= bytes.length) {
+    const flags = bytes[at] ?? 0;
+    const length = new DataView(bytes.buffer, bytes.byteOffset + at + 1, 4).getUint32(0);
+    const data = bytes.subarray(at + 5, at + 5 + length);
+    if (flags & 2) return JSON.parse(new TextDecoder().decode(data));
+    at += 5 + length;
+  }
+  throw new Error("the stream has no end-of-stream message");
+}
 
 describe.each(databaseKinds)("HTTP edges on %s", (kind) => {
   let t: TestServer;
@@ -85,13 +151,189 @@ describe.each(databaseKinds)("HTTP edges on %s", (kind) => {
     expect(ok.status).toBe(200);
   });
 
-  it("answers an unsupported content type with 415", async () => {
-    const res = await fetch(`${t.url}/hivekeep.v1.ApiaryService/ListApiaries`, {
-      method: "POST",
-      headers: { "content-type": "text/plain" },
-      body: "{}",
+  it("answers an unsupported content type with 415 and the error JSON", async () => {
+    const r = await post(t, "ApiaryService/ListApiaries", "{}", { "content-type": "text/plain" });
+    expect(r.status).toBe(415);
+    expect(errorBody(r).code).toBe("invalid_argument");
+    expect(r.headers.get("accept-post")).toMatch(/application\/json/);
+    const stream = await post(t, "SyncService/Subscribe", "{}", {
+      "content-type": "application/json",
     });
-    expect(res.status).toBe(415);
+    expect(stream.status).toBe(415);
+    expect(errorBody(stream).code).toBe("invalid_argument");
+    expect(stream.headers.get("accept-post")).toMatch(/application\/connect\+json/);
+  });
+
+  it("answers GET with 405 and the error JSON", async () => {
+    for (const path of ["ApiaryService/ListApiaries", "SyncService/Subscribe"]) {
+      const r = await post(t, path, "", {}, "GET");
+      expect(r.status, path).toBe(405);
+      expect(errorBody(r).code).toBe("unimplemented");
+      expect(r.headers.get("allow")).toBe("POST");
+    }
+  });
+
+  it("answers a malformed binary body with invalid_argument on every unary method", async () => {
+    let methods = 0;
+    for (const service of services) {
+      for (const method of service.methods) {
+        if (method.methodKind !== "unary") continue;
+        methods++;
+        const path = `${service.name}/${method.name}`;
+        const r = await post(t, path, truncatedMessage, { "content-type": "application/proto" });
+        expect(r.status, path).toBe(400);
+        const body = errorBody(r);
+        expect(body.code, path).toBe("invalid_argument");
+        expect(body.message).toMatch(/premature EOF/);
+      }
+    }
+    expect(methods).toBeGreaterThan(40);
+  });
+
+  it("ends a Subscribe stream whose request is malformed or wrongly compressed with invalid_argument", async () => {
+    const headers = { "content-type": "application/connect+proto" };
+    const malformed = await post(
+      t,
+      "SyncService/Subscribe",
+      envelope(0, truncatedMessage),
+      headers,
+    );
+    expect(malformed.status).toBe(200);
+    expect(endOfStream(malformed.bytes).error?.code).toBe("invalid_argument");
+    // Flagged compressed, but the request names no encoding.
+    const compressed = await post(
+      t,
+      "SyncService/Subscribe",
+      envelope(1, new Uint8Array()),
+      headers,
+    );
+    expect(compressed.status).toBe(200);
+    expect(endOfStream(compressed.bytes).error?.code).toBe("invalid_argument");
+  });
+
+  it("accepts a gzip request body", async () => {
+    const r = await post(
+      t,
+      "ApiaryService/CreateApiary",
+      gzipSync(JSON.stringify({ name: "Zipped" })),
+      {
+        "content-type": "application/json",
+        "content-encoding": "gzip",
+      },
+    );
+    expect(r.status).toBe(200);
+    expect(JSON.parse(new TextDecoder().decode(r.bytes)).apiary.name).toBe("Zipped");
+  });
+
+  it("refuses a gzip bomb by its size after decompression", async () => {
+    // 48 KiB on the wire (under the 64 KiB limit), 48 MiB once decompressed.
+    const bomb = gzipSync(Buffer.alloc(48 * 1024 * 1024, " "), { level: 9 });
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const r = await post(t, "ApiaryService/CreateApiary", bomb, {
+      "content-type": "application/json",
+      "content-encoding": "gzip",
+    });
+    expect(r.status).toBe(429);
+    const body = errorBody(r);
+    expect(body.code).toBe("resource_exhausted");
+    expect(body.message).toMatch(/decompression/);
+    expect((await t.call("ApiaryService/ListApiaries", {})).status).toBe(200);
+  });
+
+  it("answers a broken gzip body with invalid_argument", async () => {
+    const whole = gzipSync(JSON.stringify({ name: "Cut short" }));
+    for (const body of [whole.subarray(0, whole.length - 6), new TextEncoder().encode("{}")]) {
+      const r = await post(t, "ApiaryService/CreateApiary", body, {
+        "content-type": "application/json",
+        "content-encoding": "gzip",
+      });
+      expect(r.status).toBe(400);
+      expect(errorBody(r).code).toBe("invalid_argument");
+    }
+  });
+
+  it("answers an encoding it does not know with 415, unimplemented and the one it knows", async () => {
+    const r = await post(t, "ApiaryService/CreateApiary", "{}", {
+      "content-type": "application/json",
+      "content-encoding": "zstd",
+    });
+    expect(r.status).toBe(415);
+    expect(errorBody(r).code).toBe("unimplemented");
+    expect(r.headers.get("accept-encoding")).toBe("gzip");
+  });
+
+  it("lets a client still uploading read an early error to the end", async () => {
+    for (const [path, headers, status, code] of [
+      [
+        "ApiaryService/CreateApiary",
+        { "content-type": "application/json" },
+        429,
+        "resource_exhausted",
+      ],
+      ["ApiaryService/CreateApiary", { "content-type": "text/plain" }, 415, "invalid_argument"],
+      ["ApiaryService/FlyAway", { "content-type": "application/json" }, 404, "unimplemented"],
+    ] as const) {
+      const chunk = Buffer.alloc(32 * 1024, " ");
+      const chunks = 24; // 768 KiB, well over the 64 KiB limit
+      const req = request(`${t.url}/hivekeep.v1.${path}`, {
+        method: "POST",
+        headers: { ...headers, "content-length": chunk.length * chunks },
+      });
+      const failed: Error[] = [];
+      const fail = (err: Error | null | undefined) => {
+        if (err) failed.push(err);
+      };
+      req.on("error", fail);
+      const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
+        req.on("response", (res) => {
+          let text = "";
+          res.on("data", (d: Buffer) => {
+            text += d.toString();
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+          res.on("error", reject);
+        });
+      });
+      req.write(chunk);
+      // The answer comes before the upload ends; the client goes on sending, slowly.
+      const answered = await reply;
+      for (let i = 1; i < chunks && failed.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        await new Promise<void>((r) => req.write(chunk, (err) => r(fail(err))));
+      }
+      await new Promise<void>((r) => req.end(() => r()));
+      expect(
+        failed.map((e) => e.message),
+        path,
+      ).toEqual([]);
+      expect(answered.status).toBe(status);
+      expect(JSON.parse(answered.text).code).toBe(code);
+    }
+  });
+
+  it("answers a body too large to drain, then closes the connection", async () => {
+    const req = request(`${t.url}/hivekeep.v1.ApiaryService/CreateApiary`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": 100 * 1024 * 1024 },
+    });
+    req.on("error", () => {});
+    const reply = new Promise<{ status: number; connection?: string; text: string }>((resolve) => {
+      req.on("response", (res) => {
+        let text = "";
+        res.on("data", (d: Buffer) => {
+          text += d.toString();
+        });
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, text }),
+        );
+      });
+    });
+    req.write(Buffer.alloc(32 * 1024, " "));
+    const answered = await reply;
+    req.destroy();
+    expect(answered.status).toBe(429);
+    expect(answered.connection).toBe("close");
+    expect(JSON.parse(answered.text).code).toBe("resource_exhausted");
   });
 
   it("reports liveness and readiness", async () => {

@@ -5,11 +5,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createConnectRouter, createContextValues, type Interceptor } from "@connectrpc/connect";
-import {
-  type UniversalHandler,
-  universalServerRequestFromFetch,
-  universalServerResponseToFetch,
-} from "@connectrpc/connect/protocol";
+import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import { nextPageHeader } from "@hivekeep/client-core/sync";
 import type { HttpBindings } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
@@ -21,6 +17,13 @@ import type { Db } from "../db/db.ts";
 import { clientAddressKey } from "../rpc/context.ts";
 import type { Deps } from "../rpc/deps.ts";
 import { errorInterceptor, routes } from "../rpc/router.ts";
+import {
+  answerRpc,
+  answerUnread,
+  gzipRequests,
+  neverCompressResponses,
+  unreadableRequests,
+} from "./rpc-edge.ts";
 
 export interface AppOptions {
   readonly deps: Deps;
@@ -77,17 +80,19 @@ export function createApp(opts: AppOptions): Hono<Env> {
     grpcWeb: false,
     connect: true,
     readMaxBytes: opts.maxBodyBytes,
+    acceptCompression: [gzipRequests],
+    compressMinBytes: neverCompressResponses,
     shutdownSignal: opts.deps.shutdown,
-    interceptors: [errorInterceptor(opts.deps), opts.authInterceptor],
+    interceptors: [unreadableRequests, errorInterceptor(opts.deps), opts.authInterceptor],
   });
   routes(opts.deps)(router);
   for (const handler of router.handlers) mount(app, handler, opts.trustProxy ?? false);
 
   app.all(`${rpcPrefix}*`, (c) =>
-    c.json(
-      { code: "unimplemented", message: `no such method: ${c.req.method} ${c.req.path}` },
-      404,
-    ),
+    answerUnread(c.req.raw, 404, {
+      code: "unimplemented",
+      message: `no such method: ${c.req.method} ${c.req.path.slice(0, 200)}`,
+    }),
   );
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
@@ -115,11 +120,13 @@ function clientAddress(c: Context<Env>, trustProxy: boolean): string {
 }
 
 function mount(app: Hono<Env>, handler: UniversalHandler, trustProxy: boolean): void {
-  app.on(["POST", "GET"], handler.requestPath, async (c) => {
-    const req = universalServerRequestFromFetch(c.req.raw, { httpVersion: "1.1" });
-    req.contextValues = createContextValues().set(clientAddressKey, clientAddress(c, trustProxy));
-    return universalServerResponseToFetch(await handler(req));
-  });
+  app.on(["POST", "GET"], handler.requestPath, (c) =>
+    answerRpc(
+      handler,
+      c.req.raw,
+      createContextValues().set(clientAddressKey, clientAddress(c, trustProxy)),
+    ),
+  );
 }
 
 function servePwa(app: Hono<Env>, dir: string): void {
