@@ -1,0 +1,321 @@
+/**
+ * Fuzz: hostile requests for every method of every service, enumerated from the proto
+ * descriptors (support/fuzz-requests.ts), against a real server in login mode with two
+ * organizations, on every database kind. For every request:
+ *
+ * - no 5xx, and no server stream ending with a 5xx-class code;
+ * - every error is the Connect error JSON `{code, message}` with a Connect code and a message
+ *   of at most 1000 characters (an error quotes a short prefix of the input, not all of it);
+ * - a refused call adds nothing to the caller's feed nor to the other tenant's, and no call of
+ *   the caller ever adds to the other tenant's feed (both heads read after each call from the
+ *   server's database, cheaply; at the end Pull must show the same heads);
+ * - no answer shows the other tenant's names.
+ *
+ * Afterwards the server still answers /healthz and a valid call. Runs are reproducible: the
+ * seed is fixed (FUZZ_SEED overrides it, FUZZ_RUNS the runs per method). Every failure kind
+ * is listed with its first example and, shrunk by fast-check, a smallest request that still
+ * fails the same way (FUZZ_SHRINK=0 skips shrinking); FUZZ_REPORT=<file> writes them as JSON.
+ */
+import { writeFileSync } from "node:fs";
+import type { DescMethod, DescService } from "@bufbuild/protobuf";
+import * as proto from "@hivekeep/proto";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseKinds } from "../support/databases.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { judge, type RawResponse, send } from "./support/fuzz-http.ts";
+import {
+  type AuthKind,
+  caseArbitrary,
+  type FuzzCase,
+  sweepCases,
+} from "./support/fuzz-requests.ts";
+import type { Pools } from "./support/fuzz-values.ts";
+import {
+  buildWorld,
+  feedHead,
+  feedHeads,
+  renewSession,
+  sessionAlive,
+  type World,
+} from "./support/fuzz-world.ts";
+
+const seed = Number(process.env.FUZZ_SEED ?? 20_261_124);
+const runsPerMethod = Number(process.env.FUZZ_RUNS ?? 40);
+const shrink = process.env.FUZZ_SHRINK !== "0";
+/** Shrinking time per failure kind, and at most this many kinds shrunk per method. */
+const shrinkMs = 4_000;
+const shrinkKindsPerMethod = 3;
+
+const services = (Object.values(proto) as unknown[]).filter(
+  (v: unknown): v is DescService =>
+    typeof v === "object" && v !== null && (v as { kind?: unknown }).kind === "service",
+);
+const methods: DescMethod[] = services.flatMap((s) => s.methods);
+
+/** Fewer runs where every call hashes a password (scrypt) on purpose. */
+const runsFor = (m: DescMethod): number =>
+  m.name === "SignUp" || m.name === "Login"
+    ? Math.ceil(runsPerMethod / 2)
+    : m.name === "Push"
+      ? runsPerMethod * 2
+      : runsPerMethod;
+
+interface Result {
+  readonly status: number;
+  readonly code?: string;
+  readonly message?: string;
+  readonly problems: string[];
+  readonly responsePreview: string;
+}
+
+interface Failure {
+  readonly index: number;
+  readonly c: FuzzCase;
+  readonly r: Result;
+  readonly signature: string;
+}
+
+interface KindReport {
+  readonly method: string;
+  readonly signature: string;
+  readonly count: number;
+  readonly example: string;
+  readonly shrunk?: string;
+}
+
+const preview = (bytes: Uint8Array | Buffer, n = 300): string => {
+  const text = Buffer.from(bytes).toString("utf8");
+  return JSON.stringify(text.length > n ? `${text.slice(0, n)}…(${text.length} chars)` : text);
+};
+
+const describeCase = (m: DescMethod, c: FuzzCase, r: Result): string =>
+  [
+    `${c.httpMethod} /${m.parent.typeName}/${m.name}${c.query.slice(0, 200)} auth=${c.auth}`,
+    `  headers ${JSON.stringify(c.headers, (_k, v) => (typeof v === "string" && v.length > 40 ? `${v.slice(0, 40)}…(${v.length})` : v))}`,
+    `  kind: ${c.kind}${c.detail ? ` (also: ${c.detail})` : ""}`,
+    `  body (${c.body.byteLength} bytes): ${preview(c.body)}`,
+    `  → ${r.status} ${r.code ?? ""} ${r.responsePreview}`,
+    ...r.problems.map((p) => `  ✗ ${p}`),
+  ].join("\n");
+
+/** What a failure is, for grouping: the hostile part of the request and how it failed. */
+const signatureOf = (c: FuzzCase, r: Result): string =>
+  `${c.kind} → ${r.status}${r.code ? ` ${r.code}` : ""} [${[
+    ...new Set(r.problems.map((p) => p.split(":")[0])),
+  ].join(", ")}]`;
+
+const counts = new Map<string, Map<string, number>>();
+const bump = (db: string, key: string) => {
+  const m = counts.get(db) ?? new Map<string, number>();
+  counts.set(db, m);
+  m.set(key, (m.get(key) ?? 0) + 1);
+};
+const reports: (KindReport & { db: string })[] = [];
+
+describe.each(databaseKinds)("fuzz on %s", (kind) => {
+  let t: TestServer;
+  let w: World;
+  let pools: Pools;
+  /** Both organizations' feed heads after the last call (see feedHeads). */
+  let heads: Record<string, string>;
+  let orgs: [string, string];
+  beforeAll(async () => {
+    t = await startTestServer(
+      kind,
+      { HIVEKEEP_AUTH: "login", HIVEKEEP_MAX_BODY: "2MiB" },
+      { throttle: { windowMs: 60_000, perAddress: 1e9, perEmail: 1e9 } },
+    );
+    w = await buildWorld(t);
+    orgs = [w.A.owner.organizationId, w.B.owner.organizationId];
+    heads = await feedHeads(t, orgs);
+    pools = {
+      own: w.A.ids,
+      other: w.B.ids,
+      ownPhotos: w.A.photos,
+      otherPhotos: w.B.photos,
+      ownEmails: w.A.emails,
+      otherEmails: w.B.emails,
+      ownInvitations: w.A.invitationTokens,
+      otherInvitations: w.B.invitationTokens,
+      password: w.A.owner.password,
+      userId: w.A.owner.userId,
+      peerUserId: w.member.userId,
+      otherUserId: w.B.owner.userId,
+      hiveApiary: w.A.hiveApiary,
+    };
+  });
+
+  afterAll(async () => {
+    await t?.stop();
+    const m = counts.get(kind) ?? new Map();
+    const total = [...m.entries()]
+      .filter(([k]) => k.startsWith("service "))
+      .reduce((a, [, n]) => a + n, 0);
+    const lines = [...m.entries()].sort().map(([k, n]) => `  ${k}: ${n}`);
+    console.log(`fuzz on ${kind}: ${total} cases (seed ${seed})\n${lines.join("\n")}`);
+  });
+
+  const authHeader = (a: AuthKind): Record<string, string> => {
+    switch (a) {
+      case "session":
+        return { authorization: `Bearer ${w.token}` };
+      case "none":
+        return {};
+      case "garbage":
+        return { authorization: "Bearer hk_not_a_real_token" };
+      case "revoked":
+        return { authorization: `Bearer ${w.revokedToken}` };
+      case "long":
+        return { authorization: `Bearer ${"a".repeat(10_000)}` };
+      case "basic":
+        return { authorization: "Basic dXNlcjpwYXNzd29yZA==" };
+      case "lowercase-bearer":
+        return { authorization: `bearer ${w.token}` };
+      case "api-key":
+        return { authorization: `Bearer ${w.A.apiKeySecret}` };
+    }
+  };
+
+  /** Sends one case and checks everything the suite promises about its answer. */
+  async function run(m: DescMethod, c: FuzzCase): Promise<Result> {
+    const stream = m.methodKind === "server_streaming";
+    const res: RawResponse = await send(
+      t.url,
+      {
+        method: c.httpMethod,
+        path: `/${m.parent.typeName}/${m.name}${c.query}`,
+        headers: { ...c.headers, ...authHeader(c.auth) },
+        body: c.body,
+      },
+      { answerTimeoutMs: 30_000, streamWindowMs: 150 },
+    );
+    const outcome = judge(res, { stream });
+    const problems = [...outcome.problems];
+    const text = res.body.toString("utf8");
+    // (Signing up with B's invitation joins B: its name in the answer is no leak.)
+    const bodyText = Buffer.from(c.body).toString("utf8");
+    const joinsB = w.B.invitationTokens.some((token) => bodyText.includes(token));
+    if (text.includes(w.B.marker) && !joinsB) {
+      problems.push(`leak: the answer shows tenant B's data: ${preview(res.body)}`);
+    }
+    // A call that ended a session of A1 (Logout, SwitchOrganization): sign in again.
+    if (m.parent.name === "AuthService" && res.status === 200 && !(await sessionAlive(w))) {
+      await renewSession(w);
+    }
+    const after = await feedHeads(t, orgs);
+    const [a, b] = orgs;
+    if (outcome.refused && after[a] !== heads[a]) {
+      problems.push(`feed: refused, yet A's feed moved (feed_seq/last ${heads[a]} → ${after[a]})`);
+    }
+    if (after[b] !== heads[b]) {
+      problems.push(`feed: a call of A moved B's feed (feed_seq/last ${heads[b]} → ${after[b]})`);
+    }
+    heads = after;
+    bump(kind, `service ${m.parent.name}`);
+    bump(kind, `body ${c.family}`);
+    return {
+      status: outcome.status,
+      ...(outcome.code === undefined ? {} : { code: outcome.code }),
+      ...(outcome.message === undefined ? {} : { message: outcome.message }),
+      problems,
+      responsePreview: res.status === 0 ? (res.error ?? "") : preview(res.body, 200),
+    };
+  }
+
+  for (const m of methods) {
+    it(`${m.parent.name}/${m.name}`, async () => {
+      const arb = caseArbitrary(m, pools);
+      const methodSeed = seed + [...m.name].reduce((a, ch) => a + ch.charCodeAt(0), 0);
+      const numRuns = runsFor(m);
+      const failures: Failure[] = [];
+      const sweep = sweepCases(m, pools, methodSeed);
+      for (const c of sweep) {
+        const r = await run(m, c);
+        if (r.problems.length > 0) failures.push({ index: -1, c, r, signature: signatureOf(c, r) });
+      }
+      let index = 0;
+      await fc.assert(
+        fc.asyncProperty(arb, async (c) => {
+          const r = await run(m, c);
+          const i = index++;
+          if (r.problems.length > 0)
+            failures.push({ index: i, c, r, signature: signatureOf(c, r) });
+        }),
+        { seed: methodSeed, numRuns, endOnFailure: true },
+      );
+      if (failures.length === 0) return;
+
+      const bySignature = new Map<string, Failure[]>();
+      for (const f of failures)
+        bySignature.set(f.signature, [...(bySignature.get(f.signature) ?? []), f]);
+      const kinds: KindReport[] = [];
+      let shrunkKinds = 0;
+      for (const [signature, list] of bySignature) {
+        const first = list[0] as Failure;
+        const random = list.find((f) => f.index >= 0);
+        let shrunk: string | undefined;
+        if (shrink && random && shrunkKinds < shrinkKindsPerMethod) {
+          shrunkKinds++;
+          // Replays the failing run (its path) and shrinks it, keeping the failure's kind.
+          let last: { c: FuzzCase; r: Result } | undefined;
+          const details = await fc.check(
+            fc.asyncProperty(arb, async (c) => {
+              const r = await run(m, c);
+              if (r.problems.length > 0 && signatureOf(c, r) === signature) {
+                last = { c, r };
+                return false;
+              }
+              return true;
+            }),
+            {
+              seed: methodSeed,
+              numRuns,
+              path: String(random.index),
+              interruptAfterTimeLimit: shrinkMs,
+            },
+          );
+          if (details.failed && last) shrunk = describeCase(m, last.c, last.r);
+        }
+        kinds.push({
+          method: `${m.parent.name}/${m.name}`,
+          signature,
+          count: list.length,
+          example: describeCase(m, first.c, first.r),
+          ...(shrunk ? { shrunk } : {}),
+        });
+      }
+      for (const k of kinds) reports.push({ ...k, db: kind });
+      if (process.env.FUZZ_REPORT)
+        writeFileSync(process.env.FUZZ_REPORT, JSON.stringify(reports, null, 2));
+      const text = kinds
+        .map(
+          (k) =>
+            `● ${k.count}× ${k.signature}\n${k.example}${k.shrunk ? `\n  shrunk:\n${k.shrunk.replace(/^/gm, "    ")}` : ""}`,
+        )
+        .join("\n\n");
+      throw new Error(
+        `${failures.length} of ${sweep.length + numRuns} cases failed (seed ${methodSeed}), ${kinds.length} kinds:\n\n${text}`,
+      );
+    });
+  }
+
+  it("Pull shows the same feed heads the suite read after each call", async () => {
+    const [a, b] = orgs;
+    if (!(await sessionAlive(w))) await renewSession(w);
+    const pulledA = await feedHead(t, w.token, "");
+    const pulledB = await feedHead(t, w.B.owner.token, "");
+    heads = await feedHeads(t, orgs);
+    expect(`${pulledA.cursor}/${pulledA.cursor}`).toBe(heads[a]);
+    expect(`${pulledB.cursor}/${pulledB.cursor}`).toBe(heads[b]);
+  });
+
+  it("the server still answers: /healthz, and a valid call", async () => {
+    const health = await fetch(`${t.url}/healthz`);
+    expect(health.status).toBe(200);
+    if (!(await sessionAlive(w))) await renewSession(w);
+    const r = await t.as(w.token).call("ApiaryService/ListApiaries", {});
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.apiaries?.length ?? 0).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,594 @@
+/**
+ * Field values for the fuzz suite, derived from the proto descriptors: for every field of a
+ * request message, values a real client would send (real ids of the caller's records, names,
+ * dates, enum names) and hostile ones chosen by the field's type (NUL, lone surrogates, 10,001
+ * characters, 100 kB, huge and non-finite numbers, impossible timestamps, unknown enum names,
+ * wrong JSON types, 1000-deep nesting, `__proto__` keys, other tenants' ids).
+ *
+ * A value is tagged with what it is (`kind`), so a failure reads "name=nul" and not a dump.
+ * Raw JSON text (numbers like 1e400 that JavaScript cannot hold) is kept as `Raw`, written by
+ * `jsonText`.
+ */
+import { type DescField, type DescMessage, ScalarType } from "@bufbuild/protobuf";
+import fc from "fast-check";
+
+/** JSON text to be written as is. */
+export class Raw {
+  constructor(readonly text: string) {}
+}
+
+/** JSON.stringify that writes `Raw` as is and keeps own `__proto__` keys. */
+export function jsonText(v: unknown): string {
+  if (v instanceof Raw) return v.text;
+  if (Array.isArray(v)) return `[${v.map(jsonText).join(",")}]`;
+  if (typeof v === "object" && v !== null) {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .map((k) => `${JSON.stringify(k)}:${jsonText(o[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(v) ?? "null";
+}
+
+/** An object with own `__proto__`, `constructor` and `prototype` keys (as JSON.parse makes). */
+export const protoKeys = (): Record<string, unknown> =>
+  JSON.parse(
+    '{"__proto__":{"polluted":true,"isAdmin":true},"constructor":{"prototype":{"polluted":true}},"prototype":{"x":1}}',
+  );
+
+export const deepObject = (depth: number): Raw =>
+  new Raw(`${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`);
+export const deepArray = (depth: number): Raw =>
+  new Raw(`${"[".repeat(depth)}${"]".repeat(depth)}`);
+
+export interface Tagged {
+  readonly value: unknown;
+  /** "" for an ordinary value; otherwise what is unusual about it ("nul", "other-id", …). */
+  readonly kind: string;
+}
+
+const plain = (value: unknown): Tagged => ({ value, kind: "" });
+const tagged = (kind: string, value: unknown): Tagged => ({ value, kind });
+const choose = (pairs: readonly (readonly [string, unknown])[]): fc.Arbitrary<Tagged> =>
+  fc.constantFrom(...pairs).map(([k, v]) => tagged(k, v));
+
+/** What the generators know of the world: ids, photos, emails of both tenants. */
+export interface Pools {
+  /** The caller's ids by entity (apiary, hive, …, user, organization, apiKey). */
+  readonly own: Readonly<Record<string, readonly string[]>>;
+  /** The other tenant's ids by entity. */
+  readonly other: Readonly<Record<string, readonly string[]>>;
+  readonly ownPhotos: readonly string[];
+  readonly otherPhotos: readonly string[];
+  readonly ownEmails: readonly string[];
+  readonly otherEmails: readonly string[];
+  readonly ownInvitations: readonly string[];
+  readonly otherInvitations: readonly string[];
+  readonly password: string;
+  /** The caller's user id and the other user of the caller's organization. */
+  readonly userId: string;
+  readonly peerUserId: string;
+  readonly otherUserId: string;
+  /** The apiary each hive of the caller stands at (when the world was built). */
+  readonly hiveApiary: Readonly<Record<string, string>>;
+}
+
+const all = (byEntity: Readonly<Record<string, readonly string[]>>): string[] =>
+  Object.values(byEntity).flat();
+
+// ---- what a string field holds, by its name -------------------------------------------------
+
+export type Hint =
+  | "id"
+  | "cursor"
+  | "pageToken"
+  | "email"
+  | "password"
+  | "token"
+  | "photo"
+  | "payload"
+  | "hlc"
+  | "entity"
+  | "scope"
+  | "text";
+
+export function hintOf(field: DescField): Hint {
+  const n = field.name;
+  if (n === "cursor") return "cursor";
+  if (n === "page_token") return "pageToken";
+  if (n.endsWith("email")) return "email";
+  if (n === "password") return "password";
+  if (n.endsWith("token")) return "token";
+  if (n.includes("photo")) return "photo";
+  if (n === "payload_json") return "payload";
+  if (n === "hlc" || n.endsWith("_hlc")) return "hlc";
+  if (n === "entity") return "entity";
+  if (n === "scope_id") return "scope";
+  if (n === "id" || n.endsWith("_id")) return "id";
+  return "text";
+}
+
+const recordEntities = [
+  "apiary",
+  "hive",
+  "placement",
+  "inspection",
+  "queen",
+  "task",
+  "treatment",
+  "harvest",
+  "event",
+];
+
+/** The entity an id field points at: `hive_id` a hive; `id` the message's or service's own. */
+export function idEntity(field: DescField, serviceName: string): string | undefined {
+  const n = field.name;
+  if (n === "id") {
+    const own = field.parent.name.toLowerCase();
+    if (recordEntities.includes(own)) return own;
+    if (serviceName === "AuthService") return "apiKey";
+    const fromService = serviceName.replace(/Service$/, "").toLowerCase();
+    return recordEntities.includes(fromService) ? fromService : undefined;
+  }
+  const base = n.slice(0, -3).replace(/^target_/, "");
+  if (base === "entity" || base === "author") return undefined;
+  return base;
+}
+
+/** Values a client would send for an id field: the caller's own, sometimes the other tenant's. */
+export function idValue(p: Pools, entity: string | undefined): fc.Arbitrary<Tagged> {
+  const own = (entity && p.own[entity]?.length ? p.own[entity] : all(p.own)) as string[];
+  const other = (entity && p.other[entity]?.length ? p.other[entity] : all(p.other)) as string[];
+  return fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...own).map(plain) },
+    { weight: 3, arbitrary: fc.constantFrom(...other).map((v) => tagged("other-tenant-id", v)) },
+    { weight: 1, arbitrary: fc.uuid({ version: 7 }).map((v) => tagged("unknown-id", v)) },
+    { weight: 1, arbitrary: fc.constantFrom(...all(p.own)).map((v) => tagged("any-own-id", v)) },
+    { weight: 1, arbitrary: fc.constant(tagged("empty", "")) },
+  );
+}
+
+const words = fc.constantFrom("Hive 7", "Apiary north", "Bees", "Lindenblüte", "Königin", "a");
+const shortText = fc.oneof(
+  { weight: 3, arbitrary: words },
+  { weight: 2, arbitrary: fc.string({ maxLength: 24 }) },
+  { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 12 }) },
+);
+
+/** An RFC 3339 time a client would send: within a few years around now. */
+export const validTimestamp = fc
+  .integer({ min: Date.UTC(2020, 0, 1), max: Date.now() + 365 * 86_400_000 })
+  .map((ms) => new Date(ms).toISOString());
+
+/** Valid-looking strings, by what the field holds. */
+export function validString(p: Pools, field: DescField, serviceName: string): fc.Arbitrary<Tagged> {
+  switch (hintOf(field)) {
+    case "id":
+      return idValue(p, idEntity(field, serviceName));
+    case "cursor":
+      return fc.oneof(
+        fc.constant(plain("")),
+        fc.integer({ min: 0, max: 40 }).map((n) => plain(String(n))),
+      );
+    case "pageToken":
+      return fc.oneof(
+        fc.constant(plain("")),
+        fc.integer({ min: 0, max: 60 }).map((n) => plain(String(n))),
+      );
+    case "email":
+      return fc.oneof(
+        fc.constantFrom(...p.ownEmails).map(plain),
+        fc.constantFrom(...p.otherEmails).map((v) => tagged("other-tenant-email", v)),
+        fc.uuid().map((u) => plain(`fuzz-${u.slice(0, 8)}@example.org`)),
+      );
+    case "password":
+      return fc.oneof(
+        fc.constant(plain(p.password)),
+        fc.constant(tagged("wrong-password", "wrong horse battery")),
+      );
+    case "token":
+      return fc.oneof(
+        fc.constantFrom(...p.ownInvitations).map(plain),
+        fc.constantFrom(...p.otherInvitations).map((v) => tagged("other-tenant-invitation", v)),
+        fc.constant(plain("")),
+      );
+    case "photo":
+      return fc.oneof(
+        fc.constantFrom(...p.ownPhotos).map(plain),
+        fc
+          .string({ maxLength: 16 })
+          .map((s) => plain(`data:image/png;base64,${Buffer.from(s).toString("base64")}`)),
+        fc.constantFrom(...p.otherPhotos).map((v) => tagged("other-tenant-photo", v)),
+      );
+    default:
+      return shortText.map(plain);
+  }
+}
+
+// ---- hostile values --------------------------------------------------------------------------
+
+const long10k = "x".repeat(10_001);
+const long100k = "y".repeat(100_000);
+
+/** Hostile strings, built around `base` (a real id for id fields). */
+function hostileStrings(base: string): (readonly [string, unknown])[] {
+  return [
+    ["nul", `${base}\u0000`],
+    ["nul-only", "\u0000"],
+    ["nul-inside", `a\u0000b${base}`],
+    ["lone-high-surrogate", `${base}\ud800`],
+    ["lone-low-surrogate", "\udc00x"],
+    ["long-10001", long10k],
+    ["long-100k", long100k],
+    ["blank", "   "],
+    ["control-chars", "\u0001\u0007\u001b[31m\u007f"],
+    ["bidi-override", `\u202e${base}`],
+    ["sql", "' or 1=1; drop table hives; --"],
+    ["like-wildcards", "%_%"],
+    ["path", "../../etc/passwd"],
+    ["emoji", "🐝".repeat(40)],
+    ["id-101-chars", "a".repeat(101)],
+    ["uppercase", base.toUpperCase()],
+    ["padded", ` ${base} `],
+    ["newlines", "a\nb\r\nc"],
+    ["backslashes", "\\\\\\"],
+    ["digits-huge", "99999999999999999999999"],
+    ["negative-digits", "-1"],
+    ["non-bmp", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢"],
+  ];
+}
+
+const intHostile: (readonly [string, unknown])[] = [
+  ["int32-overflow", 2_147_483_648],
+  ["int32-underflow", -2_147_483_649],
+  ["int32-max", 2_147_483_647],
+  ["int32-min", -2_147_483_648],
+  ["negative", -1],
+  ["fraction", 1.5],
+  ["raw-1e400", new Raw("1e400")],
+  ["raw-huge-integer", new Raw("99999999999999999999999")],
+  ["raw-2^53+1", new Raw("9007199254740993")],
+  ["raw-negative-zero", new Raw("-0")],
+  ["string-1e400", "1e400"],
+  ["string-NaN", "NaN"],
+  ["string-Infinity", "Infinity"],
+  ["string-huge", "99999999999999999999999"],
+  ["string-hex", "0x10"],
+  ["string-empty", ""],
+  ["string-padded", " 1 "],
+  ["string-exponent", "1e3"],
+];
+
+const doubleHostile: (readonly [string, unknown])[] = [
+  ["NaN", "NaN"],
+  ["Infinity", "Infinity"],
+  ["-Infinity", "-Infinity"],
+  ["raw-1e400", new Raw("1e400")],
+  ["raw--1e400", new Raw("-1e400")],
+  ["max-double", 1.7976931348623157e308],
+  ["min-double", -1.7976931348623157e308],
+  ["subnormal", 5e-324],
+  ["string-1e400", "1e400"],
+  ["string-hex", "0x1p3"],
+  ["string-empty", ""],
+  ["raw-negative-zero", new Raw("-0")],
+  ["negative", -12.5],
+  ["huge", 1e300],
+];
+
+const boolHostile: (readonly [string, unknown])[] = [
+  ["string-true", "true"],
+  ["one", 1],
+  ["string-yes", "yes"],
+];
+
+/** Impossible or out-of-range RFC 3339 times and other shapes of time. */
+export const timestampHostile: (readonly [string, unknown])[] = [
+  ["feb-30", "2026-02-30T00:00:00Z"],
+  ["hour-24", "2026-01-01T24:00:00Z"],
+  ["month-13", "2026-13-01T00:00:00Z"],
+  ["second-60", "2026-01-01T00:00:60Z"],
+  ["minute-60", "2026-01-01T00:60:00Z"],
+  ["no-zone", "2026-01-01T00:00:00"],
+  ["date-only", "2026-01-01"],
+  ["year-0", "0000-01-01T00:00:00Z"],
+  ["year-9999", "9999-12-31T23:59:59Z"],
+  ["year-10000", "10000-01-01T00:00:00Z"],
+  ["negative-year", "-0001-01-01T00:00:00Z"],
+  ["before-1970", "1969-12-31T23:59:59.999999999Z"],
+  ["ten-fraction-digits", "2026-01-01T00:00:00.1234567891Z"],
+  ["offset-25h", "2026-01-01T00:00:00+25:00"],
+  ["offset", "2026-06-01T12:00:00+02:00"],
+  ["lowercase", "2026-01-01t00:00:00z"],
+  ["space-separator", "2026-01-01 00:00:00Z"],
+  ["nul", "2026-01-01T00:00:00\u0000Z"],
+  ["garbage", "yesterday"],
+  ["empty", ""],
+  ["number", 1_767_225_600],
+  ["object-seconds", { seconds: "1767225600", nanos: 5 }],
+  ["epoch", "1970-01-01T00:00:00Z"],
+];
+
+const wrongTypes: (readonly [string, unknown])[] = [
+  ["null", null],
+  ["bool", true],
+  ["number", 12],
+  ["string", "str"],
+  ["array", [1, "a"]],
+  ["object", { a: 1 }],
+];
+
+const nested: (readonly [string, () => unknown])[] = [
+  ["deep-object-1000", () => deepObject(1000)],
+  ["deep-array-1000", () => deepArray(1000)],
+  ["proto-keys", protoKeys],
+];
+
+/** Hostile values for a field, chosen by its type. */
+export function hostileValue(
+  p: Pools,
+  field: DescField,
+  serviceName: string,
+): fc.Arbitrary<Tagged> {
+  const base =
+    hintOf(field) === "id"
+      ? ((p.own[idEntity(field, serviceName) ?? ""] ?? all(p.own))[0] ?? "x")
+      : "x";
+  const generic = fc.oneof(
+    choose(wrongTypes),
+    fc.constantFrom(...nested).map(([k, make]) => tagged(k, make())),
+  );
+  const byType = ((): fc.Arbitrary<Tagged> => {
+    switch (field.fieldKind) {
+      case "scalar":
+        switch (field.scalar) {
+          case ScalarType.STRING:
+            return choose(hostileStrings(base));
+          case ScalarType.BOOL:
+            return choose(boolHostile);
+          case ScalarType.DOUBLE:
+          case ScalarType.FLOAT:
+            return choose(doubleHostile);
+          case ScalarType.BYTES:
+            return choose([
+              ["bad-base64", "***"],
+              ["huge-base64", "A".repeat(100_000)],
+            ]);
+          default:
+            return choose(intHostile);
+        }
+      case "enum": {
+        const names = field.enum.values.map((v) => v.name);
+        return choose([
+          ["unknown-name", "NOT_A_VALUE"],
+          ["lowercase-name", (names[1] ?? names[0] ?? "x").toLowerCase()],
+          ["unknown-number", 99_999],
+          ["unknown-small-number", 7],
+          ["negative-number", -1],
+          ["int32-overflow", 2_147_483_648],
+          ["string-number", "1"],
+          ["fraction", 1.5],
+          ["other-enum-name", "ROLE_OWNER"],
+          ["unspecified", names[0] ?? ""],
+        ]);
+      }
+      case "message":
+        if (field.message.typeName === "google.protobuf.Timestamp") {
+          return choose(timestampHostile);
+        }
+        return choose([
+          ["array", []],
+          ["string", "x"],
+          ["unknown-fields", { nope: 1, alsoNope: { x: [1] } }],
+        ]);
+      case "list":
+        return fc.oneof(
+          choose([
+            ["not-an-array", "x"],
+            ["object", {}],
+            ["nulls", [null, null]],
+            ["nested-arrays", [[1], [[2]]]],
+          ]),
+          fc.constant(
+            tagged(
+              "5000-elements",
+              Array.from({ length: 5000 }, () => ""),
+            ),
+          ),
+        );
+      default:
+        return choose(wrongTypes);
+    }
+  })();
+  return fc.oneof({ weight: 4, arbitrary: byType }, { weight: 1, arbitrary: generic });
+}
+
+/**
+ * The hostile values every field gets in the sweep (before the random cases): the kinds the
+ * issue names, one request each, so that no field goes without them whatever the seed.
+ */
+export function sweepValues(p: Pools, field: DescField, serviceName: string): Tagged[] {
+  const from = (table: readonly (readonly [string, unknown])[], names: readonly string[]) =>
+    table.filter(([k]) => names.includes(k)).map(([k, v]) => tagged(k, v));
+  switch (field.fieldKind) {
+    case "scalar":
+      switch (field.scalar) {
+        case ScalarType.STRING: {
+          const isId = hintOf(field) === "id";
+          const base = isId
+            ? ((p.own[idEntity(field, serviceName) ?? ""] ?? all(p.own))[0] ?? "x")
+            : "x";
+          const other = isId
+            ? (p.other[idEntity(field, serviceName) ?? ""] ?? all(p.other))[0]
+            : undefined;
+          return [
+            ...from(hostileStrings(base), [
+              "nul",
+              "lone-high-surrogate",
+              "long-10001",
+              "long-100k",
+            ]),
+            ...(other ? [tagged("other-tenant-id", other)] : []),
+            tagged("number", 12),
+          ];
+        }
+        case ScalarType.BOOL:
+          return from(boolHostile, ["string-yes"]);
+        case ScalarType.DOUBLE:
+        case ScalarType.FLOAT:
+          return from(doubleHostile, ["NaN", "Infinity", "raw-1e400", "max-double"]);
+        case ScalarType.BYTES:
+          return [];
+        default:
+          return from(intHostile, ["int32-overflow", "raw-1e400", "string-NaN", "negative"]);
+      }
+    case "enum":
+      return [tagged("unknown-name", "NOT_A_VALUE"), tagged("unknown-number", 99_999)];
+    case "message":
+      if (field.message.typeName === "google.protobuf.Timestamp") {
+        return from(timestampHostile, ["feb-30", "hour-24", "year-10000", "no-zone"]);
+      }
+      return [tagged("deep-object-1000", deepObject(1000)), tagged("proto-keys", protoKeys())];
+    case "list":
+      return [tagged("not-an-array", "x"), tagged("nulls", [null, null])];
+    default:
+      return [];
+  }
+}
+
+// ---- whole messages --------------------------------------------------------------------------
+
+/** A field of a message, or of a message it holds (for nested requests such as UpdateHive). */
+export interface Leaf {
+  /** JSON names from the request down to the field. */
+  readonly path: readonly string[];
+  readonly field: DescField;
+}
+
+/** Every field of the message and of the messages it holds, down to `depth` levels. */
+export function leavesOf(msg: DescMessage, depth = 2, prefix: readonly string[] = []): Leaf[] {
+  const out: Leaf[] = [];
+  for (const field of msg.fields) {
+    const path = [...prefix, field.jsonName];
+    out.push({ path, field });
+    if (
+      field.fieldKind === "message" &&
+      field.message.typeName !== "google.protobuf.Timestamp" &&
+      depth > 1
+    ) {
+      out.push(...leavesOf(field.message, depth - 1, path));
+    }
+  }
+  return out;
+}
+
+export type Special = (field: DescField) => fc.Arbitrary<Tagged> | undefined;
+
+/** A valid-looking value for one field. */
+export function validValue(
+  p: Pools,
+  field: DescField,
+  serviceName: string,
+  special: Special,
+  depth = 0,
+): fc.Arbitrary<Tagged> {
+  const own = special(field);
+  if (own) return own;
+  switch (field.fieldKind) {
+    case "scalar":
+      switch (field.scalar) {
+        case ScalarType.STRING:
+          return validString(p, field, serviceName);
+        case ScalarType.BOOL:
+          return fc.boolean().map(plain);
+        case ScalarType.DOUBLE:
+        case ScalarType.FLOAT:
+          return fc.double({ min: -50, max: 500, noNaN: true, noDefaultInfinity: true }).map(plain);
+        case ScalarType.BYTES:
+          return fc
+            .uint8Array({ maxLength: 8 })
+            .map((b) => plain(Buffer.from(b).toString("base64")));
+        default:
+          return fc
+            .oneof(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 2020, max: 2027 }))
+            .map(plain);
+      }
+    case "enum": {
+      const names = field.enum.values.map((v) => v.name);
+      return fc.constantFrom(...names).map(plain);
+    }
+    case "message":
+      if (field.message.typeName === "google.protobuf.Timestamp") return validTimestamp.map(plain);
+      if (depth > 2) return fc.constant(plain({}));
+      return validObject(p, field.message, serviceName, special, depth + 1).map((o) => ({
+        value: o.value,
+        kind: o.labels.join(","),
+      }));
+    case "list": {
+      const element: fc.Arbitrary<Tagged> =
+        field.listKind === "message"
+          ? (special(field) ??
+            validObject(p, field.message, serviceName, special, depth + 1).map((o) => ({
+              value: o.value,
+              kind: o.labels.join(","),
+            })))
+          : field.listKind === "enum"
+            ? fc.constantFrom(...field.enum.values.map((v) => v.name)).map(plain)
+            : shortText.map(plain);
+      return fc.array(element, { maxLength: 3 }).map((els) => ({
+        value: els.map((e) => e.value),
+        kind: [...new Set(els.map((e) => e.kind).filter((k) => k !== ""))].join(","),
+      }));
+    }
+    default:
+      return fc.constant(plain({}));
+  }
+}
+
+export interface GeneratedObject {
+  readonly value: Record<string, unknown>;
+  /** `field=kind` of every unusual value in it. */
+  readonly labels: string[];
+}
+
+/** A valid-looking message: most fields set (by JSON name), some left out. */
+export function validObject(
+  p: Pools,
+  msg: DescMessage,
+  serviceName: string,
+  special: Special,
+  depth = 0,
+): fc.Arbitrary<GeneratedObject> {
+  if (msg.fields.length === 0) return fc.constant({ value: {}, labels: [] });
+  const fields = msg.fields.map((f) =>
+    fc.option(validValue(p, f, serviceName, special, depth), { freq: 4, nil: undefined }),
+  );
+  return fc.tuple(...fields).map((values) => {
+    const value: Record<string, unknown> = {};
+    const labels: string[] = [];
+    values.forEach((v, i) => {
+      const f = msg.fields[i] as DescField;
+      if (v === undefined) return;
+      value[f.jsonName] = v.value;
+      if (v.kind !== "") labels.push(`${f.jsonName}=${v.kind}`);
+    });
+    return { value, labels };
+  });
+}
+
+/** Sets a value at a path of JSON names, creating the objects on the way. */
+export function setPath(
+  obj: Record<string, unknown>,
+  path: readonly string[],
+  value: unknown,
+): void {
+  let at = obj;
+  for (const key of path.slice(0, -1)) {
+    const next = at[key];
+    if (typeof next !== "object" || next === null || Array.isArray(next) || next instanceof Raw) {
+      at[key] = {};
+    }
+    at = at[key] as Record<string, unknown>;
+  }
+  at[path[path.length - 1] as string] = value;
+}
