@@ -5,6 +5,8 @@
  * - not_found: the record does not exist in this tenant (not_found)
  * - precondition: the state forbids it now (failed_precondition)
  */
+import { quote } from "./quote.ts";
+
 export type DomainErrorCode = "invalid" | "not_found" | "precondition";
 
 export class DomainError extends Error {
@@ -21,5 +23,6 @@ export class DomainError extends Error {
 
 export const invalid = (field: string, message: string): DomainError =>
   new DomainError("invalid", message, field);
+/** The id is quoted as every echoed input is (quote.ts): at most a short prefix. */
 export const notFound = (entity: string, id: string): DomainError =>
-  new DomainError("not_found", `${entity} ${JSON.stringify(id)} not found`);
+  new DomainError("not_found", `${entity} ${quote(id)} not found`);

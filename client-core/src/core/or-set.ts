@@ -14,6 +14,7 @@
  */
 import type { Hlc } from "./hlc.ts";
 import { isHlc } from "./hlc.ts";
+import { quote } from "./quote.ts";
 
 export interface OrSetState {
   adds: { tag: Hlc; value: string }[];
@@ -41,7 +42,7 @@ export function parseOrSetPatch(value: unknown): { value: OrSetPatch } | { error
   }
   const patch: OrSetPatch = {};
   for (const [key, v] of Object.entries(value)) {
-    if (key !== "add" && key !== "remove") return { error: `unknown key ${JSON.stringify(key)}` };
+    if (key !== "add" && key !== "remove") return { error: `unknown key ${quote(key)}` };
     if (!Array.isArray(v)) return { error: `${key} must be an array` };
     if (key === "add") {
       if (!v.every((e) => typeof e === "string")) return { error: "add must hold strings" };

@@ -50,6 +50,7 @@ import {
 import type { Hlc } from "./hlc.ts";
 import { defaultMaxAheadMs, hlcMs, isTooFarAhead, parseHlc } from "./hlc.ts";
 import type { Values } from "./merge.ts";
+import { quote } from "./quote.ts";
 
 /** A change as received on the wire (the proto `Change`; its `authorId` is never trusted). */
 export interface WireChange {
@@ -109,8 +110,6 @@ const clockAhead = "ahead of the server clock";
 export const isClockAheadReason = (reason: string): boolean => reason.includes(clockAhead);
 
 const reservedColumns = new Set(["id", "organization_id", "clock", "deleted", "scope_id"]);
-
-const quote = (s: string): string => JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…` : s);
 
 const isScopeId = (s: string): boolean =>
   isUserScope(s) ? isEntityId(s.slice(userScopePrefix.length)) : isEntityId(s);

@@ -5,7 +5,12 @@
  */
 export { apiaryService } from "./apiary-service.ts";
 export { dayMs, wholeDaysSince } from "./days.ts";
-export { errorInterceptor, invalidArgument, toConnectError } from "./errors.ts";
+export {
+  errorInterceptor,
+  invalidArgument,
+  toConnectError,
+  UnavailableError,
+} from "./errors.ts";
 export { defaultEventLimit, eventLimit, eventService, maxEventLimit } from "./event-service.ts";
 export { harvestService } from "./harvest-service.ts";
 export { type HiveAt, hiveAt } from "./hive-at.ts";
@@ -42,6 +47,7 @@ export type {
   ReplicaWriter,
   StoredRow,
 } from "./replica-store.ts";
+export { isHoldable, requestValuesGuard } from "./request-values.ts";
 export { recordServices } from "./services.ts";
 export { commandContext, type OpsSession, type SessionOf } from "./session.ts";
 export { settled } from "./settled.ts";

@@ -5,6 +5,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { type PageRequest, type PageResponse, PageResponseSchema } from "@hivekeep/proto";
+import { quote } from "../core/quote.ts";
 import { invalidArgument } from "./errors.ts";
 
 export const defaultPageSize = 50;
@@ -20,9 +21,7 @@ export function pageWindow(page: PageRequest | undefined): PageWindow {
   if (size < 0) throw invalidArgument("page.pageSize must not be negative");
   const token = page?.pageToken ?? "";
   if (token !== "" && !/^\d{1,15}$/.test(token)) {
-    throw invalidArgument(
-      `page.pageToken ${JSON.stringify(token)} is not valid; pass back nextPageToken`,
-    );
+    throw invalidArgument(`page.pageToken ${quote(token)} is not valid; pass back nextPageToken`);
   }
   return {
     offset: token === "" ? 0 : Number(token),

@@ -20,12 +20,21 @@ import { harvestService } from "./harvest-service.ts";
 import { hiveService } from "./hive-service.ts";
 import { inspectionService } from "./inspection-service.ts";
 import { queenService } from "./queen-service.ts";
+import { requestValuesGuard } from "./request-values.ts";
 import type { SessionOf } from "./session.ts";
 import { statsService } from "./stats-service.ts";
 import { taskService } from "./task-service.ts";
 import { treatmentService } from "./treatment-service.ts";
 
-export function recordServices(sessionOf: SessionOf): (router: ConnectRouter) => void {
+/**
+ * The services read through `requestValuesGuard`: an id no row can have (a NUL, 1 MB) is an
+ * unknown id before any store sees it.
+ */
+export function recordServices(session: SessionOf): (router: ConnectRouter) => void {
+  const sessionOf: SessionOf = (ctx) => {
+    const s = session(ctx);
+    return { ...s, store: requestValuesGuard(s.store) };
+  };
   return (router) => {
     router.service(ApiaryService, apiaryService(sessionOf));
     router.service(HiveService, hiveService(sessionOf));

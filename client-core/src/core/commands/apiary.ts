@@ -4,8 +4,10 @@
  */
 import type { Change } from "../change.ts";
 import { DomainError, invalid, notFound } from "../domain-error.ts";
+import { entities } from "../entities.ts";
 import { tombstone, upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
+import { checkedPayload } from "./payload-check.ts";
 
 export interface ApiaryInput {
   readonly name: string;
@@ -30,7 +32,10 @@ function checked(input: ApiaryInput): ApiaryInput {
   if (!Number.isFinite(input.lng) || input.lng < -180 || input.lng > 180) {
     throw invalid("lng", "lng must be a longitude between -180 and 180");
   }
-  return { name, address: input.address.trim(), lat: input.lat, lng: input.lng };
+  const fields = { name, address: input.address.trim(), lat: input.lat, lng: input.lng };
+  // The Push validator's column rules, so an RPC stores nothing a device could not push.
+  checkedPayload(entities.apiary, fields);
+  return fields;
 }
 
 export function createApiary(

@@ -7,9 +7,11 @@
  */
 import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
+import { entities } from "../entities.ts";
 import { tombstone, upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
 import { EventType, recordEvent } from "./event.ts";
+import { checkedPayload } from "./payload-check.ts";
 
 export interface CreateHarvestInput {
   readonly hiveId: string;
@@ -66,9 +68,19 @@ export function createHarvest(
   if (!Number.isFinite(input.waterContent) || input.waterContent < 0 || input.waterContent > 100) {
     throw invalid("waterContent", "waterContent must be a percentage between 0 and 100");
   }
+  // The Push validator's column rules, so an RPC stores nothing a device could not push.
+  const fields = checkedPayload(entities.harvest, {
+    date: input.date,
+    variety: input.variety.trim(),
+    amount_kg: input.amountKg,
+    water_content: input.waterContent,
+    batch_number: input.batchNumber,
+    best_before: input.bestBefore,
+    note: input.note,
+  });
   if (hive === undefined) throw notFound("hive", input.hiveId);
   const id = ctx.newId();
-  const variety = input.variety.trim();
+  const variety = String(fields.variety);
   return {
     id,
     changes: [
@@ -76,13 +88,7 @@ export function createHarvest(
         hive_id: hive.id,
         apiary_id: hive.apiaryId,
         queen_id: hive.queenId,
-        date: input.date,
-        variety,
-        amount_kg: input.amountKg,
-        water_content: input.waterContent,
-        batch_number: input.batchNumber,
-        best_before: input.bestBefore,
-        note: input.note,
+        ...fields,
         created_at: ctx.now.toISOString(),
       }),
       recordEvent(ctx, {

@@ -9,6 +9,7 @@ import { MarkingColor } from "@hivekeep/proto";
 import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
 import { entities } from "../entities.ts";
+import type { Values } from "../merge.ts";
 import { upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
 import { EventType, recordEvent } from "./event.ts";
@@ -86,15 +87,16 @@ export function createQueen(
 ): { id: string; changes: Change[] } {
   if (input.hiveId.trim() === "") throw invalid("hiveId", "hiveId is required");
   const now = ctx.now.toISOString();
-  const payload = checkedPayload(entities.queen, {
-    hive_id: input.hiveId,
+  const columns = checkedPayload(entities.queen, {
     ...queenColumns(ctx, input),
     replaced_at: null,
     active: true,
     created_at: now,
     updated_at: now,
   });
+  // A malformed hiveId names no hive: not_found, as for an unknown one.
   if (hive === undefined) throw notFound("hive", input.hiveId);
+  const payload: Values = { hive_id: hive.id, ...columns };
   const id = ctx.newId();
   const introducedAt = String(payload.introduced_at);
   const year = Number(payload.year);

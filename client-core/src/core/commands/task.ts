@@ -9,6 +9,7 @@ import { TaskPriority } from "@hivekeep/proto";
 import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
 import { entities, isUserScope, userScope } from "../entities.ts";
+import { quote } from "../quote.ts";
 import { upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
 import { checkedPayload } from "./payload-check.ts";
@@ -46,7 +47,7 @@ export function createTask(
   if (title === "") throw invalid("title", "title is required");
   if (input.hiveId !== "" && refs.hive === undefined) throw notFound("hive", input.hiveId);
   if (input.apiaryId !== "" && !refs.apiaryExists) {
-    throw invalid("apiaryId", `apiary ${JSON.stringify(input.apiaryId)} does not exist`);
+    throw invalid("apiaryId", `apiary ${quote(input.apiaryId)} does not exist`);
   }
   const apiaryId = input.apiaryId !== "" ? input.apiaryId : (refs.hive?.apiaryId ?? "");
   const payload = checkedPayload(entities.task, {

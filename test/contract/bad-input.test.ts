@@ -1,0 +1,308 @@
+/**
+ * Bad input to the record services (issue 13), on every database over HTTP and on the device:
+ * every string field of every request of every record service, sent with a NUL (U+0000), a
+ * 1 MB value and (text) a 10,001-character value, answers a Connect error with the right code
+ * (never `internal`), quotes at most a short prefix of what was sent, and writes nothing.
+ *
+ * - An id a request carries gets the shape check Push uses (`isEntityId`): a malformed one is
+ *   unknown, so `not_found`, and a List filter with one matches nothing, as an unknown
+ *   well-formed id does (CreateTask's apiaryId keeps its contract code, invalid_argument).
+ * - A stored text passes the column rules of a pushed change: `invalid_argument`.
+ * The fields are enumerated from the proto descriptors, so a new field without a row here fails.
+ */
+import type { DescMessage } from "@bufbuild/protobuf";
+import * as proto from "@hivekeep/proto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { callOk, feedHead, pullAll, withApiaryAndHive } from "../support/fixtures.ts";
+import { targetKinds, useTestTarget } from "../support/target.ts";
+
+/** What a bad value of the field answers. */
+type Expect =
+  /** not_found */
+  | "id"
+  /** a List filter: 200 with no rows */
+  | "filter"
+  /** invalid_argument */
+  | "text"
+  | "photo"
+  /** the field is ignored by the method (200) */
+  | "ignored";
+
+const recordServices = [
+  "ApiaryService",
+  "HiveService",
+  "InspectionService",
+  "QueenService",
+  "TaskService",
+  "TreatmentService",
+  "HarvestService",
+  "EventService",
+  "StatsService",
+];
+
+/** `<Service>/<Method> <field path>` → what a bad value answers. */
+const fields: Record<string, Expect | "invalid_argument"> = {
+  "ApiaryService/ListApiaries page.pageToken": "text",
+  "ApiaryService/GetApiary id": "id",
+  "ApiaryService/CreateApiary name": "text",
+  "ApiaryService/CreateApiary address": "text",
+  "ApiaryService/UpdateApiary id": "id",
+  "ApiaryService/UpdateApiary name": "text",
+  "ApiaryService/UpdateApiary address": "text",
+  "ApiaryService/DeleteApiary id": "id",
+
+  "HiveService/ListHives apiaryId": "filter",
+  "HiveService/ListHives page.pageToken": "text",
+  "HiveService/GetHive id": "id",
+  "HiveService/CreateHive apiaryId": "id",
+  "HiveService/CreateHive name": "text",
+  "HiveService/CreateHive colonyOrigin": "text",
+  "HiveService/CreateHive note": "text",
+  "HiveService/CreateHive qrCode": "text",
+  "HiveService/CreateHive photo": "photo",
+  "HiveService/UpdateHive hive.id": "id",
+  "HiveService/UpdateHive hive.organizationId": "ignored",
+  "HiveService/UpdateHive hive.apiaryId": "ignored",
+  "HiveService/UpdateHive hive.name": "text",
+  "HiveService/UpdateHive hive.colonyOrigin": "text",
+  "HiveService/UpdateHive hive.note": "text",
+  "HiveService/UpdateHive hive.qrCode": "text",
+  "HiveService/UpdateHive hive.photo": "ignored",
+  "HiveService/RelocateHive id": "id",
+  "HiveService/RelocateHive targetApiaryId": "id",
+  "HiveService/DeleteHive id": "id",
+
+  "InspectionService/ListInspections hiveId": "filter",
+  "InspectionService/ListInspections page.pageToken": "text",
+  "InspectionService/GetInspection id": "id",
+  "InspectionService/CreateInspection hiveId": "id",
+  "InspectionService/CreateInspection note": "text",
+  "InspectionService/CreateInspection weather": "text",
+  "InspectionService/CreateInspection varroa": "text",
+  "InspectionService/AddInspectionPhoto inspectionId": "id",
+  "InspectionService/AddInspectionPhoto photo": "photo",
+  "InspectionService/RemoveInspectionPhoto inspectionId": "id",
+  // A photo that is not there: nothing to remove (contract §4.4.2), whatever it holds.
+  "InspectionService/RemoveInspectionPhoto photo": "ignored",
+
+  "QueenService/ListQueens hiveId": "filter",
+  "QueenService/ListQueens page.pageToken": "text",
+  "QueenService/GetQueen id": "id",
+  "QueenService/CreateQueen hiveId": "id",
+  "QueenService/CreateQueen origin": "text",
+  "QueenService/CreateQueen breederNumber": "text",
+  "QueenService/CreateQueen note": "text",
+  "QueenService/UpdateQueen queen.id": "id",
+  "QueenService/UpdateQueen queen.organizationId": "ignored",
+  "QueenService/UpdateQueen queen.hiveId": "ignored",
+  "QueenService/UpdateQueen queen.origin": "text",
+  "QueenService/UpdateQueen queen.breederNumber": "text",
+  "QueenService/UpdateQueen queen.note": "text",
+
+  "TaskService/ListTasks hiveId": "filter",
+  "TaskService/ListTasks page.pageToken": "text",
+  "TaskService/GetTask id": "id",
+  "TaskService/CreateTask title": "text",
+  "TaskService/CreateTask hiveId": "id",
+  // Contract §4.6 rule 2: an unknown apiaryId is invalid_argument.
+  "TaskService/CreateTask apiaryId": "invalid_argument",
+  "TaskService/SetTaskDone id": "id",
+
+  "TreatmentService/ListTreatments hiveId": "filter",
+  "TreatmentService/ListTreatments page.pageToken": "text",
+  "TreatmentService/GetTreatment id": "id",
+  "TreatmentService/CreateTreatment hiveId": "id",
+  "TreatmentService/CreateTreatment product": "text",
+  "TreatmentService/CreateTreatment activeIngredient": "text",
+  "TreatmentService/CreateTreatment dose": "text",
+  "TreatmentService/CreateTreatment method": "text",
+  "TreatmentService/CreateTreatment batchNumber": "text",
+  "TreatmentService/CreateTreatment reason": "text",
+
+  "HarvestService/ListHarvests hiveId": "filter",
+  "HarvestService/ListHarvests apiaryId": "filter",
+  "HarvestService/ListHarvests page.pageToken": "text",
+  "HarvestService/GetHarvest id": "id",
+  "HarvestService/CreateHarvest hiveId": "id",
+  "HarvestService/CreateHarvest variety": "text",
+  "HarvestService/CreateHarvest batchNumber": "text",
+  "HarvestService/CreateHarvest note": "text",
+  "HarvestService/DeleteHarvest id": "id",
+
+  "EventService/ListEvents apiaryId": "filter",
+  "EventService/ListEvents hiveId": "filter",
+  "EventService/ListEvents queenId": "filter",
+  "EventService/GetEvent id": "id",
+};
+
+/** Every string field of a message, nested messages (not Timestamps) included, as paths. */
+function stringFields(message: DescMessage, prefix = ""): string[] {
+  return message.fields.flatMap((f) => {
+    if (f.fieldKind === "scalar" && f.scalar === 9) return [`${prefix}${f.jsonName}`];
+    if (f.fieldKind === "message" && !f.message.typeName.startsWith("google.protobuf.")) {
+      return stringFields(f.message, `${prefix}${f.jsonName}.`);
+    }
+    return [];
+  });
+}
+
+const serviceDescs = (Object.values(proto) as unknown[]).filter(
+  (v): v is proto.ApiaryServiceType =>
+    (v as { kind?: unknown })?.kind === "service" &&
+    recordServices.includes((v as { name: string }).name),
+);
+
+const uuid = "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b";
+/** Bad values by kind: each id one that no row can have; each text one no column accepts. */
+const badValues: Record<"id" | "text" | "photo", readonly [string, string][]> = {
+  id: [
+    ["a NUL", `${uuid}\u0000`],
+    ["a 1 MB id", "a".repeat(1_000_000)],
+    ["101 characters", "a".repeat(101)],
+    ["a space", "not an id"],
+  ],
+  text: [
+    ["a NUL", "Linden\u0000hof"],
+    ["10,001 characters", "x".repeat(10_001)],
+    ["1 MB", "x".repeat(1_000_000)],
+  ],
+  photo: [
+    ["a NUL", "data:image/png;base64,\u0000"],
+    ["513 KiB", `data:image/png;base64,${"A".repeat(513 * 1024)}`],
+  ],
+};
+
+/** The longest error message allowed: what a short quoted prefix and some words make. */
+const maxMessage = 300;
+
+function withField(body: Record<string, unknown>, path: string, value: string) {
+  const copy = structuredClone(body);
+  const keys = path.split(".");
+  let at = copy;
+  for (const k of keys.slice(0, -1)) {
+    at[k] = { ...((at[k] as Record<string, unknown>) ?? {}) };
+    at = at[k] as Record<string, unknown>;
+  }
+  at[keys.at(-1) as string] = value;
+  return copy;
+}
+
+describe.each(targetKinds)("bad input to the record services on %s", (kind) => {
+  const t = useTestTarget(kind);
+  const bodies: Record<string, Record<string, unknown>> = {};
+
+  beforeAll(async () => {
+    const { apiaryId, hiveId } = await withApiaryAndHive(t);
+    const other = (await callOk(t, "ApiaryService/CreateApiary", { name: "Other" })).apiary.id;
+    const inspectionId = (await callOk(t, "InspectionService/CreateInspection", { hiveId }))
+      .inspection.id;
+    const queenId = (await callOk(t, "QueenService/CreateQueen", { hiveId, year: 2025 })).queen.id;
+    const taskId = (await callOk(t, "TaskService/CreateTask", { title: "Feed", hiveId })).task.id;
+    const treatmentId = (
+      await callOk(t, "TreatmentService/CreateTreatment", { hiveId, product: "Oxalic acid" })
+    ).treatment.id;
+    const harvestId = (await callOk(t, "HarvestService/CreateHarvest", { hiveId, amountKg: 5 }))
+      .harvest.id;
+    const eventId = (await callOk(t, "EventService/ListEvents", {})).events[0].id;
+    Object.assign(bodies, {
+      "ApiaryService/ListApiaries": {},
+      "ApiaryService/GetApiary": { id: apiaryId },
+      "ApiaryService/CreateApiary": { name: "New" },
+      "ApiaryService/UpdateApiary": { id: apiaryId, name: "Lindenhof" },
+      "ApiaryService/DeleteApiary": { id: other },
+      "HiveService/ListHives": {},
+      "HiveService/GetHive": { id: hiveId },
+      "HiveService/CreateHive": { apiaryId, name: "New" },
+      "HiveService/UpdateHive": { hive: { id: hiveId, apiaryId, name: "Hive 1" } },
+      "HiveService/RelocateHive": { id: hiveId, targetApiaryId: other },
+      "HiveService/DeleteHive": { id: hiveId },
+      "InspectionService/ListInspections": {},
+      "InspectionService/GetInspection": { id: inspectionId },
+      "InspectionService/CreateInspection": { hiveId },
+      "InspectionService/AddInspectionPhoto": {
+        inspectionId,
+        photo: "data:image/png;base64,AAAA",
+      },
+      "InspectionService/RemoveInspectionPhoto": {
+        inspectionId,
+        photo: "data:image/png;base64,AAAA",
+      },
+      "QueenService/ListQueens": {},
+      "QueenService/GetQueen": { id: queenId },
+      "QueenService/CreateQueen": { hiveId, year: 2026 },
+      "QueenService/UpdateQueen": { queen: { id: queenId, hiveId, year: 2025, active: true } },
+      "TaskService/ListTasks": {},
+      "TaskService/GetTask": { id: taskId },
+      "TaskService/CreateTask": { title: "New" },
+      "TaskService/SetTaskDone": { id: taskId, done: true },
+      "TreatmentService/ListTreatments": {},
+      "TreatmentService/GetTreatment": { id: treatmentId },
+      "TreatmentService/CreateTreatment": { hiveId, product: "Thymol" },
+      "HarvestService/ListHarvests": {},
+      "HarvestService/GetHarvest": { id: harvestId },
+      "HarvestService/CreateHarvest": { hiveId, amountKg: 1 },
+      "HarvestService/DeleteHarvest": { id: harvestId },
+      "EventService/ListEvents": {},
+      "EventService/GetEvent": { id: eventId },
+    });
+  });
+
+  it("has a row for every string field of every record service request", () => {
+    const enumerated = serviceDescs.flatMap((s) =>
+      s.methods.flatMap((m) => stringFields(m.input).map((f) => `${s.name}/${m.name} ${f}`)),
+    );
+    expect(enumerated.length).toBeGreaterThan(70);
+    expect(enumerated.filter((pair) => !(pair in fields))).toEqual([]);
+    expect(Object.keys(fields).filter((pair) => !enumerated.includes(pair))).toEqual([]);
+  });
+
+  it("answers not_found, an empty list or invalid_argument, quoting at most a prefix, and writes nothing", async () => {
+    const head = await feedHead(t);
+    const wrong: string[] = [];
+    let calls = 0;
+    for (const [pair, expected] of Object.entries(fields)) {
+      if (expected === "ignored") continue;
+      const [path, field] = pair.split(" ") as [string, string];
+      const kind = expected === "photo" ? "photo" : expected === "text" ? "text" : "id";
+      for (const [label, value] of badValues[kind]) {
+        const base = bodies[path];
+        if (base === undefined) throw new Error(`no base body for ${path}`);
+        const r = await t.call(path, withField(base, field, value));
+        calls++;
+        const want =
+          expected === "filter"
+            ? 200
+            : expected === "id"
+              ? 404
+              : 400; /* text, photo, invalid_argument */
+        const code = r.body?.code;
+        const message = String(r.body?.message ?? "");
+        if (r.status !== want) {
+          wrong.push(`${pair} with ${label}: ${r.status} ${code} ${message.slice(0, 120)}`);
+        } else if (want !== 200 && message.length > maxMessage) {
+          wrong.push(`${pair} with ${label}: message of ${message.length} characters`);
+        } else if (want === 200) {
+          const lists = Object.values(r.body).filter(Array.isArray);
+          if (lists.some((l) => l.length > 0)) wrong.push(`${pair} with ${label}: rows listed`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(calls).toBeGreaterThan(150);
+    // Every rejected call wrote nothing (list calls write nothing anyway).
+    expect((await pullAll(t, head)).changes).toEqual([]);
+  });
+
+  it("ignores a bad value in a field the method does not read", async () => {
+    for (const [pair, expected] of Object.entries(fields)) {
+      if (expected !== "ignored") continue;
+      const [path, field] = pair.split(" ") as [string, string];
+      for (const [label, value] of badValues.text) {
+        const r = await t.call(path, withField(bodies[path] ?? {}, field, value));
+        expect(r.status, `${pair} with ${label}: ${JSON.stringify(r.body).slice(0, 200)}`).toBe(
+          200,
+        );
+      }
+    }
+  });
+});
