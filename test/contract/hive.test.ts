@@ -326,6 +326,38 @@ describe.each(targetKinds)("HiveService on %s", (kind) => {
     expect(msg).toMatch(/^date must not be before/);
   });
 
+  it("RelocateHive moves a date a moment before the hive arrived (clock skew up to 60 s) to the arrival, and refuses one clearly before", async () => {
+    const h = await newHive("Skew");
+    const arrival: string = h.createdAt;
+    const ms = Date.parse(arrival);
+    // A client whose clock is 5 ms behind the one that placed the hive, with an explicit "now".
+    const before = await feedHead(t);
+    const date = new Date(ms - 5).toISOString();
+    const r = await t.call("HiveService/RelocateHive", { id: h.id, targetApiaryId: a2, date });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.hive.apiaryId).toBe(a2);
+    const feed = await feedSince(before);
+    const [closed, opened] = feed.filter((c) => c.entity === "placement");
+    expect(closed?.payload.ended_at).toBe(new Date(ms).toISOString());
+    expect(opened?.payload.started_at).toBe(new Date(ms).toISOString());
+    expect(feed.find((c) => c.entity === "event")?.payload.date).toBe(new Date(ms).toISOString());
+    // 60 s is still a skew; 60.001 s is a date before the arrival.
+    const moved = Date.parse(String(opened?.payload.started_at));
+    const ok = await t.call("HiveService/RelocateHive", {
+      id: h.id,
+      targetApiaryId: a1,
+      date: new Date(moved - 60_000).toISOString(),
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const msg = await rejects(
+      "RelocateHive",
+      { id: h.id, targetApiaryId: a2, date: new Date(moved - 60_001).toISOString() },
+      "invalid_argument",
+      400,
+    );
+    expect(msg).toMatch(/^date must not be before the hive arrived/);
+  });
+
   it("DeleteHive writes a tombstone, closes the open placement and answers {}", async () => {
     const h = await newHive("D");
     const before = await feedHead(t);

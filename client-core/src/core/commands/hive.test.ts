@@ -183,6 +183,24 @@ describe("relocateHive", () => {
       /date must not be before/,
     );
   });
+
+  it("moves a date within the 60 s clock skew before the arrival to the arrival", () => {
+    const ctx = fakeContext(at);
+    const arrival = "2026-04-01T00:00:00.000Z";
+    for (const date of ["2026-03-31T23:59:59.995Z", "2026-03-31T23:59:00.000Z"]) {
+      const changes = relocateHive(ctx, hive, target, { ...input, date });
+      expect(byEntity(changes, "placement").map((c) => c.payload)).toMatchObject([
+        { ended_at: arrival },
+        { started_at: arrival },
+      ]);
+      expect(byEntity(changes, "event")[0]?.payload.date).toBe(arrival);
+    }
+    fails(
+      () => relocateHive(ctx, hive, target, { ...input, date: "2026-03-31T23:58:59.999Z" }),
+      "invalid",
+      /date must not be before/,
+    );
+  });
 });
 
 describe("deleteHive", () => {

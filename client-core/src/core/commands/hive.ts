@@ -22,7 +22,9 @@
  *   event from A to A would be wrong.
  * - RelocateHive with a date before the open placement started is
  *   invalid_argument (an interval cannot end before it starts); a later date,
- *   even a future one, is accepted.
+ *   even a future one, is accepted. A date at most 60 s before it (the clock
+ *   skew Push tolerates, `defaultMaxAheadMs`) is a clock running behind: the
+ *   move is recorded at the arrival instead.
  * - The MOVED event belongs to the target apiary (where the hive now stands);
  *   its detail_json is {"from": <apiary id>, "to": <apiary id>}. STATUS and
  *   DISSOLVED events carry {"from": <status number>, "to": <status number>}.
@@ -34,6 +36,7 @@ import { HiveStatus, type HiveType } from "@hivekeep/proto";
 import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
 import { entities } from "../entities.ts";
+import { defaultMaxAheadMs } from "../hlc.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
 import { tombstone, upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
@@ -229,16 +232,7 @@ export function relocateHive(
   }
   const parsedDate = parseRfc3339(input.date);
   if ("error" in parsedDate) throw invalid("date", `date ${parsedDate.error}`);
-  const date = parsedDate.value;
-  for (const p of current.openPlacements) {
-    // An interval cannot end before it started.
-    if (Date.parse(date) < Date.parse(p.startedAt)) {
-      throw invalid(
-        "date",
-        `date must not be before the hive arrived at its apiary (${p.startedAt})`,
-      );
-    }
-  }
+  const date = movedAt(parsedDate.value, current.openPlacements);
   const from = current.apiaryId;
   return [
     upsert(ctx, "hive", current.id, target.id, {
@@ -273,6 +267,24 @@ export function deleteHive(
     tombstone(ctx, "hive", current.id, current.apiaryId),
     ...closePlacements(ctx, current, ctx.now.toISOString()),
   ];
+}
+
+/**
+ * The date the move is recorded at. An interval cannot end before it started, so a date before
+ * the hive arrived (the latest open placement's start) is refused, unless it is within the clock
+ * skew Push tolerates (`defaultMaxAheadMs`, 60 s): a client whose clock runs a little behind the
+ * one that placed the hive, sending "now", moves it on arrival.
+ */
+function movedAt(date: string, open: readonly PlacementState[]): string {
+  const arrival = open.reduce<string | undefined>(
+    (latest, p) => (latest === undefined || p.startedAt > latest ? p.startedAt : latest),
+    undefined,
+  );
+  if (arrival === undefined || Date.parse(date) >= Date.parse(arrival)) return date;
+  if (Date.parse(arrival) - Date.parse(date) > defaultMaxAheadMs) {
+    throw invalid("date", `date must not be before the hive arrived at its apiary (${arrival})`);
+  }
+  return arrival;
 }
 
 function openPlacement(ctx: CommandContext, hiveId: string, apiaryId: string, at: string): Change {
