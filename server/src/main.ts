@@ -18,6 +18,15 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = pino({ level: config.logLevel });
+  // An error nothing caught leaves the process in a state nobody planned for: log one clear
+  // fatal line and exit non-zero, so the supervisor (systemd, a container's restart policy;
+  // README, "Running it") starts a fresh one. This is no way of carrying on.
+  const fatal = (kind: string) => (err: unknown) => {
+    log.fatal({ err, kind }, "hivekeep: fatal error, exiting");
+    process.exit(1);
+  };
+  process.on("uncaughtException", fatal("uncaught exception"));
+  process.on("unhandledRejection", fatal("unhandled rejection"));
   // Signals are handled from the very start: a SIGTERM that arrives while the
   // server is still starting stops it as soon as it is up.
   let stopping: string | undefined;

@@ -12,9 +12,22 @@ const domainCodes = {
   precondition: Code.FailedPrecondition,
 } as const;
 
+/**
+ * Something the call needs is away for now (the server's database: a restart, a failover, a
+ * dropped connection): the caller tries again later (`unavailable`), as it would after a network
+ * error. The message is the caller's; the cause (the driver's error) is kept for logs, never sent.
+ * Only the server raises it; a device's operations never do.
+ */
+export class UnavailableError extends Error {
+  override name = "UnavailableError";
+}
+
 export function toConnectError(err: unknown): ConnectError {
   if (err instanceof ConnectError) return err;
   if (err instanceof DomainError) return new ConnectError(err.message, domainCodes[err.code]);
+  if (err instanceof UnavailableError) {
+    return new ConnectError(err.message, Code.Unavailable, undefined, undefined, err.cause);
+  }
   return new ConnectError("internal error", Code.Internal, undefined, undefined, err);
 }
 
@@ -22,19 +35,35 @@ export const invalidArgument = (message: string): ConnectError =>
   new ConnectError(message, Code.InvalidArgument);
 
 /**
- * Normalises every error of a call with toConnectError; `onInternal` sees the cause of an
- * `internal` one (the server logs it).
+ * Normalises every error of a call with toConnectError, a streamed answer's too (an error
+ * thrown while a stream runs would otherwise reach Connect as a bare `internal`, unlogged);
+ * `onInternal` sees the cause of an `internal` one (the server logs it).
  */
 export function errorInterceptor(
   onInternal: (cause: unknown, procedure: string) => void = () => {},
 ): Interceptor {
   return (next) => async (req) => {
-    try {
-      return await next(req);
-    } catch (err) {
+    const normalise = (err: unknown): ConnectError => {
       const ce = toConnectError(err);
       if (ce.cause !== undefined && ce.code === Code.Internal) onInternal(ce.cause, req.url);
-      throw ce;
+      return ce;
+    };
+    try {
+      const res = await next(req);
+      return res.stream ? { ...res, message: normalisedStream(res.message, normalise) } : res;
+    } catch (err) {
+      throw normalise(err);
     }
   };
+}
+
+async function* normalisedStream<T>(
+  messages: AsyncIterable<T>,
+  normalise: (err: unknown) => ConnectError,
+): AsyncGenerator<T> {
+  try {
+    yield* messages;
+  } catch (err) {
+    throw normalise(err);
+  }
 }

@@ -52,3 +52,29 @@ export interface Db extends Queryable {
  * ends while one of its statements is still in flight. One implementation, in client-core.
  */
 export { settled } from "@hivekeep/client-core/ops";
+
+/**
+ * Whether the database answers `select 1` within timeoutMs: the readiness probe, which must
+ * answer while the database is away rather than wait on it. Resolves with the failure (a timeout
+ * or the database's error), or undefined when ready.
+ */
+export async function unreadyReason(db: Queryable, timeoutMs: number): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<Error>((resolve) => {
+    timer = setTimeout(
+      () => resolve(new Error(`the database did not answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([
+      db.query("select 1").then(
+        () => undefined,
+        (err: unknown) => err ?? new Error("the database check failed"),
+      ),
+      timedOut,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,4 +1,5 @@
 import { connect, type Socket } from "node:net";
+import { UnavailableError } from "@hivekeep/client-core/ops";
 import postgres from "postgres";
 import type { Db, Queryable, RawValue, Row } from "./db.ts";
 import { parseTimestamptz } from "./timestamptz.ts";
@@ -13,43 +14,85 @@ interface SocketOptions {
   readonly port: readonly number[];
   /** The full unix socket path, when connecting through one. */
   readonly path?: string | false;
-  /** Seconds. */
-  readonly connect_timeout?: number;
 }
+
+/**
+ * Seconds postgres.js waits for a new connection to be ready (TCP connect, startup,
+ * authentication) before it fails the waiting statements with CONNECT_TIMEOUT. Its default, 30,
+ * would hold every request for half a minute while the database is away; a healthy server on a
+ * network the service can rely on answers in milliseconds, so a few seconds is ample and a request
+ * during an outage fails fast with `unavailable` (a refused connection fails at once anyway).
+ */
+export const connectTimeoutSeconds = 5;
 
 /**
  * The connections' sockets, opened with TCP_NODELAY (postgres.js's documented
  * `socket` option; it leaves Nagle's algorithm on). A transaction that sends
  * several statements before awaiting them (a Push sends each chunk's writes
  * while it merges the next) otherwise stalls on delayed ACKs, up to 40 ms at a
- * time. Hosts are tried in order, as postgres.js does.
+ * time. The socket is handed over while it still connects: a refused or failed
+ * connection then reaches postgres.js as the socket's error and close, the path
+ * that returns the connection to its pool for the next attempt (a rejected
+ * promise here would leave the connection stuck "connecting" for good, and the
+ * pool waiting on it). connect_timeout is postgres.js's own timer. Several hosts
+ * are tried in turn, one per attempt.
  */
-async function openSocket(o: SocketOptions): Promise<Socket> {
-  const timeoutMs = (o.connect_timeout ?? 30) * 1000;
-  const targets = o.path
-    ? [{ path: o.path }]
-    : o.host.map((host, i) => ({ host, port: o.port[i] ?? o.port[0] ?? 5432 }));
-  let failure: unknown = new Error("no database host to connect to");
-  for (const target of targets) {
-    try {
-      return await new Promise<Socket>((resolve, reject) => {
-        const socket = connect({ ...target, noDelay: true, timeout: timeoutMs });
-        socket.once("connect", () => {
-          socket.setTimeout(0);
-          socket.off("error", reject);
-          resolve(socket);
-        });
-        socket.once("timeout", () => {
-          socket.destroy();
-          reject(new Error(`connecting to the database timed out after ${timeoutMs} ms`));
-        });
-        socket.once("error", reject);
-      });
-    } catch (err) {
-      failure = err;
-    }
+let nextHost = 0;
+function openSocket(o: SocketOptions): Socket {
+  if (o.path) return connect({ path: o.path, noDelay: true });
+  const i = nextHost++ % Math.max(1, o.host.length);
+  return connect({
+    host: o.host[i] ?? "localhost",
+    port: o.port[i] ?? o.port[0] ?? 5432,
+    noDelay: true,
+  });
+}
+
+/**
+ * Error codes that mean the connection to the database is gone or cannot be made, not that the
+ * statement was wrong: postgres.js's own (CONNECTION_*, CONNECT_TIMEOUT), the socket's, and
+ * Postgres's SQLSTATE class 08 (connection exception), 57P01-57P03 (the server shutting down,
+ * crashed or starting) and 53300 (too many connections).
+ */
+const lostConnectionCodes = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+  "CONNECTION_ENDED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+]);
+
+/** Whether err says the database is unreachable (see lostConnectionCodes). */
+export function isConnectionLoss(err: unknown): boolean {
+  const code =
+    typeof err === "object" && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === "string" && (lostConnectionCodes.has(code) || code.startsWith("08"));
+}
+
+/** A lost connection becomes `unavailable` for the caller; any other error passes unchanged. */
+function unavailableIfLost(err: unknown): unknown {
+  return isConnectionLoss(err)
+    ? new UnavailableError("the database is unavailable; try again shortly", { cause: err })
+    : err;
+}
+
+async function guarded<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    throw unavailableIfLost(err);
   }
-  throw failure;
 }
 
 /** A Postgres server through postgres.js (a small pool per process). */
@@ -58,6 +101,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     // Documented (README, "Custom socket") but missing from postgres.js's types.
     ...({ socket: openSocket } as object),
     max: options.max ?? 10,
+    connect_timeout: connectTimeoutSeconds,
     onnotice: () => {},
     // int8 (counts, feed sequence numbers) as number, as PGlite returns them;
     // timestamptz parsed correctly for years below 100 too.
@@ -78,36 +122,46 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   });
   const wrap = (q: Sql | TxSql): Queryable => ({
     async query<R extends Row>(text: string, params?: readonly unknown[]) {
-      const rows = await q.unsafe(text, (params ?? []) as postgres.ParameterOrJSON<never>[], {
-        prepare: true,
-      });
+      const rows = await guarded(
+        q.unsafe(text, (params ?? []) as postgres.ParameterOrJSON<never>[], { prepare: true }),
+      );
       return rows as unknown as R[];
     },
     async queryRaw(text, params, each) {
-      await q
-        .unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true })
-        .raw()
-        .forEach((row) => {
-          each(row as unknown as RawValue[]);
-        });
+      await guarded(
+        q
+          .unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true })
+          .raw()
+          .forEach((row) => {
+            each(row as unknown as RawValue[]);
+          }),
+      );
     },
     async exec(text: string) {
-      await q.unsafe(text);
+      await guarded(q.unsafe(text));
     },
   });
   // Fail fast with a clear error when the server is unreachable.
-  await sql`select 1`;
+  try {
+    await sql`select 1`;
+  } catch (err) {
+    await sql.end({ timeout: 0 });
+    throw err;
+  }
   return {
     kind: "postgres",
     ...wrap(sql),
     transaction: <T>(fn: (tx: Queryable) => Promise<T>) =>
-      sql.begin((tx) => fn(wrap(tx))) as Promise<T>,
+      guarded(sql.begin((tx) => fn(wrap(tx))) as Promise<T>),
+    // postgres.js keeps LISTEN on a connection of its own and listens again whenever that
+    // connection is replaced (test/reliability/faults.test.ts terminates it and cuts the
+    // database off for a while; pokes come back either way).
     async listen(channel, onPayload) {
-      const { unlisten } = await sql.listen(channel, onPayload);
+      const { unlisten } = await guarded(sql.listen(channel, onPayload));
       return unlisten;
     },
     async notify(channel, payload) {
-      await sql.notify(channel, payload);
+      await guarded(sql.notify(channel, payload));
     },
     async close() {
       await sql.end({ timeout: 5 });

@@ -13,7 +13,7 @@ import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
-import type { Db } from "../db/db.ts";
+import { type Db, unreadyReason } from "../db/db.ts";
 import { clientAddressKey } from "../rpc/context.ts";
 import type { Deps } from "../rpc/deps.ts";
 import { errorInterceptor, routes } from "../rpc/router.ts";
@@ -96,14 +96,14 @@ export function createApp(opts: AppOptions): Hono<Env> {
   );
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
+  // Ready while the database answers; not ready (503) while it is away, answered within
+  // readyTimeoutMs even when the database does not answer at all.
+  const readyTimeoutMs = 3_000;
   app.get("/readyz", async (c) => {
-    try {
-      await opts.db.query("select 1");
-      return c.json({ status: "ok", database: opts.db.kind });
-    } catch (err) {
-      opts.log.warn({ err }, "readiness check failed");
-      return c.json({ status: "unavailable", database: opts.db.kind }, 503);
-    }
+    const reason = await unreadyReason(opts.db, readyTimeoutMs);
+    if (reason === undefined) return c.json({ status: "ok", database: opts.db.kind });
+    opts.log.warn({ err: reason }, "readiness check failed");
+    return c.json({ status: "unavailable", database: opts.db.kind }, 503);
   });
 
   servePwa(app, opts.pwaDir);
