@@ -116,6 +116,29 @@ describe.each(databaseKinds)("sign-in limits on %s", (kind) => {
     });
   });
 
+  describe("an email that cannot be an account's", () => {
+    const t = useTestServer(kind, loginEnv, {
+      throttle: { windowMs: 60_000, perAddress: 3, perEmail: 100 },
+    });
+
+    it("is answered like a wrong password before anything is counted", async () => {
+      const a = await signUp(t);
+      for (const email of [
+        "",
+        "not an email",
+        `${"x".repeat(3_000)}@example.org`,
+        "a\u0000@b.org",
+      ]) {
+        const r = expectError(await t.call("AuthService/Login", { email, password: "guess" }), 401);
+        expect(r).toEqual({ code: "unauthenticated", message: "email or password is wrong" });
+      }
+      // The sign-up counted once; two attempts are left.
+      await callOk(t, "AuthService/Login", { email: a.email, password: a.password });
+      await callOk(t, "AuthService/Login", { email: a.email, password: a.password });
+      expectError(await t.call("AuthService/Login", { email: a.email, password: a.password }), 429);
+    });
+  });
+
   describe("behind a trusted proxy", () => {
     const t = useTestServer(
       kind,

@@ -26,7 +26,13 @@ export const defaultThrottle: ThrottleLimits = {
   perEmail: 10,
 };
 
-export const addressKey = (address: string) => `address:${address}`;
+/**
+ * An address is at most 45 characters (IPv6 with IPv4); what a client puts first in
+ * X-Forwarded-For may be anything, so the key keeps a bounded prefix (a key must fit its index).
+ */
+const maxAddressLength = 100;
+export const addressKey = (address: string) => `address:${address.slice(0, maxAddressLength)}`;
+/** Of an email that passed the sign-up rules (rules.ts): at most 254 characters. */
 export const emailKey = (email: string) => `email:${email.toLowerCase()}`;
 
 function exhausted(retryMs: number): ConnectError {

@@ -11,6 +11,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import { isEntityId, isStorableText } from "@hivekeep/client-core/core";
 import { invalidArgument, readOnlyError } from "@hivekeep/client-core/ops";
 import {
   type ApiKey,
@@ -64,11 +65,29 @@ function checkedEmail(raw: string): string {
   return email;
 }
 
+/** A stored name: the text rules of a pushed change (client-core), at most `maxName` characters. */
 function checkedName(raw: string, what: string): string {
+  if (!isStorableText(raw)) {
+    throw invalidArgument(`${what} must be well-formed Unicode text without U+0000`);
+  }
   const name = raw.trim();
   if (name === "") throw invalidArgument(`${what} must not be empty`);
   if (name.length > maxName) throw invalidArgument(`${what} must be at most ${maxName} characters`);
   return name;
+}
+
+/** "<what> <id> not found<where>"; a malformed id is not quoted (it may be a megabyte). */
+const notFound = (what: string, id: string, where = "") =>
+  new ConnectError(`${what} ${isEntityId(id) ? `${id} ` : ""}not found${where}`, Code.NotFound);
+
+/**
+ * An id a request names, with the shape check Push uses: a malformed one names nothing, so it is
+ * `not_found`, and never reaches the database.
+ */
+function checkedId(id: string, field: string, what: string, where = ""): string {
+  if (id === "") throw invalidArgument(`${field} must not be empty`);
+  if (!isEntityId(id)) throw notFound(what, id, where);
+  return id;
 }
 
 function checkedNewPassword(password: string): string {
@@ -80,6 +99,8 @@ function checkedNewPassword(password: string): string {
   }
   return password;
 }
+
+const yours = " among yours";
 
 const wrongCredentials = () => new ConnectError("email or password is wrong", Code.Unauthenticated);
 
@@ -188,10 +209,13 @@ export function authService(deps: Deps): ServiceImpl<typeof AuthService> {
     async login(req, ctx) {
       const auth = loginMode(deps);
       const { perAddress, perEmail, windowMs } = auth.throttle;
-      await countAttempt(db, address(ctx), perAddress, windowMs);
       const email = req.email.trim();
+      // No account has an email that is not one (SignUp checks): answered like a wrong
+      // password, before anything touches the database.
+      if (!isEmailAddress(email)) throw wrongCredentials();
+      await countAttempt(db, address(ctx), perAddress, windowMs);
       await checkAttempts(db, emailKey(email), perEmail, windowMs);
-      const user = email === "" ? undefined : await store.userByEmail(db, email);
+      const user = await store.userByEmail(db, email);
       const ok = await verifyPassword(req.password, user?.password_hash);
       if (!ok || !user) {
         await countAttempt(db, emailKey(email), Number.MAX_SAFE_INTEGER, windowMs);
@@ -206,13 +230,9 @@ export function authService(deps: Deps): ServiceImpl<typeof AuthService> {
           await store.addMembership(tx, invitation.organization_id, user.id, invitation.role);
           organizationId = invitation.organization_id;
         } else if (req.organizationId !== "") {
-          if (!(await store.membership(tx, req.organizationId, user.id))) {
-            throw new ConnectError(
-              `organization ${req.organizationId} not found among yours`,
-              Code.NotFound,
-            );
-          }
-          organizationId = req.organizationId;
+          const id = checkedId(req.organizationId, "organizationId", "organization", yours);
+          if (!(await store.membership(tx, id, user.id))) throw notFound("organization", id, yours);
+          organizationId = id;
         } else {
           organizationId = (await store.firstOrganizationOf(tx, user.id))?.id;
         }
@@ -265,16 +285,11 @@ export function authService(deps: Deps): ServiceImpl<typeof AuthService> {
       const caller = callerOf(ctx);
       const tokenHash = sessionCredential(caller, "SwitchOrganization");
       if (caller.demo) throw readOnlyError("SwitchOrganization");
-      if (req.organizationId === "") throw invalidArgument("organizationId must not be empty");
+      const id = checkedId(req.organizationId, "organizationId", "organization", yours);
       return db.transaction(async (tx) => {
         const mine = await store.organizationsOf(tx, caller.userId);
-        const org = mine.find((o) => o.id === req.organizationId);
-        if (!org) {
-          throw new ConnectError(
-            `organization ${req.organizationId} not found among yours`,
-            Code.NotFound,
-          );
-        }
+        const org = mine.find((o) => o.id === id);
+        if (!org) throw notFound("organization", id, yours);
         const session = await store.createSession(tx, {
           organizationId: org.id,
           userId: caller.userId,
@@ -332,10 +347,8 @@ export function authService(deps: Deps): ServiceImpl<typeof AuthService> {
     async revokeApiKey(req, ctx) {
       loginMode(deps);
       const caller = callerOf(ctx);
-      if (req.id === "") throw invalidArgument("id must not be empty");
-      if (!(await store.revokeApiKey(db, caller, req.id))) {
-        throw new ConnectError(`API key ${req.id} not found`, Code.NotFound);
-      }
+      const id = checkedId(req.id, "id", "API key");
+      if (!(await store.revokeApiKey(db, caller, id))) throw notFound("API key", id);
       return {};
     },
 
@@ -394,18 +407,18 @@ export function authService(deps: Deps): ServiceImpl<typeof AuthService> {
       loginMode(deps);
       const caller = callerOf(ctx);
       ownerOnly(caller, "remove members");
-      if (req.userId === "") throw invalidArgument("userId must not be empty");
+      const userId = checkedId(req.userId, "userId", "member");
       await db.transaction(async (tx) => {
         const owners = await store.ownerCount(tx, caller.organizationId);
-        const role = await store.membership(tx, caller.organizationId, req.userId);
-        if (!role) throw new ConnectError(`member ${req.userId} not found`, Code.NotFound);
+        const role = await store.membership(tx, caller.organizationId, userId);
+        if (!role) throw notFound("member", userId);
         if (role === "owner" && owners <= 1) {
           throw new ConnectError(
             "an organization needs an owner: invite another owner before removing the last one",
             Code.FailedPrecondition,
           );
         }
-        await store.removeMember(tx, caller.organizationId, req.userId);
+        await store.removeMember(tx, caller.organizationId, userId);
       });
       return {};
     },
