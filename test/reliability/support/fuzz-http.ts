@@ -223,6 +223,13 @@ export function judge(res: RawResponse, opts: { stream: boolean }): Outcome {
     };
   }
   if (!opts.stream || !res.contentType.startsWith("application/connect+")) {
+    if (res.contentType.startsWith("application/json")) {
+      try {
+        JSON.parse(text);
+      } catch {
+        problems.push(`bad answer: HTTP 200 JSON that does not parse: ${preview(text)}`);
+      }
+    }
     return { status: 200, refused: false, problems };
   }
   // A stream: data envelopes, then (unless we hung up first) one end-stream envelope.

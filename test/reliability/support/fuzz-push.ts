@@ -88,6 +88,7 @@ function hostileColumn(p: Pools, spec: EntitySpec, column: string): fc.Arbitrary
     ],
     float: [
       ["raw-1e400", new Raw("1e400")],
+      ["max-double", 1.7976931348623157e308],
       ["string", "1.5"],
       ["negative", -3],
       ["zero", 0],

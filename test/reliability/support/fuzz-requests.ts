@@ -21,8 +21,10 @@ import { forgedBatch } from "./fuzz-push.ts";
 import {
   deepArray,
   deepObject,
+  hintOf,
   hostileValue,
   jsonText,
+  type Leaf,
   leavesOf,
   type Pools,
   protoKeys,
@@ -55,6 +57,8 @@ export interface FuzzCase {
   readonly query: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Uint8Array;
+  /** Why the server must refuse it, if it must (an impossible time, a text Push refuses). */
+  readonly mustRefuse?: string;
 }
 
 type Body = Omit<FuzzCase, "auth">;
@@ -79,8 +83,14 @@ const gzipBomb = () => {
   return bomb;
 };
 
-/** The message as binary protobuf, leaving out top-level fields it cannot encode. */
-function encodeBinary(method: DescMethod, value: Record<string, unknown>): Uint8Array {
+/**
+ * The message as binary protobuf, leaving out top-level fields it cannot encode (`complete`
+ * says whether it encoded everything).
+ */
+function encodeBinaryOf(
+  method: DescMethod,
+  value: Record<string, unknown>,
+): { bytes: Uint8Array; complete: boolean } {
   const attempt = (v: Record<string, unknown>) => {
     try {
       const json = JSON.parse(jsonText(v)) as JsonValue;
@@ -90,15 +100,18 @@ function encodeBinary(method: DescMethod, value: Record<string, unknown>): Uint8
     }
   };
   const whole = attempt(value);
-  if (whole) return whole;
+  if (whole) return { bytes: whole, complete: true };
   const kept = { ...value };
   for (const key of Object.keys(value)) {
     delete kept[key];
     const bytes = attempt(kept);
-    if (bytes) return bytes;
+    if (bytes) return { bytes, complete: false };
   }
-  return new Uint8Array(0);
+  return { bytes: new Uint8Array(0), complete: false };
 }
+
+const encodeBinary = (method: DescMethod, value: Record<string, unknown>): Uint8Array =>
+  encodeBinaryOf(method, value).bytes;
 
 /** A varint as bytes. */
 function varint(n: number): number[] {
@@ -125,6 +138,80 @@ const contentTypes = [
   "*/*",
   "",
 ];
+
+/** Times that do not exist or are not RFC 3339 in the proto's range (JSON only). */
+const impossibleTimes = new Set([
+  "feb-30",
+  "apr-31",
+  "feb-29-not-leap",
+  "hour-24",
+  "month-13",
+  "second-60",
+  "minute-60",
+  "no-zone",
+  "date-only",
+  "year-0",
+  "year-10000",
+  "negative-year",
+  "offset-25h",
+  "space-separator",
+  "nul",
+  "garbage",
+  "ten-fraction-digits",
+]);
+
+/** Texts Push refuses in a column (not storable, or over 10,000 characters). */
+const unstorableTexts = new Set([
+  "nul",
+  "nul-only",
+  "nul-inside",
+  "lone-high-surrogate",
+  "lone-low-surrogate",
+  "long-10001",
+  "long-100k",
+]);
+
+/** A write of a record service: its texts are stored under the rules Push applies. */
+const isRecordWrite = (m: DescMethod): boolean =>
+  !["AuthService", "SyncService", "StatsService", "EventService"].includes(m.parent.name) &&
+  /^(Create|Update|Add|Relocate)/.test(m.name);
+
+/**
+ * Why a request whose field `leaf` holds the hostile value `kind` must be refused, or
+ * undefined. Binary bodies carry no impossible times, and a lone surrogate reaches the server
+ * as U+FFFD.
+ */
+export function refusalReason(
+  method: DescMethod,
+  leaf: Leaf,
+  kind: string,
+  encoding: "json" | "binary",
+): string | undefined {
+  const f = leaf.field;
+  const path = leaf.path.join(".");
+  // What the server sets itself, and what UpdateHive ignores (contract: "apiaryId and photo
+  // in it are ignored"), need not be refused.
+  if (f.name === "created_at" || f.name === "updated_at") return undefined;
+  if (method.name === "UpdateHive" && (path === "hive.photo" || path === "hive.apiaryId")) {
+    return undefined;
+  }
+  if (f.fieldKind === "message" && f.message.typeName === "google.protobuf.Timestamp") {
+    return encoding === "json" && impossibleTimes.has(kind)
+      ? `${path} is no real time (${kind})`
+      : undefined;
+  }
+  if (
+    isRecordWrite(method) &&
+    f.fieldKind === "scalar" &&
+    f.scalar === ScalarType.STRING &&
+    hintOf(f) !== "id" &&
+    unstorableTexts.has(kind) &&
+    !(encoding === "binary" && kind.startsWith("lone-"))
+  ) {
+    return `${path} is a text Push refuses (${kind})`;
+  }
+  return undefined;
+}
 
 /** How a JSON body travels: unary as is, a stream in one envelope. */
 function jsonBodyOf(
@@ -170,21 +257,51 @@ const specialFor =
       : undefined;
 
 /**
- * The sweep: a complete valid-looking request (every field set, the caller's own ids) with one
- * field at a time set to each of its type's sweep values (fuzz-values.ts sweepValues), as JSON
+ * Complete valid-looking requests (every field set, ordinary values only) for the sweep to
+ * start from; the suite uses the first one the server accepts.
+ */
+export function sweepBases(
+  method: DescMethod,
+  p: Pools,
+  seed: number,
+  count: number,
+): Record<string, unknown>[] {
+  const special = specialFor(p);
+  return Array.from({ length: count }, (_, i) => {
+    const full: Record<string, unknown> = {};
+    for (const f of method.input.fields) {
+      const samples = fc.sample(validValue(p, f, method.parent.name, special), {
+        seed: seed + i * 7919,
+        numRuns: 30,
+      });
+      const chosen = samples.find((v) => v.kind === "") ?? samples[0];
+      if (chosen) full[f.jsonName] = chosen.value;
+    }
+    return full;
+  });
+}
+
+/** A request as JSON, with the caller's session (how the sweep's bases are tried). */
+export function plainCase(method: DescMethod, value: Record<string, unknown>): FuzzCase {
+  const stream = method.methodKind === "server_streaming";
+  return {
+    ...jsonBodyOf(stream, "json valid-looking", "sweep", jsonText(value)),
+    auth: "session",
+  };
+}
+
+/**
+ * The sweep: a complete valid-looking request (from sweepBases) with one field at a time set to each of its type's sweep values (fuzz-values.ts sweepValues), as JSON
  * and, for strings, as binary; then the same request in a few broken forms every method must
  * refuse cleanly. Deterministic for a seed; the random cases come after.
  */
-export function sweepCases(method: DescMethod, p: Pools, seed: number): FuzzCase[] {
+export function sweepCases(
+  method: DescMethod,
+  p: Pools,
+  full: Record<string, unknown>,
+): FuzzCase[] {
   const serviceName = method.parent.name;
   const stream = method.methodKind === "server_streaming";
-  const special = specialFor(p);
-  const full: Record<string, unknown> = {};
-  for (const f of method.input.fields) {
-    const samples = fc.sample(validValue(p, f, serviceName, special), { seed, numRuns: 30 });
-    const chosen = samples.find((v) => v.kind === "") ?? samples[0];
-    if (chosen) full[f.jsonName] = chosen.value;
-  }
   const session = (b: Body): FuzzCase => ({ ...b, auth: "session" });
   const cases: FuzzCase[] = [];
   for (const leaf of leavesOf(method.input)) {
@@ -192,14 +309,22 @@ export function sweepCases(method: DescMethod, p: Pools, seed: number): FuzzCase
       const value = structuredClone(full);
       setPath(value, leaf.path, v.value);
       const kind = `${leaf.path.join(".")}=${v.kind}`;
-      cases.push(session(jsonBodyOf(stream, `json ${kind}`, "sweep", jsonText(value))));
+      const refuse = refusalReason(method, leaf, v.kind, "json");
+      cases.push({
+        ...session(jsonBodyOf(stream, `json ${kind}`, "sweep", jsonText(value))),
+        ...(refuse ? { mustRefuse: refuse } : {}),
+      });
       if (
         leaf.field.fieldKind === "scalar" &&
         leaf.field.scalar === ScalarType.STRING &&
         (v.kind === "nul" || v.kind === "lone-high-surrogate")
       ) {
-        const bytes = encodeBinary(method, value);
-        cases.push(session({ ...binaryBodyOf(stream, `binary ${kind}`, bytes), family: "sweep" }));
+        const { bytes, complete } = encodeBinaryOf(method, value);
+        const refuseBinary = complete ? refusalReason(method, leaf, v.kind, "binary") : undefined;
+        cases.push({
+          ...session({ ...binaryBodyOf(stream, `binary ${kind}`, bytes), family: "sweep" }),
+          ...(refuseBinary ? { mustRefuse: refuseBinary } : {}),
+        });
       }
     }
   }
@@ -261,9 +386,7 @@ export function caseArbitrary(method: DescMethod, p: Pools): fc.Arbitrary<FuzzCa
       ? fc.constant(undefined)
       : fc
           .constantFrom(...leaves)
-          .chain((leaf) =>
-            hostileValue(p, leaf.field, serviceName).map((t) => ({ path: leaf.path, t })),
-          );
+          .chain((leaf) => hostileValue(p, leaf.field, serviceName).map((t) => ({ leaf, t })));
   const shaped = fc
     .record({
       base,
@@ -273,11 +396,19 @@ export function caseArbitrary(method: DescMethod, p: Pools): fc.Arbitrary<FuzzCa
     .map(({ base: b, hostile, snakeNames }) => {
       const value = structuredClone(b.value);
       const kinds: string[] = [];
+      // The last hostile value at a path is the one sent.
+      const last = new Map<string, { leaf: Leaf; kind: string }>();
       for (const h of hostile) {
         if (!h) continue;
-        setPath(value, h.path, h.t.value);
-        kinds.push(`${h.path.join(".")}=${h.t.kind}`);
+        setPath(value, h.leaf.path, h.t.value);
+        kinds.push(`${h.leaf.path.join(".")}=${h.t.kind}`);
+        last.set(h.leaf.path.join("."), { leaf: h.leaf, kind: h.t.kind });
       }
+      const reasons = (encoding: "json" | "binary") =>
+        [...last.values()]
+          .map((h) => refusalReason(method, h.leaf, h.kind, encoding))
+          .filter((r): r is string => r !== undefined)
+          .join("; ") || undefined;
       if (snakeNames) {
         for (const f of method.input.fields) {
           if (f.jsonName !== f.name && f.jsonName in value) {
@@ -286,7 +417,12 @@ export function caseArbitrary(method: DescMethod, p: Pools): fc.Arbitrary<FuzzCa
           }
         }
       }
-      return { value, kinds, detail: b.labels.join(" ") };
+      return {
+        value,
+        kinds,
+        detail: b.labels.join(" "),
+        mustRefuse: { json: reasons("json"), binary: reasons("binary") },
+      };
     });
 
   const jsonBody = (kind: string, family: string, text: string | Uint8Array, detail = "") =>
@@ -294,13 +430,16 @@ export function caseArbitrary(method: DescMethod, p: Pools): fc.Arbitrary<FuzzCa
   const binaryBody = (kind: string, bytes: Uint8Array, detail = "") =>
     binaryBodyOf(stream, kind, bytes, detail);
 
-  const json = shaped.map((s) =>
-    jsonBody(
-      s.kinds.length ? `json ${s.kinds.join(" ")}` : "json valid-looking",
-      "json",
-      jsonText(s.value),
-      s.detail,
-    ),
+  const json = shaped.map(
+    (s): Body => ({
+      ...jsonBody(
+        s.kinds.length ? `json ${s.kinds.join(" ")}` : "json valid-looking",
+        "json",
+        jsonText(s.value),
+        s.detail,
+      ),
+      ...(s.mustRefuse.json ? { mustRefuse: s.mustRefuse.json } : {}),
+    }),
   );
 
   const structure = fc
@@ -392,13 +531,17 @@ export function caseArbitrary(method: DescMethod, p: Pools): fc.Arbitrary<FuzzCa
   );
 
   const binary = fc.oneof(
-    shaped.map((s) =>
-      binaryBody(
-        s.kinds.length ? `binary ${s.kinds.join(" ")}` : "binary valid-looking",
-        encodeBinary(method, s.value),
-        s.detail,
-      ),
-    ),
+    shaped.map((s): Body => {
+      const { bytes, complete } = encodeBinaryOf(method, s.value);
+      return {
+        ...binaryBody(
+          s.kinds.length ? `binary ${s.kinds.join(" ")}` : "binary valid-looking",
+          bytes,
+          s.detail,
+        ),
+        ...(complete && s.mustRefuse.binary ? { mustRefuse: s.mustRefuse.binary } : {}),
+      };
+    }),
     fc.record({ s: shaped, cut: fc.nat() }).map(({ s, cut }) => {
       const bytes = encodeBinary(method, s.value);
       const keep = bytes.length === 0 ? 0 : cut % bytes.length;

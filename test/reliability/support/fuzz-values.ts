@@ -160,6 +160,29 @@ export const validTimestamp = fc
   .integer({ min: Date.UTC(2020, 0, 1), max: Date.now() + 365 * 86_400_000 })
   .map((ms) => new Date(ms).toISOString());
 
+/** A time within the last minute or the next few seconds (after anything the world made). */
+export const recentTimestamp = fc
+  .integer({ min: -60_000, max: 5_000 })
+  .map((offset) => new Date(Date.now() + offset).toISOString());
+
+/** The range of plausible numbers for a field, by its name. */
+function rangeOf(name: string): readonly [number, number] {
+  const ranges: (readonly [RegExp, number, number])[] = [
+    [/^lat$/, -60, 70],
+    [/^lng$/, -170, 170],
+    [/year/, 2020, 2026],
+    [/humidity|water_content/, 10, 90],
+    [/temp/, -5, 35],
+    [/weight|amount/, 0.5, 60],
+    [/boxes|frames/, 1, 10],
+    [/calmness|queen_cells/, 0, 5],
+    [/threshold_days/, 1, 60],
+    [/page_size|limit/, 1, 100],
+  ];
+  const hit = ranges.find(([re]) => re.test(name));
+  return hit ? [hit[1], hit[2]] : [0, 10];
+}
+
 /** Valid-looking strings, by what the field holds. */
 export function validString(p: Pools, field: DescField, serviceName: string): fc.Arbitrary<Tagged> {
   switch (hintOf(field)) {
@@ -285,6 +308,8 @@ const boolHostile: (readonly [string, unknown])[] = [
 /** Impossible or out-of-range RFC 3339 times and other shapes of time. */
 export const timestampHostile: (readonly [string, unknown])[] = [
   ["feb-30", "2026-02-30T00:00:00Z"],
+  ["apr-31", "2026-04-31T12:00:00Z"],
+  ["feb-29-not-leap", "2025-02-29T08:00:00Z"],
   ["hour-24", "2026-01-01T24:00:00Z"],
   ["month-13", "2026-13-01T00:00:00Z"],
   ["second-60", "2026-01-01T00:00:60Z"],
@@ -446,7 +471,7 @@ export function sweepValues(p: Pools, field: DescField, serviceName: string): Ta
       return [tagged("unknown-name", "NOT_A_VALUE"), tagged("unknown-number", 99_999)];
     case "message":
       if (field.message.typeName === "google.protobuf.Timestamp") {
-        return from(timestampHostile, ["feb-30", "hour-24", "year-10000", "no-zone"]);
+        return from(timestampHostile, ["feb-30", "apr-31", "hour-24", "year-10000", "no-zone"]);
       }
       return [tagged("deep-object-1000", deepObject(1000)), tagged("proto-keys", protoKeys())];
     case "list":
@@ -502,23 +527,33 @@ export function validValue(
         case ScalarType.BOOL:
           return fc.boolean().map(plain);
         case ScalarType.DOUBLE:
-        case ScalarType.FLOAT:
-          return fc.double({ min: -50, max: 500, noNaN: true, noDefaultInfinity: true }).map(plain);
+        case ScalarType.FLOAT: {
+          const [min, max] = rangeOf(field.name);
+          return fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map(plain);
+        }
         case ScalarType.BYTES:
           return fc
             .uint8Array({ maxLength: 8 })
             .map((b) => plain(Buffer.from(b).toString("base64")));
-        default:
-          return fc
-            .oneof(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 2020, max: 2027 }))
-            .map(plain);
+        default: {
+          const [min, max] = rangeOf(field.name);
+          return fc.integer({ min: Math.ceil(min), max: Math.floor(max) }).map(plain);
+        }
       }
     case "enum": {
       const names = field.enum.values.map((v) => v.name);
-      return fc.constantFrom(...names).map(plain);
+      const specified = names.filter((n) => !n.endsWith("_UNSPECIFIED"));
+      return fc
+        .oneof(
+          { weight: 6, arbitrary: fc.constantFrom(...(specified.length ? specified : names)) },
+          { weight: 1, arbitrary: fc.constantFrom(...names) },
+        )
+        .map(plain);
     }
     case "message":
-      if (field.message.typeName === "google.protobuf.Timestamp") return validTimestamp.map(plain);
+      if (field.message.typeName === "google.protobuf.Timestamp") {
+        return fc.oneof(recentTimestamp, validTimestamp).map(plain);
+      }
       if (depth > 2) return fc.constant(plain({}));
       return validObject(p, field.message, serviceName, special, depth + 1).map((o) => ({
         value: o.value,
