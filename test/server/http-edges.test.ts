@@ -23,7 +23,7 @@ interface RawReply {
 async function post(
   t: TestServer,
   path: string,
-  body: Uint8Array | string,
+  body: Uint8Array<ArrayBuffer> | string,
   headers: Record<string, string>,
   method = "POST",
 ): Promise<RawReply> {
@@ -48,7 +48,7 @@ function errorBody(r: RawReply): { code: string; message: string } {
 }
 
 /** A Connect stream envelope: flags, 4-byte big-endian length, data. */
-function envelope(flags: number, data: Uint8Array): Uint8Array {
+function envelope(flags: number, data: Uint8Array): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(5 + data.length);
   new DataView(bytes.buffer).setUint32(1, data.length);
   bytes[0] = flags;

@@ -170,7 +170,7 @@ export async function answerRpc(
 interface ErrorAnswer {
   status: number;
   headers: Headers;
-  bytes: Uint8Array;
+  bytes: Uint8Array<ArrayBuffer>;
 }
 
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
@@ -221,11 +221,13 @@ async function errorAnswer(
   return { status: res.status, headers, bytes };
 }
 
-async function allBytes(body: AsyncIterable<Uint8Array> | undefined): Promise<Uint8Array> {
-  if (body === undefined) return new Uint8Array();
+/** The whole (small) body of an error answer, in a buffer of its own. */
+async function allBytes(
+  body: AsyncIterable<Uint8Array> | undefined,
+): Promise<Uint8Array<ArrayBuffer>> {
   const chunks: Uint8Array[] = [];
-  for await (const chunk of body) chunks.push(chunk);
-  return chunks.length === 1 && chunks[0] ? chunks[0] : new Uint8Array(Buffer.concat(chunks));
+  for await (const chunk of body ?? []) chunks.push(chunk);
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 /**
@@ -238,7 +240,7 @@ function earlyAnswer(
   body: RequestBody,
   status: number,
   headers: Headers,
-  bytes: Uint8Array,
+  bytes: Uint8Array<ArrayBuffer>,
 ): Response {
   headers.set("content-length", String(bytes.byteLength));
   if (body.ended) return new Response(bytes, { status, headers });
