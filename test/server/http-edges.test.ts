@@ -164,12 +164,14 @@ describe.each(databaseKinds)("HTTP edges on %s", (kind) => {
     expect(stream.headers.get("accept-post")).toMatch(/application\/connect\+json/);
   });
 
-  it("answers GET with 405 and the error JSON", async () => {
+  it("answers GET, PUT and DELETE with 405 and the error JSON", async () => {
     for (const path of ["ApiaryService/ListApiaries", "SyncService/Subscribe"]) {
-      const r = await post(t, path, "", {}, "GET");
-      expect(r.status, path).toBe(405);
-      expect(errorBody(r).code).toBe("unimplemented");
-      expect(r.headers.get("allow")).toBe("POST");
+      for (const method of ["GET", "PUT", "DELETE"]) {
+        const r = await post(t, path, "{}", { "content-type": "application/json" }, method);
+        expect(r.status, `${method} ${path}`).toBe(405);
+        expect(errorBody(r).code).toBe("unimplemented");
+        expect(r.headers.get("allow")).toBe("POST");
+      }
     }
   });
 

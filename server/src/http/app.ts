@@ -120,7 +120,7 @@ function clientAddress(c: Context<Env>, trustProxy: boolean): string {
 }
 
 function mount(app: Hono<Env>, handler: UniversalHandler, trustProxy: boolean): void {
-  app.on(["POST", "GET"], handler.requestPath, (c) =>
+  app.all(handler.requestPath, (c) =>
     answerRpc(
       handler,
       c.req.raw,

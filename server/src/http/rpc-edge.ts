@@ -10,7 +10,7 @@
  *
  * | request                                    | status | code             |
  * |--------------------------------------------|--------|------------------|
- * | GET (every method is POST only)            | 405    | unimplemented    |
+ * | GET, PUT, … (every method is POST only)    | 405    | unimplemented    |
  * | a Content-Type the method does not take    | 415    | invalid_argument |
  * | a Content-Encoding other than gzip         | 415    | unimplemented    |
  * | malformed binary message / envelope flags  | 400    | invalid_argument |
@@ -153,15 +153,18 @@ export async function answerRpc(
   contextValues: ContextValues,
 ): Promise<Response> {
   const body = new RequestBody(request.body);
-  const res = await handler({
-    httpVersion: "1.1",
-    method: request.method,
-    url: request.url,
-    header: request.headers,
-    body,
-    signal: request.signal,
-    contextValues,
-  });
+  // Connect takes POST (and GET for a method without side effects); it would run a PUT as a POST.
+  const res: UniversalServerResponse = !["POST", "GET"].includes(request.method)
+    ? { status: 405 }
+    : await handler({
+        httpVersion: "1.1",
+        method: request.method,
+        url: request.url,
+        header: request.headers,
+        body,
+        signal: request.signal,
+        contextValues,
+      });
   if (res.status === 200) return universalServerResponseToFetch(res);
   const answer = await errorAnswer(handler, res);
   return earlyAnswer(request, body, answer.status, answer.headers, answer.bytes);
