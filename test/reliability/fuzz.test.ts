@@ -122,6 +122,9 @@ describe.each(databaseKinds)("fuzz on %s", (kind) => {
 
   afterAll(async () => {
     await t?.stop();
+    if (process.env.FUZZ_REPORT) {
+      writeFileSync(process.env.FUZZ_REPORT, JSON.stringify(reports, null, 2));
+    }
     const m = counts.get(kind) ?? new Map();
     const total = [...m.entries()]
       .filter(([k]) => k.startsWith("service "))
@@ -295,8 +298,6 @@ describe.each(databaseKinds)("fuzz on %s", (kind) => {
         });
       }
       for (const k of kinds) reports.push({ ...k, db: kind });
-      if (process.env.FUZZ_REPORT)
-        writeFileSync(process.env.FUZZ_REPORT, JSON.stringify(reports, null, 2));
       const text = kinds
         .map(
           (k) =>

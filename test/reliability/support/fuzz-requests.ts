@@ -18,6 +18,7 @@ import {
 import fc from "fast-check";
 import { envelope, envelopeFlags } from "./fuzz-http.ts";
 import { forgedBatch } from "./fuzz-push.ts";
+import { pushSweep } from "./fuzz-push-sweep.ts";
 import {
   deepArray,
   deepObject,
@@ -326,6 +327,23 @@ export function sweepCases(
           ...(refuseBinary ? { mustRefuse: refuseBinary } : {}),
         });
       }
+    }
+  }
+  // A batch of changes (Push): the Push sweep too.
+  const changes = method.input.fields.find(
+    (f) =>
+      f.fieldKind === "list" &&
+      f.listKind === "message" &&
+      f.message.typeName === "hivekeep.v1.Change",
+  );
+  if (changes) {
+    for (const c of pushSweep(p)) {
+      cases.push({
+        ...session(
+          jsonBodyOf(stream, c.kind, "sweep", jsonText({ ...full, [changes.jsonName]: c.changes })),
+        ),
+        ...(c.mustRefuse ? { mustRefuse: c.mustRefuse } : {}),
+      });
     }
   }
   const text = jsonText(full);
