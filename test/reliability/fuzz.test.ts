@@ -26,6 +26,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import type { AuthKind, FuzzCase } from "./support/fuzz-case.ts";
 import { judge, type RawResponse, send } from "./support/fuzz-http.ts";
 import {
   describeCase,
@@ -35,14 +36,8 @@ import {
   type Result,
   signatureOf,
 } from "./support/fuzz-report.ts";
-import {
-  type AuthKind,
-  caseArbitrary,
-  type FuzzCase,
-  plainCase,
-  sweepBases,
-  sweepCases,
-} from "./support/fuzz-requests.ts";
+import { caseArbitrary } from "./support/fuzz-requests.ts";
+import { plainCase, sweepBases, sweepCases } from "./support/fuzz-sweep.ts";
 import type { Pools } from "./support/fuzz-values.ts";
 import {
   buildWorld,
@@ -102,7 +97,13 @@ describe.each(databaseKinds)("fuzz on %s", (kind) => {
     );
     w = await buildWorld(t);
     orgs = [w.A.owner.organizationId, w.B.owner.organizationId];
+    // The feed check sees a write: one accepted call moves A's head and only A's.
+    const before = await feedHeads(t, orgs);
+    const created = await t.as(w.token).call("ApiaryService/CreateApiary", { name: "probe" });
+    expect(created.status).toBe(200);
     heads = await feedHeads(t, orgs);
+    expect(heads[orgs[0]]).not.toBe(before[orgs[0]]);
+    expect(heads[orgs[1]]).toBe(before[orgs[1]]);
     pools = {
       own: w.A.ids,
       other: w.B.ids,

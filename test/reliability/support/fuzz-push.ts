@@ -7,6 +7,7 @@
  */
 import { type EntitySpec, entityNames, entitySpec, formatHlc } from "@hivekeep/client-core/core";
 import fc from "fast-check";
+import { timestampHostile } from "./fuzz-hostile.ts";
 import {
   deepObject,
   jsonText,
@@ -14,7 +15,6 @@ import {
   protoKeys,
   Raw,
   type Tagged,
-  timestampHostile,
   validTimestamp,
 } from "./fuzz-values.ts";
 

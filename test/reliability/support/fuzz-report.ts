@@ -3,7 +3,7 @@
  * the request and how it failed), and a readable request/answer for each.
  */
 import type { DescMethod } from "@bufbuild/protobuf";
-import type { FuzzCase } from "./fuzz-requests.ts";
+import type { FuzzCase } from "./fuzz-case.ts";
 
 export interface Result {
   readonly status: number;

@@ -7,65 +7,35 @@
  * caller's session; none, garbage, a revoked session, …).
  */
 import { gzipSync } from "node:zlib";
-import {
-  type DescField,
-  type DescMethod,
-  fromJson,
-  type JsonValue,
-  ScalarType,
-  toBinary,
-} from "@bufbuild/protobuf";
+import { type DescMethod, ScalarType } from "@bufbuild/protobuf";
 import fc from "fast-check";
+import {
+  type AuthKind,
+  type Body,
+  binaryBodyOf,
+  concat,
+  encodeBinary,
+  encodeBinaryOf,
+  type FuzzCase,
+  jsonBodyOf,
+  specialFor,
+  utf8,
+  varint,
+} from "./fuzz-case.ts";
+import { hostileValue } from "./fuzz-hostile.ts";
 import { envelope, envelopeFlags } from "./fuzz-http.ts";
-import { forgedBatch } from "./fuzz-push.ts";
-import { pushSweep } from "./fuzz-push-sweep.ts";
+import { refusalReason } from "./fuzz-sweep.ts";
 import {
   deepArray,
   deepObject,
-  hintOf,
-  hostileValue,
   jsonText,
   type Leaf,
   leavesOf,
   type Pools,
   protoKeys,
-  type Special,
   setPath,
-  sweepValues,
   validObject,
-  validValue,
 } from "./fuzz-values.ts";
-
-export type AuthKind =
-  | "session"
-  | "none"
-  | "garbage"
-  | "revoked"
-  | "long"
-  | "basic"
-  | "lowercase-bearer"
-  | "api-key";
-
-export interface FuzzCase {
-  /** What is hostile about the request ("json name=nul", "binary-truncated", …). */
-  readonly kind: string;
-  /** Unusual but ordinary parts (other tenants' ids in otherwise valid fields, …). */
-  readonly detail: string;
-  /** The body family: json, json-structure, json-broken, binary, transport, stream. */
-  readonly family: string;
-  readonly auth: AuthKind;
-  readonly httpMethod: string;
-  readonly query: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: Uint8Array;
-  /** Why the server must refuse it, if it must (an impossible time, a text Push refuses). */
-  readonly mustRefuse?: string;
-}
-
-type Body = Omit<FuzzCase, "auth">;
-
-const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
-const concat = (...parts: Uint8Array[]): Uint8Array => new Uint8Array(Buffer.concat(parts));
 
 const invalidUtf8: (readonly [string, number[]])[] = [
   ["byte-ff", [0xff]],
@@ -84,48 +54,6 @@ const gzipBomb = () => {
   return bomb;
 };
 
-/**
- * The message as binary protobuf, leaving out top-level fields it cannot encode (`complete`
- * says whether it encoded everything).
- */
-function encodeBinaryOf(
-  method: DescMethod,
-  value: Record<string, unknown>,
-): { bytes: Uint8Array; complete: boolean } {
-  const attempt = (v: Record<string, unknown>) => {
-    try {
-      const json = JSON.parse(jsonText(v)) as JsonValue;
-      return toBinary(method.input, fromJson(method.input, json, { ignoreUnknownFields: true }));
-    } catch {
-      return undefined;
-    }
-  };
-  const whole = attempt(value);
-  if (whole) return { bytes: whole, complete: true };
-  const kept = { ...value };
-  for (const key of Object.keys(value)) {
-    delete kept[key];
-    const bytes = attempt(kept);
-    if (bytes) return { bytes, complete: false };
-  }
-  return { bytes: new Uint8Array(0), complete: false };
-}
-
-const encodeBinary = (method: DescMethod, value: Record<string, unknown>): Uint8Array =>
-  encodeBinaryOf(method, value).bytes;
-
-/** A varint as bytes. */
-function varint(n: number): number[] {
-  const out: number[] = [];
-  let v = n;
-  while (v > 0x7f) {
-    out.push((v & 0x7f) | 0x80);
-    v = Math.floor(v / 128);
-  }
-  out.push(v);
-  return out;
-}
-
 const contentTypes = [
   "text/plain",
   "application/xml",
@@ -139,256 +67,6 @@ const contentTypes = [
   "*/*",
   "",
 ];
-
-/** Times that do not exist or are not RFC 3339 in the proto's range (JSON only). */
-const impossibleTimes = new Set([
-  "feb-30",
-  "apr-31",
-  "feb-29-not-leap",
-  "hour-24",
-  "month-13",
-  "second-60",
-  "minute-60",
-  "no-zone",
-  "date-only",
-  "year-0",
-  "year-10000",
-  "negative-year",
-  "offset-25h",
-  "space-separator",
-  "nul",
-  "garbage",
-  "ten-fraction-digits",
-]);
-
-/** Texts Push refuses in a column (not storable, or over 10,000 characters). */
-const unstorableTexts = new Set([
-  "nul",
-  "nul-only",
-  "nul-inside",
-  "lone-high-surrogate",
-  "lone-low-surrogate",
-  "long-10001",
-  "long-100k",
-]);
-
-/** A write of a record service: its texts are stored under the rules Push applies. */
-const isRecordWrite = (m: DescMethod): boolean =>
-  !["AuthService", "SyncService", "StatsService", "EventService"].includes(m.parent.name) &&
-  /^(Create|Update|Add|Relocate)/.test(m.name);
-
-/**
- * Why a request whose field `leaf` holds the hostile value `kind` must be refused, or
- * undefined. Binary bodies carry no impossible times, and a lone surrogate reaches the server
- * as U+FFFD.
- */
-export function refusalReason(
-  method: DescMethod,
-  leaf: Leaf,
-  kind: string,
-  encoding: "json" | "binary",
-): string | undefined {
-  const f = leaf.field;
-  const path = leaf.path.join(".");
-  // What the server sets itself, and what UpdateHive ignores (contract: "apiaryId and photo
-  // in it are ignored"), need not be refused.
-  if (f.name === "created_at" || f.name === "updated_at") return undefined;
-  if (method.name === "UpdateHive" && (path === "hive.photo" || path === "hive.apiaryId")) {
-    return undefined;
-  }
-  if (f.fieldKind === "message" && f.message.typeName === "google.protobuf.Timestamp") {
-    return encoding === "json" && impossibleTimes.has(kind)
-      ? `${path} is no real time (${kind})`
-      : undefined;
-  }
-  if (
-    isRecordWrite(method) &&
-    f.fieldKind === "scalar" &&
-    f.scalar === ScalarType.STRING &&
-    hintOf(f) !== "id" &&
-    unstorableTexts.has(kind) &&
-    !(encoding === "binary" && kind.startsWith("lone-"))
-  ) {
-    return `${path} is a text Push refuses (${kind})`;
-  }
-  return undefined;
-}
-
-/** How a JSON body travels: unary as is, a stream in one envelope. */
-function jsonBodyOf(
-  stream: boolean,
-  kind: string,
-  family: string,
-  text: string | Uint8Array,
-  detail = "",
-): Body {
-  const bytes = typeof text === "string" ? utf8(text) : text;
-  return {
-    kind,
-    detail,
-    family,
-    httpMethod: "POST",
-    query: "",
-    headers: { "content-type": stream ? "application/connect+json" : "application/json" },
-    body: stream ? envelope(0, bytes) : bytes,
-  };
-}
-
-/** How a binary body travels. */
-function binaryBodyOf(stream: boolean, kind: string, bytes: Uint8Array, detail = ""): Body {
-  return {
-    kind,
-    detail,
-    family: "binary",
-    httpMethod: "POST",
-    query: "",
-    headers: { "content-type": stream ? "application/connect+proto" : "application/proto" },
-    body: stream ? envelope(0, bytes) : bytes,
-  };
-}
-
-/** The Push batch generator for a list of changes; nothing special elsewhere. */
-const specialFor =
-  (p: Pools): Special =>
-  (field: DescField) =>
-    field.fieldKind === "list" &&
-    field.listKind === "message" &&
-    field.message.typeName === "hivekeep.v1.Change"
-      ? forgedBatch(p)
-      : undefined;
-
-/**
- * Complete valid-looking requests (every field set, ordinary values only) for the sweep to
- * start from; the suite uses the first one the server accepts.
- */
-export function sweepBases(
-  method: DescMethod,
-  p: Pools,
-  seed: number,
-  count: number,
-): Record<string, unknown>[] {
-  const special = specialFor(p);
-  return Array.from({ length: count }, (_, i) => {
-    const full: Record<string, unknown> = {};
-    for (const f of method.input.fields) {
-      const samples = fc.sample(validValue(p, f, method.parent.name, special), {
-        seed: seed + i * 7919,
-        numRuns: 30,
-      });
-      const chosen = samples.find((v) => v.kind === "") ?? samples[0];
-      if (chosen) full[f.jsonName] = chosen.value;
-    }
-    return full;
-  });
-}
-
-/** A request as JSON, with the caller's session (how the sweep's bases are tried). */
-export function plainCase(method: DescMethod, value: Record<string, unknown>): FuzzCase {
-  const stream = method.methodKind === "server_streaming";
-  return {
-    ...jsonBodyOf(stream, "json valid-looking", "sweep", jsonText(value)),
-    auth: "session",
-  };
-}
-
-/**
- * The sweep: a complete valid-looking request (from sweepBases) with one field at a time set to each of its type's sweep values (fuzz-values.ts sweepValues), as JSON
- * and, for strings, as binary; then the same request in a few broken forms every method must
- * refuse cleanly. Deterministic for a seed; the random cases come after.
- */
-export function sweepCases(
-  method: DescMethod,
-  p: Pools,
-  full: Record<string, unknown>,
-): FuzzCase[] {
-  const serviceName = method.parent.name;
-  const stream = method.methodKind === "server_streaming";
-  const session = (b: Body): FuzzCase => ({ ...b, auth: "session" });
-  const cases: FuzzCase[] = [];
-  for (const leaf of leavesOf(method.input)) {
-    for (const v of sweepValues(p, leaf.field, serviceName)) {
-      const value = structuredClone(full);
-      setPath(value, leaf.path, v.value);
-      const kind = `${leaf.path.join(".")}=${v.kind}`;
-      const refuse = refusalReason(method, leaf, v.kind, "json");
-      cases.push({
-        ...session(jsonBodyOf(stream, `json ${kind}`, "sweep", jsonText(value))),
-        ...(refuse ? { mustRefuse: refuse } : {}),
-      });
-      if (
-        leaf.field.fieldKind === "scalar" &&
-        leaf.field.scalar === ScalarType.STRING &&
-        (v.kind === "nul" || v.kind === "lone-high-surrogate")
-      ) {
-        const { bytes, complete } = encodeBinaryOf(method, value);
-        const refuseBinary = complete ? refusalReason(method, leaf, v.kind, "binary") : undefined;
-        cases.push({
-          ...session({ ...binaryBodyOf(stream, `binary ${kind}`, bytes), family: "sweep" }),
-          ...(refuseBinary ? { mustRefuse: refuseBinary } : {}),
-        });
-      }
-    }
-  }
-  // A batch of changes (Push): the Push sweep too.
-  const changes = method.input.fields.find(
-    (f) =>
-      f.fieldKind === "list" &&
-      f.listKind === "message" &&
-      f.message.typeName === "hivekeep.v1.Change",
-  );
-  if (changes) {
-    for (const c of pushSweep(p)) {
-      cases.push({
-        ...session(
-          jsonBodyOf(stream, c.kind, "sweep", jsonText({ ...full, [changes.jsonName]: c.changes })),
-        ),
-        ...(c.mustRefuse ? { mustRefuse: c.mustRefuse } : {}),
-      });
-    }
-  }
-  const text = jsonText(full);
-  const bytes = encodeBinary(method, full);
-  const broken: Body[] = [
-    {
-      ...binaryBodyOf(stream, "binary-truncated", bytes.subarray(0, Math.max(0, bytes.length - 1))),
-    },
-    binaryBodyOf(
-      stream,
-      "binary-length-4GiB",
-      new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]),
-    ),
-    jsonBodyOf(stream, "json-broken truncated", "json-broken", text.slice(0, text.length - 1)),
-    {
-      ...jsonBodyOf(stream, 'content-type "text/plain"', "transport", text),
-      headers: { "content-type": "text/plain" },
-    },
-    {
-      ...jsonBodyOf(stream, "content-encoding gzip-garbage", "transport", "this is not gzip"),
-      headers: {
-        "content-type": stream ? "application/connect+json" : "application/json",
-        [stream ? "connect-content-encoding" : "content-encoding"]: "gzip",
-      },
-      ...(stream ? { body: envelope(envelopeFlags.compressed, utf8("this is not gzip")) } : {}),
-    },
-    {
-      ...jsonBodyOf(stream, "http GET", "transport", ""),
-      httpMethod: "GET",
-      headers: {},
-      body: new Uint8Array(0),
-    },
-    { ...jsonBodyOf(stream, "http PUT", "transport", text), httpMethod: "PUT" },
-    ...(stream
-      ? [
-          {
-            ...jsonBodyOf(stream, "stream-framing compressed-flag-without-encoding", "stream", ""),
-            body: envelope(envelopeFlags.compressed, utf8(text)),
-          },
-        ]
-      : []),
-  ];
-  for (const b of broken) cases.push(session({ ...b, family: "sweep" }));
-  return cases;
-}
 
 /** Everything generated for one method. */
 export function caseArbitrary(method: DescMethod, p: Pools): fc.Arbitrary<FuzzCase> {
