@@ -12,6 +12,7 @@ import { type Config, isLoopback } from "./config.ts";
 import type { Db } from "./db/db.ts";
 import { openDb } from "./db/open-db.ts";
 import { createApp } from "./http/app.ts";
+import { answerParserRefusals } from "./http/rpc-edge.ts";
 import { localCallerInterceptor, loginInterceptor } from "./rpc/auth-interceptor.ts";
 import type { AuthSettings, Deps } from "./rpc/deps.ts";
 import { type FeedNotifier, startFeedNotifier } from "./store/feed-notifier.ts";
@@ -109,6 +110,7 @@ export async function startServer(
     );
     s.once("error", reject);
   });
+  answerParserRefusals(server);
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;

@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import { connect } from "node:net";
 import { gzipSync } from "node:zlib";
 import type { DescService } from "@bufbuild/protobuf";
 import * as proto from "@hivekeep/proto";
@@ -173,6 +174,30 @@ describe.each(databaseKinds)("HTTP edges on %s", (kind) => {
         expect(r.headers.get("allow")).toBe("POST");
       }
     }
+  });
+
+  it("answers a request the HTTP parser refuses with the error JSON", async () => {
+    // Over Node's 16 KiB of headers: the parser refuses it before any handler sees it.
+    const long = await fetch(
+      `${t.url}/hivekeep.v1.ApiaryService/ListApiaries?${"q".repeat(20_000)}`,
+    );
+    expect(long.status).toBe(431);
+    const body = await long.json();
+    expect(Object.keys(body).sort()).toEqual(["code", "message"]);
+    expect(body.code).toBe("resource_exhausted");
+    // Not HTTP at all.
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(t.url).port), new URL(t.url).hostname);
+      let text = "";
+      socket.on("data", (d: Buffer) => {
+        text += d.toString();
+      });
+      socket.on("end", () => resolve(text));
+      socket.on("error", reject);
+      socket.write("HELLO\r\n\r\n");
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(reply.slice(reply.indexOf("\r\n\r\n") + 4)).code).toBe("invalid_argument");
   });
 
   it("answers a malformed binary body with invalid_argument on every unary method", async () => {

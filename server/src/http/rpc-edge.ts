@@ -23,6 +23,7 @@
  * answer (closing under it made clients see EPIPE instead). A body announced or found to be
  * larger than `maxDrainBytes` is not drained: the answer says `Connection: close`.
  */
+import type { Duplex } from "node:stream";
 import { Code, ConnectError, type ContextValues, type Interceptor } from "@connectrpc/connect";
 import {
   type Compression,
@@ -272,4 +273,48 @@ function earlyAnswer(
 export function answerUnread(request: Request, status: number, error: object): Response {
   const headers = new Headers({ "content-type": "application/json" });
   return earlyAnswer(request, new RequestBody(request.body), status, headers, json(error));
+}
+
+/** The parser's refusals that Node would answer itself, with an empty body. */
+const parserRefusals: Record<string, { status: string; code: string; message: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    status: "431 Request Header Fields Too Large",
+    code: "resource_exhausted",
+    message: "the request line and headers are over 16 KiB",
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: "408 Request Timeout",
+    code: "deadline_exceeded",
+    message: "the request did not arrive in time",
+  },
+};
+const malformedHttp = {
+  status: "400 Bad Request",
+  code: "invalid_argument",
+  message: "the request is not valid HTTP/1.1",
+};
+
+/**
+ * Answers what the HTTP parser refuses before any handler runs (Node's `clientError`: headers
+ * over the limit, a request that is not HTTP) with the Connect error JSON, where Node answers an
+ * empty body, and closes the connection as Node does.
+ */
+export function answerParserRefusals(server: {
+  on(
+    event: "clientError",
+    listener: (err: Error & { code?: string }, socket: Duplex) => void,
+  ): unknown;
+}): void {
+  server.on("clientError", (err, socket) => {
+    if (!socket.writable || err.code === "ECONNRESET") {
+      socket.destroy();
+      return;
+    }
+    const { status, code, message } = parserRefusals[err.code ?? ""] ?? malformedHttp;
+    const body = JSON.stringify({ code, message });
+    socket.end(
+      `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 }
