@@ -245,6 +245,40 @@ describe.each(targetKinds)("QueenService on %s", (kind) => {
     });
   });
 
+  it("RelocateHive moves the hive's queens, reigning and replaced, to the scope of the new apiary", async () => {
+    const hiveId = await newHive(t, apiaryId, "Wanderer");
+    const old = await createQueen({ hiveId, year: 2024, introducedAt: "2024-05-01T00:00:00Z" });
+    const reigning = await createQueen({ hiveId, year: 2025 });
+    const elsewhere = await newHive(t, apiaryId, "Stays");
+    const other = await createQueen({ hiveId: elsewhere, year: 2025 });
+    const target = await newApiary(t, "Heide");
+    const get = async (id: string) => (await callOk(t, "QueenService/GetQueen", { id })).queen;
+    const stored = [await get(old.id), await get(reigning.id)];
+    const before = await feedHead(t);
+    await callOk(t, "HiveService/RelocateHive", { id: hiveId, targetApiaryId: target });
+    const queens = (await pullAll(t, before)).changes.filter((c) => c.entity === "queen");
+    expect(queens.map((c) => [c.entityId, c.scopeId]).sort()).toEqual(
+      [
+        [old.id, target],
+        [reigning.id, target],
+      ].sort(),
+    );
+    expect(queens.map((c) => c.entityId)).not.toContain(other.id);
+    // Nothing of the queens changes but their scope (and updatedAt).
+    for (const q of stored) {
+      expect({ ...(await get(q.id)), updatedAt: undefined }).toEqual({
+        ...q,
+        updatedAt: undefined,
+      });
+    }
+    // Later edits of a queen go to the apiary the hive stands at.
+    const mark = await feedHead(t);
+    await callOk(t, "QueenService/UpdateQueen", {
+      queen: { id: reigning.id, hiveId, year: 2025, active: true, note: "moved" },
+    });
+    expect((await pullAll(t, mark)).changes.map((c) => c.scopeId)).toEqual([target]);
+  });
+
   it("UpdateQueen never changes hiveId: a different hiveId in the message is ignored", async () => {
     const hiveId = await newHive(t, apiaryId, "Immutable");
     const other = await newHive(t, apiaryId, "Other");

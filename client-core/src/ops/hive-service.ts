@@ -52,6 +52,7 @@ async function hiveState(
   r: ReplicaReader,
   id: string,
   at: string,
+  options: { withQueens?: boolean } = {},
 ): Promise<HiveState | undefined> {
   const context = id === "" ? undefined : await hiveAt(r, id, at);
   if (!context) return undefined;
@@ -65,6 +66,16 @@ async function hiveState(
     orderBy: [{ column: "started_at" }, { column: "id" }],
   });
   for (const p of rows) s.observe(p.clock);
+  // RelocateHive re-scopes the hive's queens: their stamps must lose to its.
+  const queens = options.withQueens
+    ? (
+        await r.list("queen", {
+          where: [{ column: "hive_id", eq: id }],
+          orderBy: [{ column: "id" }],
+        })
+      ).rows
+    : [];
+  for (const q of queens) s.observe(q.clock);
   return {
     id,
     name: text(hive.values.name),
@@ -76,6 +87,7 @@ async function hiveState(
       apiaryId: text(p.values.apiary_id),
       startedAt: text(p.values.started_at),
     })),
+    ...(options.withQueens ? { queenIds: queens.map((q) => q.id) } : {}),
   };
 }
 
@@ -131,7 +143,7 @@ export function hiveService(sessionOf: SessionOf): ServiceImpl<typeof HiveServic
       const hive = await s.store.write(async (w) => {
         const cc = commandContext(s);
         const date = isoOr(req.date, cc.now, "date");
-        const state = await hiveState(s, w, req.id, date);
+        const state = await hiveState(s, w, req.id, date, { withQueens: true });
         const target =
           req.targetApiaryId === "" ? undefined : await w.get("apiary", req.targetApiaryId);
         const changes = relocateHive(

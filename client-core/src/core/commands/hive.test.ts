@@ -184,6 +184,23 @@ describe("relocateHive", () => {
     );
   });
 
+  it("moves the hive's queens to the target's scope, writing only updated_at", () => {
+    const changes = relocateHive(
+      fakeContext(at),
+      { ...hive, queenIds: ["q0", "q1"] },
+      target,
+      input,
+    );
+    expect(byEntity(changes, "queen")).toMatchObject([
+      { entityId: "q0", scopeId: "a2", payload: { updated_at: now.toISOString() } },
+      { entityId: "q1", scopeId: "a2", payload: { updated_at: now.toISOString() } },
+    ]);
+    expect(byEntity(changes, "queen").map((c) => Object.keys(c.payload))).toEqual([
+      ["updated_at"],
+      ["updated_at"],
+    ]);
+  });
+
   it("moves a date within the 60 s clock skew before the arrival to the arrival", () => {
     const ctx = fakeContext(at);
     const arrival = "2026-04-01T00:00:00.000Z";

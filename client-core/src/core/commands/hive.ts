@@ -9,7 +9,8 @@
  *   qr_code; never apiary_id (RelocateHive) or photo. A status change records
  *   STATUS, or DISSOLVED when the new status is DISSOLVED.
  * - relocateHive: closes the open placement at `date`, opens one at the
- *   target, moves the hive (and its scope), records MOVED {from, to}.
+ *   target, moves the hive and its queens to the target's scope, records
+ *   MOVED {from, to}.
  * - deleteHive: tombstone, and the open placement is closed. Inspections,
  *   treatments and harvests of the hive stay (they are legal records).
  *
@@ -89,6 +90,12 @@ export interface HiveState {
   readonly queenId: string;
   /** Normally one; devices writing concurrently may leave more. */
   readonly openPlacements: readonly PlacementState[];
+  /**
+   * The ids of the hive's live queens, reigning or not: RelocateHive moves them to the scope of
+   * the target apiary (a queen's scope is the apiary her hive stands at). Only RelocateHive reads
+   * them; left out, none move.
+   */
+  readonly queenIds?: readonly string[];
 }
 
 export interface RelocationTarget {
@@ -234,11 +241,14 @@ export function relocateHive(
   if ("error" in parsedDate) throw invalid("date", `date ${parsedDate.error}`);
   const date = movedAt(parsedDate.value, current.openPlacements);
   const from = current.apiaryId;
+  const now = ctx.now.toISOString();
   return [
-    upsert(ctx, "hive", current.id, target.id, {
-      apiary_id: target.id,
-      updated_at: ctx.now.toISOString(),
-    }),
+    upsert(ctx, "hive", current.id, target.id, { apiary_id: target.id, updated_at: now }),
+    // Her hive's apiary is a queen's scope (not a column of hers): a write moves it, as
+    // UpdateQueen's does, so whoever sees the hive's new apiary sees its queens.
+    ...(current.queenIds ?? []).map((id) =>
+      upsert(ctx, "queen", id, target.id, { updated_at: now }),
+    ),
     ...closePlacements(ctx, current, date),
     openPlacement(ctx, current.id, target.id, date),
     recordEvent(ctx, {
