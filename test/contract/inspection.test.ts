@@ -252,6 +252,24 @@ describe.each(targetKinds)("InspectionService on %s", (kind) => {
       expect((await remove(photo("two"))).body.inspection).not.toHaveProperty("photoKeys");
     });
 
+    it("holds at most 20 photos: the 21st is invalid_argument and writes nothing; after a removal one fits again", async () => {
+      const id = (await inspect({ note: "many photos" })).id;
+      for (let i = 0; i < 20; i++) expect((await add(photo(`cap ${i}`), id)).status).toBe(200);
+      await newChanges();
+      const r = expectError(await add(photo("cap 20"), id), 400);
+      expect(r).toEqual({
+        code: "invalid_argument",
+        message: "photo cannot be added: an inspection holds at most 20 photos; remove one first",
+      });
+      expect(await newChanges()).toEqual([]);
+      // Adding one it already holds still writes nothing and succeeds.
+      expect((await add(photo("cap 3"), id)).status).toBe(200);
+      expect((await remove(photo("cap 0"), id)).status).toBe(200);
+      const after = await add(photo("cap 20"), id);
+      expect(after.status).toBe(200);
+      expect(after.body.inspection.photoKeys).toHaveLength(20);
+    });
+
     it("answers not_found for an unknown inspectionId on both photo operations", async () => {
       expect(expectError(await add(photo("x"), "no-such-inspection"), 404).code).toBe("not_found");
       expect(expectError(await remove(photo("x"), "no-such-inspection"), 404).code).toBe(

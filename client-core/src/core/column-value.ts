@@ -20,9 +20,12 @@
  * id not "", timestamp not null. Element rules (`elementPrefix`, `elementMaxBytes`): the
  * element starts with the prefix and its UTF-8 encoding, prefix included, is at most that many
  * bytes; the same rules apply to a text column that declares them, where "" means "none".
+ * An orset column with `maxElements` takes a patch adding at most that many elements here, and
+ * holds at most that many distinct elements: `elementCountError`, which needs the stored set
+ * (Push's check phase and the RPC commands both call it).
  */
 import type { ColumnSpec } from "./entities.ts";
-import { parseOrSetPatch } from "./or-set.ts";
+import { type OrSetPatch, type OrSetState, orSetValues, parseOrSetPatch } from "./or-set.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
 import { isStorableText, utf8ByteLength } from "./utf8.ts";
 
@@ -117,6 +120,10 @@ function parseText(spec: ColumnSpec, value: unknown, required: boolean): Parsed 
 function parseOrSet(spec: ColumnSpec, value: unknown): Parsed {
   const parsed = parseOrSetPatch(value);
   if ("error" in parsed) return { error: `must be an OR-set patch: ${parsed.error}` };
+  const adds = parsed.value.add?.length ?? 0;
+  if (spec.maxElements !== undefined && adds > spec.maxElements) {
+    return { error: `holds at most ${spec.maxElements} elements (the patch adds ${adds})` };
+  }
   for (const [i, element] of (parsed.value.add ?? []).entries()) {
     const error = isStorableText(element)
       ? elementError(spec, element)
@@ -139,5 +146,27 @@ function elementError(spec: ColumnSpec, element: string): string | undefined {
   const bytes = utf8ByteLength(element);
   return bytes > max
     ? `must be at most ${max} bytes including the prefix (has ${bytes})`
+    : undefined;
+}
+
+/**
+ * The element count rule of an orset column with `maxElements`: after `patch`, the set may hold
+ * at most that many distinct elements, unless the patch does not make it hold more than before
+ * (a removal, or an add of an element it holds, is always accepted). `before` is the stored set
+ * (undefined: none). The error is a phrase to follow the column's name.
+ */
+export function elementCountError(
+  spec: ColumnSpec,
+  before: OrSetState | undefined,
+  patch: OrSetPatch,
+): string | undefined {
+  const max = spec.maxElements;
+  if (max === undefined) return undefined;
+  const removed = new Set(patch.remove ?? []);
+  const held = before ? orSetValues(before) : [];
+  const after = new Set(before?.adds.filter((a) => !removed.has(a.tag)).map((a) => a.value));
+  for (const value of patch.add ?? []) after.add(value);
+  return after.size > max && after.size > held.length
+    ? `holds at most ${max} elements (would hold ${after.size})`
     : undefined;
 }

@@ -51,6 +51,8 @@ export interface ColumnSpec {
   /** Data URLs ("orset" elements, or a "text" photo): required prefix and max size in bytes. */
   readonly elementPrefix?: string;
   readonly elementMaxBytes?: number;
+  /** For "orset": the most distinct elements the set may hold (column-value.ts elementCountError). */
+  readonly maxElements?: number;
 }
 
 /**
@@ -94,6 +96,11 @@ export const isUserScope = (scopeId: string): boolean => scopeId.startsWith(user
 
 /** Largest stored photo: 512 KiB including the `data:image/` prefix. */
 export const maxPhotoBytes = 512 * 1024;
+/**
+ * Most photos of one inspection: 20, so an inspection holds at most 10 MiB of photos
+ * (20 × `maxPhotoBytes`). See docs/decisions.md, "Reliability (issue 13)".
+ */
+export const maxInspectionPhotos = 20;
 export const photoPrefix = "data:image/";
 
 const numbersOf = (e: Record<string, string | number>): number[] =>
@@ -177,6 +184,7 @@ const inspection: EntitySpec = {
       type: "orset",
       elementPrefix: photoPrefix,
       elementMaxBytes: maxPhotoBytes,
+      maxElements: maxInspectionPhotos,
     },
     weight_kg: float,
     temp_hive: float,

@@ -90,6 +90,7 @@ export {
   entitySpec,
   isEntityName,
   isUserScope,
+  maxInspectionPhotos,
   maxPhotoBytes,
   photoPrefix,
   refColumns,

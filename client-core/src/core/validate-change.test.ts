@@ -560,6 +560,65 @@ describe("checkChange", () => {
   });
 });
 
+describe("photo count (orset maxElements)", () => {
+  const photoOf = (i: number) => `${photoPrefix}${i}`;
+  const inspection = (payload: Record<string, unknown>): Change =>
+    change({ entity: "inspection", entityId: hive, payload });
+  /** A stored inspection holding `n` photos, each added by its own change. */
+  const holding = (n: number): RowFacts =>
+    stored({
+      photo_keys: {
+        adds: Array.from({ length: n }, (_, i) => ({
+          tag: hlcAt(now - 1000 + i),
+          value: photoOf(i),
+        })),
+        removed: [],
+      },
+    });
+
+  it("refuses a patch adding more than 20 photos in the parse phase", () => {
+    const add = Array.from({ length: 21 }, (_, i) => photoOf(i));
+    expect(reasonFor("inspection", "photo_keys", { add })).toBe(
+      "inspection.photo_keys holds at most 20 elements (the patch adds 21)",
+    );
+    expect(parsedValue("inspection", "photo_keys", { add: add.slice(1) })).toEqual({
+      add: add.slice(1),
+    });
+  });
+
+  it("refuses an add that makes an inspection hold more than 20, accepts what does not grow it", () => {
+    expect(
+      check(inspection({ photo_keys: { add: [photoOf(19)] } }), { existing: holding(19) }),
+    ).toEqual([]);
+    const r = oneRejection(inspection({ photo_keys: { add: [photoOf(20)] } }), {
+      existing: holding(20),
+    });
+    expect(r).toMatchObject({
+      code: "invalid_argument",
+      reason: "inspection.photo_keys holds at most 20 elements (would hold 21)",
+    });
+    // One it holds, a removal, a removal with an add, and a new row with 20.
+    expect(
+      check(inspection({ photo_keys: { add: [photoOf(3)] } }), { existing: holding(20) }),
+    ).toEqual([]);
+    const tag = hlcAt(now - 1000);
+    expect(
+      check(inspection({ photo_keys: { remove: [tag], add: [photoOf(20)] } }), {
+        existing: holding(20),
+      }),
+    ).toEqual([]);
+    const twenty = Array.from({ length: 20 }, (_, i) => photoOf(i));
+    expect(check(inspection({ photo_keys: { add: twenty } }))).toEqual([]);
+    // A set already over the cap (written before it) may shrink, not grow.
+    expect(check(inspection({ photo_keys: { remove: [tag] } }), { existing: holding(25) })).toEqual(
+      [],
+    );
+    expect(
+      check(inspection({ photo_keys: { add: [photoOf(30)] } }), { existing: holding(25) }),
+    ).toHaveLength(1);
+  });
+});
+
 describe("properties", () => {
   const idArb = fc.oneof(fc.uuid(), fc.stringMatching(/^[A-Za-z0-9_-]{1,100}$/));
   const textArb = fc.string({ unit: "binary", maxLength: 40 }).filter(isStorableText);

@@ -25,6 +25,7 @@
  * | reference to an id that does not exist in the tenant              | check | invalid_argument  |
  * | immutable column set to another value than the stored one         | check | invalid_argument  |
  * | upsert of an append-only row that exists (not a re-delivery)      | check | invalid_argument  |
+ * | orset growing past its `maxElements` (20 photos an inspection)     | check | invalid_argument  |
  *
  * "Required columns when the row is created": a change may be partial (DESIGN.md §4: a
  * change for a row never seen is kept until its create arrives), so a missing required column
@@ -36,7 +37,7 @@
  */
 import { ChangeOp } from "@hivekeep/proto";
 import type { Change } from "./change.ts";
-import { isEntityId, parseColumnValue } from "./column-value.ts";
+import { elementCountError, isEntityId, parseColumnValue } from "./column-value.ts";
 import type { EntityName, EntitySpec } from "./entities.ts";
 import {
   entities,
@@ -50,6 +51,7 @@ import {
 import type { Hlc } from "./hlc.ts";
 import { defaultMaxAheadMs, hlcMs, isTooFarAhead, parseHlc } from "./hlc.ts";
 import type { Values } from "./merge.ts";
+import type { OrSetPatch, OrSetState } from "./or-set.ts";
 import { quote } from "./quote.ts";
 
 /** A change as received on the wire (the proto `Change`; its `authorId` is never trusted). */
@@ -215,6 +217,7 @@ export function checkChange(change: Change, index: number, ctx: CheckContext): R
   const spec = entities[change.entity];
   checkScope(change, spec, ctx, reject);
   if (change.op === "upsert") {
+    checkElementCounts(change, spec, ctx.existing, reject);
     checkReferences(change, spec, ctx, reject);
     checkImmutable(change, spec, ctx.existing, reject);
     if (spec.appendOnly && ctx.existing?.complete && !isRedelivery(change, ctx.existing)) {
@@ -280,6 +283,25 @@ function checkReferences(
     if (!ctx.exists(ref, value)) {
       reject("invalid_argument", `${column} references unknown ${ref} ${value}`);
     }
+  }
+}
+
+/** An orset column with `maxElements` holds no more than that after the change. */
+function checkElementCounts(
+  change: Change,
+  spec: EntitySpec,
+  existing: RowFacts | undefined,
+  reject: Reject,
+): void {
+  for (const [column, value] of Object.entries(change.payload)) {
+    const columnSpec = spec.columns[column];
+    if (columnSpec?.maxElements === undefined) continue;
+    const error = elementCountError(
+      columnSpec,
+      existing?.values[column] as OrSetState | undefined,
+      value as OrSetPatch,
+    );
+    if (error !== undefined) reject("invalid_argument", `${spec.name}.${column} ${error}`);
   }
 }
 

@@ -15,7 +15,7 @@ import { upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
 import { EventType, recordEvent } from "./event.ts";
 import { checkedPayload } from "./payload-check.ts";
-import { checkPhoto } from "./photo-check.ts";
+import { checkPhoto, checkPhotoCount } from "./photo-check.ts";
 
 /** The stock-card and measurement fields; all optional (0, false or ""). */
 export interface InspectionFields {
@@ -137,6 +137,7 @@ export function addInspectionPhoto(
   const value = checkPhoto("photo", photo);
   if (current === undefined) throw notFound("inspection", inspectionId);
   if (orSetValues(current.photoKeys).includes(value)) return [];
+  checkPhotoCount("photo", current.photoKeys, value);
   return [upsert(ctx, "inspection", current.id, current.scopeId, { photo_keys: { add: [value] } })];
 }
 

@@ -3,10 +3,13 @@
  * at most 512 KiB in UTF-8 including the prefix. It is the element rule of
  * the photo columns in the registry (`inspection.photo_keys`, `hive.photo`),
  * checked by the same code as a pushed photo, so the limit lives in one place.
+ * An inspection holds at most 20 photos (`maxElements` of `inspection.photo_keys`),
+ * by the rule Push applies too (column-value.ts elementCountError).
  */
-import { parseColumnValue } from "../column-value.ts";
+import { elementCountError, parseColumnValue } from "../column-value.ts";
 import { invalid } from "../domain-error.ts";
-import { type ColumnSpec, maxPhotoBytes, photoPrefix } from "../entities.ts";
+import { type ColumnSpec, entities, maxPhotoBytes, photoPrefix } from "../entities.ts";
+import type { OrSetState } from "../or-set.ts";
 
 const photoSpec: ColumnSpec = {
   type: "text",
@@ -20,4 +23,15 @@ export function checkPhoto(field: string, photo: string): string {
   const parsed = parseColumnValue(photoSpec, photo, true);
   if ("error" in parsed) throw invalid(field, `${field} ${parsed.error}`);
   return photo;
+}
+
+/** Throws invalid(field) when adding `photo` would make the inspection hold too many photos. */
+export function checkPhotoCount(field: string, photoKeys: OrSetState, photo: string): void {
+  const spec = entities.inspection.columns.photo_keys as ColumnSpec;
+  if (elementCountError(spec, photoKeys, { add: [photo] }) !== undefined) {
+    throw invalid(
+      field,
+      `${field} cannot be added: an inspection holds at most ${spec.maxElements} photos; remove one first`,
+    );
+  }
 }
