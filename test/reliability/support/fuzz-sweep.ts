@@ -4,6 +4,7 @@
  * the whole request, and for Push the Push sweep. It also knows which requests must be refused
  * (refusalReason).
  */
+import { randomUUID } from "node:crypto";
 import { type DescMethod, ScalarType } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import {
@@ -151,9 +152,15 @@ export function sweepCases(
   const stream = method.methodKind === "server_streaming";
   const session = (b: Body): FuzzCase => ({ ...b, auth: "session" });
   const cases: FuzzCase[] = [];
+  // An email that makes an account or an invitation is fresh in every case (the base's own
+  // would be taken after the base was accepted, and each case would stop at already_exists).
+  const emails = /^(SignUp|Create)/.test(method.name)
+    ? method.input.fields.filter((f) => hintOf(f) === "email")
+    : [];
   for (const leaf of leavesOf(method.input)) {
     for (const v of sweepValues(p, leaf.field, serviceName)) {
       const value = structuredClone(full);
+      for (const f of emails) value[f.jsonName] = `fuzz-${randomUUID().slice(0, 8)}@example.org`;
       setPath(value, leaf.path, v.value);
       const kind = `${leaf.path.join(".")}=${v.kind}`;
       const refuse = refusalReason(method, leaf, v.kind, "json");
