@@ -146,6 +146,24 @@ function stringFields(message: DescMessage, prefix = ""): string[] {
   });
 }
 
+/** Every google.protobuf.Timestamp field of a message, nested messages included, as paths. */
+function timestampFields(message: DescMessage, prefix = ""): string[] {
+  return message.fields.flatMap((f) => {
+    if (f.fieldKind !== "message") return [];
+    if (f.message.typeName === "google.protobuf.Timestamp") return [`${prefix}${f.jsonName}`];
+    if (f.message.typeName.startsWith("google.protobuf.")) return [];
+    return timestampFields(f.message, `${prefix}${f.jsonName}.`);
+  });
+}
+
+/** RFC 3339 in form, but no calendar date or time of day: `Date.parse` rolls them over. */
+const impossibleTimestamps = [
+  "2026-02-30T00:00:00Z",
+  "2026-01-01T24:00:00Z",
+  "2026-04-31T10:00:00+02:00",
+  "2027-02-29T12:00:00.5Z",
+];
+
 const serviceDescs = (Object.values(proto) as unknown[]).filter(
   (v): v is proto.ApiaryServiceType =>
     (v as { kind?: unknown })?.kind === "service" &&
@@ -291,6 +309,35 @@ describe.each(targetKinds)("bad input to the record services on %s", (kind) => {
     expect(calls).toBeGreaterThan(150);
     // Every rejected call wrote nothing (list calls write nothing anyway).
     expect((await pullAll(t, head)).changes).toEqual([]);
+  });
+
+  it("refuses a timestamp naming no instant (Feb 30, 24:00) with invalid_argument in every timestamp field, as Push does", async () => {
+    const enumerated = serviceDescs.flatMap((s) =>
+      s.methods.flatMap((m) => timestampFields(m.input).map((f) => [`${s.name}/${m.name}`, f])),
+    );
+    expect(enumerated.length).toBeGreaterThanOrEqual(10);
+    const head = await feedHead(t);
+    const wrong: string[] = [];
+    for (const [path, field] of enumerated as [string, string][]) {
+      const base = bodies[path];
+      if (base === undefined) throw new Error(`no base body for ${path}`);
+      for (const value of impossibleTimestamps) {
+        const r = await t.call(path, withField(base, field, value));
+        if (r.status !== 400 || r.body?.code !== "invalid_argument") {
+          wrong.push(
+            `${path} ${field} = ${value}: ${r.status} ${JSON.stringify(r.body).slice(0, 120)}`,
+          );
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect((await pullAll(t, head)).changes).toEqual([]);
+    // A real leap day is a date.
+    const leap = await t.call("HiveService/RelocateHive", {
+      ...bodies["HiveService/RelocateHive"],
+      date: "2028-02-29T24:00:00Z".replace("24:00", "23:59"),
+    });
+    expect(leap.status, JSON.stringify(leap.body)).toBe(200);
   });
 
   it("ignores a bad value in a field the method does not read", async () => {
