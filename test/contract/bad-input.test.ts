@@ -11,6 +11,7 @@
  * The fields are enumerated from the proto descriptors, so a new field without a row here fails.
  */
 import type { DescMessage } from "@bufbuild/protobuf";
+import { parseWireChange } from "@hivekeep/client-core/core";
 import * as proto from "@hivekeep/proto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { callOk, feedHead, pullAll, withApiaryAndHive } from "../support/fixtures.ts";
@@ -338,6 +339,38 @@ describe.each(targetKinds)("bad input to the record services on %s", (kind) => {
       date: "2028-02-29T24:00:00Z".replace("24:00", "23:59"),
     });
     expect(leap.status, JSON.stringify(leap.body)).toBe(200);
+  });
+
+  it("stores texts at the limit, and every change the RPCs write passes Push's rules (event titles included)", async () => {
+    const head = await feedHead(t);
+    const long = "x".repeat(10_000);
+    const a = (await callOk(t, "ApiaryService/CreateApiary", { name: long, address: long })).apiary;
+    const b = (await callOk(t, "ApiaryService/CreateApiary", { name: long })).apiary;
+    const hive = (
+      await callOk(t, "HiveService/CreateHive", { apiaryId: a.id, name: long, note: long })
+    ).hive;
+    await callOk(t, "HiveService/UpdateHive", {
+      hive: { id: hive.id, name: long, status: "HIVE_STATUS_QUEENLESS" },
+    });
+    await callOk(t, "HiveService/RelocateHive", { id: hive.id, targetApiaryId: b.id });
+    await callOk(t, "HarvestService/CreateHarvest", {
+      hiveId: hive.id,
+      amountKg: 1.5,
+      variety: long,
+    });
+    await callOk(t, "TreatmentService/CreateTreatment", { hiveId: hive.id, product: long });
+    await callOk(t, "InspectionService/CreateInspection", { hiveId: hive.id, note: long });
+    await callOk(t, "HiveService/UpdateHive", {
+      hive: { id: hive.id, name: long, status: "HIVE_STATUS_DISSOLVED" },
+    });
+    const { changes } = await pullAll(t, head);
+    expect(changes.length).toBeGreaterThan(10);
+    const refused = changes.flatMap((c, i) => {
+      const op = c.op === "CHANGE_OP_DELETE" ? 2 : 1;
+      const parsed = parseWireChange({ ...c, op, payloadJson: c.payloadJson ?? "" }, "u", i);
+      return "error" in parsed ? [`${c.entity}: ${parsed.error.reason}`] : [];
+    });
+    expect(refused).toEqual([]);
   });
 
   it("ignores a bad value in a field the method does not read", async () => {

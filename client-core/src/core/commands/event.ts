@@ -5,6 +5,7 @@
  */
 import { EventType } from "@hivekeep/proto";
 import type { Change } from "../change.ts";
+import { maxTextLength } from "../column-value.ts";
 import { upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
 
@@ -26,6 +27,19 @@ export interface EventInput {
   readonly detail?: Record<string, unknown>;
 }
 
+/**
+ * A title within the text column rule (`maxTextLength`): titles quote names that may each be
+ * that long ("Hive <name> moved to <apiary>"), so a longer one is cut, ending in "…", never
+ * inside a surrogate pair. A device pushes what it records: Push would refuse a longer one.
+ */
+export function eventTitle(title: string): string {
+  if (title.length <= maxTextLength) return title;
+  let end = maxTextLength - 1;
+  const last = title.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${title.slice(0, end)}…`;
+}
+
 /** The change that records one event; its scope is the event's apiary. */
 export function recordEvent(ctx: CommandContext, input: EventInput): Change {
   return upsert(ctx, "event", ctx.newId(), input.apiaryId, {
@@ -39,7 +53,7 @@ export function recordEvent(ctx: CommandContext, input: EventInput): Change {
     amount_kg: input.amountKg ?? 0,
     detail_json: input.detail ? JSON.stringify(input.detail) : "",
     author_id: ctx.authorId,
-    title: input.title,
+    title: eventTitle(input.title),
     created_at: ctx.now.toISOString(),
   });
 }
