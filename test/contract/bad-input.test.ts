@@ -10,7 +10,7 @@
  * - A stored text passes the column rules of a pushed change: `invalid_argument`.
  * The fields are enumerated from the proto descriptors, so a new field without a row here fails.
  */
-import type { DescMessage } from "@bufbuild/protobuf";
+import type { DescMessage, DescService } from "@bufbuild/protobuf";
 import { parseWireChange } from "@hivekeep/client-core/core";
 import * as proto from "@hivekeep/proto";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -166,7 +166,7 @@ const impossibleTimestamps = [
 ];
 
 const serviceDescs = (Object.values(proto) as unknown[]).filter(
-  (v): v is proto.ApiaryServiceType =>
+  (v): v is DescService =>
     (v as { kind?: unknown })?.kind === "service" &&
     recordServices.includes((v as { name: string }).name),
 );
