@@ -3,7 +3,8 @@
  * descriptors (support/fuzz-requests.ts), against a real server in login mode with two
  * organizations, on every database kind. For every request:
  *
- * - no 5xx, and no server stream ending with a 5xx-class code;
+ * - no 5xx, and no server stream ending with a 5xx-class code (internal, unknown, …; Connect's
+ *   `unimplemented` for a protocol it does not take is allowed there, as a 4xx for unary);
  * - every error is the Connect error JSON `{code, message}` with a Connect code and a message
  *   of at most 1000 characters (an error quotes a short prefix of the input, not all of it);
  * - a refused call adds nothing to the caller's feed nor to the other tenant's, and no call of

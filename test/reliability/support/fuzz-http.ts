@@ -184,7 +184,13 @@ function checkErrorJson(
   const messageText = typeof message === "string" ? message : undefined;
   if (codeName === undefined || !(codeName in connectCodes)) {
     problems.push(`not a Connect code: ${where} has code ${JSON.stringify(code)}`);
-  } else if (isStream && (connectCodes[codeName] as number) >= 500) {
+  } else if (
+    isStream &&
+    (connectCodes[codeName] as number) >= 500 &&
+    // Connect's own code for a protocol it does not take (an unknown compression, not
+    // exactly one request message): what a unary call answers with a 4xx status.
+    codeName !== "unimplemented"
+  ) {
     problems.push(`5xx code: ${where} has code ${codeName} (HTTP ${connectCodes[codeName]})`);
   }
   if (messageText === undefined || messageText === "") {
