@@ -9,7 +9,8 @@
  *   of at most 1000 characters (an error quotes a short prefix of the input, not all of it);
  * - a refused call adds nothing to the caller's feed nor to the other tenant's, and no call of
  *   the caller ever adds to the other tenant's feed (both heads read after each call from the
- *   server's database, cheaply; at the end Pull must show the same heads);
+ *   server's database, cheaply; at the end Pull must show the same heads), and leaves the row
+ *   count of every table as it was;
  * - no answer shows the other tenant's names;
  * - a request that must be refused is: an impossible time (2026-02-30, 24:00) anywhere, and in
  *   a record service's write a text Push refuses (NUL, a lone surrogate, over 10,000 chars).
@@ -45,6 +46,7 @@ import {
   feedHead,
   feedHeads,
   renewSession,
+  rowCounts,
   sessionAlive,
   type World,
 } from "./support/fuzz-world.ts";
@@ -89,6 +91,8 @@ describe.each(databaseKinds)("fuzz on %s", (kind) => {
   let shrinkSpentMs = 0;
   /** Both organizations' feed heads after the last call (see feedHeads). */
   let heads: Record<string, string>;
+  /** Every table's row count after the last call (see rowCounts). */
+  let rows: Record<string, number>;
   let orgs: [string, string];
   beforeAll(async () => {
     t = await startTestServer(
@@ -98,13 +102,16 @@ describe.each(databaseKinds)("fuzz on %s", (kind) => {
     );
     w = await buildWorld(t);
     orgs = [w.A.owner.organizationId, w.B.owner.organizationId];
-    // The feed check sees a write: one accepted call moves A's head and only A's.
+    // The checks see a write: one accepted call moves A's head and only A's, and adds a row.
     const before = await feedHeads(t, orgs);
+    const rowsBefore = await rowCounts(t);
     const created = await t.as(w.token).call("ApiaryService/CreateApiary", { name: "probe" });
     expect(created.status).toBe(200);
     heads = await feedHeads(t, orgs);
     expect(heads[orgs[0]]).not.toBe(before[orgs[0]]);
     expect(heads[orgs[1]]).toBe(before[orgs[1]]);
+    rows = await rowCounts(t);
+    expect(rows.apiaries).toBe((rowsBefore.apiaries ?? 0) + 1);
     pools = {
       own: w.A.ids,
       other: w.B.ids,
@@ -194,6 +201,16 @@ describe.each(databaseKinds)("fuzz on %s", (kind) => {
       problems.push(`feed: a call of A moved B's feed (feed_seq/last ${heads[b]} → ${after[b]})`);
     }
     heads = after;
+    const rowsAfter = await rowCounts(t);
+    if (outcome.refused) {
+      const changed = Object.keys(rowsAfter).filter((n) => rowsAfter[n] !== rows[n]);
+      if (changed.length > 0) {
+        problems.push(
+          `rows: refused, yet it changed ${changed.map((n) => `${n} ${rows[n]} → ${rowsAfter[n]}`).join(", ")}`,
+        );
+      }
+    }
+    rows = rowsAfter;
     bump(kind, `service ${m.parent.name}`);
     if (process.env.FUZZ_VERBOSE) {
       bump(kind, `answer ${m.name} ${outcome.status}${outcome.code ? ` ${outcome.code}` : ""}`);

@@ -208,3 +208,34 @@ export async function feedHeads(
   );
   return Object.fromEntries(rows.map((r) => [r.id, `${r.feed_seq}/${r.last ?? 0}`]));
 }
+
+/** Every table a call may write (the feed's `changes` aside: see feedHeads). */
+const writtenTables = [
+  "organizations",
+  "users",
+  "memberships",
+  "sessions",
+  "api_keys",
+  "invitations",
+  "apiaries",
+  "hives",
+  "placements",
+  "inspections",
+  "queens",
+  "tasks",
+  "treatments",
+  "harvests",
+  "events",
+];
+
+/**
+ * How many rows each table holds, in one query: a refused call must leave every count as it
+ * was (a row inserted and not rolled back is a half-written call even where no feed change
+ * shows it, e.g. an API key or a session).
+ */
+export async function rowCounts(t: TestServer): Promise<Record<string, number>> {
+  const [row] = await t.server.db.query<Record<string, unknown>>(
+    `select ${writtenTables.map((n) => `(select count(*) from ${n}) as ${n}`).join(", ")}`,
+  );
+  return Object.fromEntries(writtenTables.map((n) => [n, Number(row?.[n] ?? -1)]));
+}
