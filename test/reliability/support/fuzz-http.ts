@@ -242,8 +242,12 @@ export function judge(res: RawResponse, opts: { stream: boolean }): Outcome {
   const { envelopes, rest } = parseEnvelopes(res.body);
   const end = envelopes.find((e) => (e.flags & envelopeFlags.endStream) !== 0);
   if (!end) {
-    if (!res.cut) problems.push("stream framing: it ended without an end-stream envelope");
-    else if (rest > 0 && envelopes.length === 0) problems.push("stream framing: a broken envelope");
+    // (Cut by us, the last envelope may be incomplete: nothing to judge.)
+    if (!res.cut) {
+      problems.push(
+        `stream framing: it ended without an end-stream envelope${rest > 0 ? ` (${rest} bytes of a broken one)` : ""}`,
+      );
+    }
     return { status: 200, refused: false, problems };
   }
   if (end !== envelopes[envelopes.length - 1]) {
