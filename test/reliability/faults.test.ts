@@ -234,9 +234,15 @@ async function expectPokeAfterWrite(url: string): Promise<void> {
   try {
     const first = await stream.until((m) => !m.heartbeat, 30_000);
     expect(first, String(stream.error)).toEqual({ cursor: String(head), heartbeat: false });
-    const w = await call(url, "ApiaryService/CreateApiary", { name: "Poke" });
-    expect(w.status, JSON.stringify(w.body)).toBe(200);
-    const poke = await stream.until((m) => !m.heartbeat && Number(m.cursor) > head, 30_000);
+    // The LISTEN connection may come back a moment after the pool (each has its own retry
+    // timer), and a poke sent before it is back is lost (harmless: devices pull anyway), so
+    // write until one arrives, within a generous ceiling.
+    let poke: { cursor: string } | undefined;
+    for (let i = 0; i < 30 && poke === undefined && !stream.ended; i++) {
+      const w = await call(url, "ApiaryService/CreateApiary", { name: `Poke ${i}` });
+      expect(w.status, JSON.stringify(w.body)).toBe(200);
+      poke = await stream.until((m) => !m.heartbeat && Number(m.cursor) > head, 1_000);
+    }
     expect(poke, String(stream.error)).toBeDefined();
   } finally {
     abort.abort();
@@ -360,6 +366,15 @@ describe.each(databaseKinds)("faults on %s", (kind) => {
       }
       const pull = await call(server.url, "SyncService/Pull", { cursor: "" });
       expect(pull.body.code).toBe("unavailable");
+      // Many at once (more than the pool has connections): every one answered, unavailable.
+      const burst = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          call(server.url, "ApiaryService/CreateApiary", { name: `Burst ${i}` }),
+        ),
+      );
+      expect(burst.map((r) => `${r.status} ${r.body.code}`)).toEqual(
+        burst.map(() => "503 unavailable"),
+      );
 
       await proxy.restore();
       await eventually(async () => expect(await readyz(server.url)).toBe(200));

@@ -26,6 +26,18 @@ interface SocketOptions {
 export const connectTimeoutSeconds = 5;
 
 /**
+ * Seconds a connection waits before it tries again after a failure: 25-50 ms doubling to at most
+ * 0.5-1 s. postgres.js's default grows to 10-20 s and is shared by the pool and its LISTEN
+ * connection, so after an outage of a few seconds, requests queued behind those attempts and
+ * the pokes of Subscribe stayed away that much longer than the database did. A refused connection
+ * costs the database nothing, and a failed attempt fails every statement waiting for a connection
+ * (server/patches/postgres@3.4.9.patch), so a request during an outage is answered `unavailable`
+ * within about a second (connect_timeout where the network drops packets instead).
+ */
+export const reconnectBackoff = (retries: number): number =>
+  Math.min(0.05 * 2 ** retries, 1) * (0.5 + Math.random() / 2);
+
+/**
  * The connections' sockets, opened with TCP_NODELAY (postgres.js's documented
  * `socket` option; it leaves Nagle's algorithm on). A transaction that sends
  * several statements before awaiting them (a Push sends each chunk's writes
@@ -102,6 +114,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     ...({ socket: openSocket } as object),
     max: options.max ?? 10,
     connect_timeout: connectTimeoutSeconds,
+    backoff: reconnectBackoff,
     onnotice: () => {},
     // int8 (counts, feed sequence numbers) as number, as PGlite returns them;
     // timestamptz parsed correctly for years below 100 too.
