@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const log = pino({ level: config.logLevel });
   // An error nothing caught leaves the process in a state nobody planned for: log one clear
   // fatal line and exit non-zero, so the supervisor (systemd, a container's restart policy;
-  // README, "Running it") starts a fresh one. This is no way of carrying on.
+  // README, "Running it") starts a fresh one. Only that: the handlers never carry on.
   const fatal = (kind: string) => (err: unknown) => {
     log.fatal({ err, kind }, "hivekeep: fatal error, exiting");
     process.exit(1);
