@@ -101,7 +101,7 @@ export const unreadableRequests: Interceptor = (next) => async (req) => {
  * The request body as Connect reads it, through one reader that stays ours: what Connect leaves
  * unread can be drained after.
  */
-class RequestBody implements AsyncIterable<Uint8Array> {
+export class RequestBody implements AsyncIterable<Uint8Array> {
   ended: boolean;
   private readonly reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 
@@ -110,13 +110,18 @@ class RequestBody implements AsyncIterable<Uint8Array> {
     this.ended = this.reader === undefined;
   }
 
+  /**
+   * The next chunk, or undefined at the end. A body cut short (the client went away) fails:
+   * Connect must not take a prefix of it for the whole request.
+   */
   async read(): Promise<Uint8Array | undefined> {
     if (this.ended || !this.reader) return undefined;
     try {
       const r = await this.reader.read();
       if (!r.done) return r.value;
-    } catch {
-      // The client went away: there is nothing more to read.
+    } catch (err) {
+      this.ended = true;
+      throw err;
     }
     this.ended = true;
     return undefined;
@@ -133,12 +138,19 @@ class RequestBody implements AsyncIterable<Uint8Array> {
     };
   }
 
-  /** Reads and drops the rest; false when more than `maxBytes` came (the rest is left). */
+  /**
+   * Reads and drops the rest; false when more than `maxBytes` came (the rest is left). A body
+   * cut short ends it: there is nothing more to read.
+   */
   async drain(maxBytes: number): Promise<boolean> {
     let bytes = 0;
-    for (let chunk = await this.read(); chunk !== undefined; chunk = await this.read()) {
-      bytes += chunk.byteLength;
-      if (bytes > maxBytes) return false;
+    try {
+      for (let chunk = await this.read(); chunk !== undefined; chunk = await this.read()) {
+        bytes += chunk.byteLength;
+        if (bytes > maxBytes) return false;
+      }
+    } catch {
+      // The client went away.
     }
     return true;
   }
