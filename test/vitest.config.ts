@@ -3,7 +3,7 @@
  * unit tests beside the code, integration tests in test/, browser tests in e2e/.
  */
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -28,7 +28,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/reliability/**"],
+          exclude: [...configDefaults.exclude, "test/reliability/**"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
