@@ -6,6 +6,7 @@ import { nextPageHeader } from "@hivekeep/client-core/sync";
 import { PullResponseSchema, type SyncService } from "@hivekeep/proto";
 import { feedHead, readFeedPage, readWirePage } from "../store/feed.ts";
 import { callerOf } from "./context.ts";
+import { parseCursor } from "./cursor.ts";
 import type { Deps } from "./deps.ts";
 import { feedRowToProto } from "./mapping.ts";
 import { encodedChanges, isBinaryRequest } from "./pull-encoding.ts";
@@ -25,12 +26,7 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
       const caller = callerOf(ctx);
       if (req.limit < 0) throw invalidArgument("limit must not be negative");
       const limit = req.limit === 0 ? defaultPullLimit : Math.min(req.limit, maxPullLimit);
-      if (req.cursor !== "" && !/^\d{1,15}$/.test(req.cursor)) {
-        throw invalidArgument(
-          `cursor ${JSON.stringify(req.cursor)} is malformed; pass "" or nextCursor`,
-        );
-      }
-      const after = req.cursor === "" ? 0 : Number(req.cursor);
+      const after = parseCursor(req.cursor);
       const head = (await feedHead(db, caller.organizationId)) ?? 0;
       if (after > head) {
         throw invalidArgument(
