@@ -20,6 +20,10 @@
  * is listed with its first example and, shrunk by fast-check, a smallest request that still
  * fails the same way (FUZZ_SHRINK=0 skips shrinking); FUZZ_REPORT=<file> writes them as JSON;
  * FUZZ_VERBOSE=1 also prints how each method answered (statuses and codes).
+ *
+ * One method, longer, on one database:
+ *   TEST_DATABASES=pglite FUZZ_RUNS=500 pnpm test:reliability test/reliability/fuzz.test.ts -t CreateHive
+ * (-t keeps the world's set-up: it runs in beforeAll.)
  */
 import { writeFileSync } from "node:fs";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
