@@ -2,6 +2,7 @@
  * Starting and stopping one server process. main.ts (the composition root for
  * production) and the integration tests both use startServer.
  */
+import { setMaxListeners } from "node:events";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import pino, { type Logger } from "pino";
@@ -64,6 +65,10 @@ export async function startServer(
   }
   const notifier = await startFeedNotifier(db);
   const shutdown = new AbortController();
+  // Connect links every call's signal to this one (a listener per call in flight, each
+  // Subscribe stream's for as long as it is open, removed when the call ends): hundreds are
+  // normal, and Node's "possible EventTarget memory leak" warning past ten would be a false alarm.
+  setMaxListeners(0, shutdown.signal);
   // The demo preparer needs the finished deps (it seeds through the RPCs).
   let prepareDemo: (() => Promise<DemoTenant>) | undefined;
   const auth: AuthSettings = {

@@ -8,12 +8,21 @@
  *     ▼                                   ▼
  *   wait ◄───────────────────────────────┘
  *     ├─ feed of the tenant advanced and the caller can see it ──► poke(seq)
+ *     │    (at most one poke per second: writes in between raise one number,
+ *     │     and the next poke carries the newest position)
  *     ├─ 25 s without a poke ──► heartbeat
  *     ├─ credential revoked (checked at most once per heartbeat interval) ──► end
  *     └─ client gone / server shutting down ──► end
  *
  * Memory per subscriber is constant: wake-ups only raise one number, so a
- * slow reader never queues pokes, it gets the latest position when it reads.
+ * slow reader never queues pokes, it gets the latest position when it reads
+ * (a heap snapshot of 200 open streams after 300 writes holds nothing that
+ * grew with the writes; the stream's own objects are about 40 KB). The work is
+ * bounded too: a burst of writes costs each stream one visibility query and one
+ * poke per `pokeIntervalMs`, not one per write. Per write it was 200 queries
+ * and 200 pokes for 200 streams, whose garbage grew the heap (and the RSS,
+ * which V8 does not give back soon) by about 100 MiB in 300 writes
+ * (docs/decisions.md, "Reliability (issue 13): memory under slow subscribers").
  */
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
@@ -29,11 +38,39 @@ import { callerOf } from "./context.ts";
 import type { Deps } from "./deps.ts";
 
 export const defaultHeartbeatMs = 25_000;
+/** The shortest time between two pokes of one stream (at most the heartbeat interval). */
+export const defaultPokeIntervalMs = 1_000;
+
+/** The stream's clock and timers: injected so tests can drive them (fake timers). */
+export interface SubscribeTiming {
+  readonly heartbeatMs: number;
+  readonly pokeIntervalMs: number;
+  now(): number;
+  setTimer(fn: () => void, ms: number): () => void;
+}
+
+/** Real time, looked up at each call (so vi.useFakeTimers() reaches it too). */
+export function subscribeTiming(
+  options: { heartbeatMs?: number; pokeIntervalMs?: number } = {},
+): SubscribeTiming {
+  const heartbeatMs = options.heartbeatMs ?? defaultHeartbeatMs;
+  return {
+    heartbeatMs,
+    // Never longer than a heartbeat interval (tests shorten that one).
+    pokeIntervalMs: options.pokeIntervalMs ?? Math.min(defaultPokeIntervalMs, heartbeatMs),
+    now: () => Date.now(),
+    setTimer(fn, ms) {
+      const timer = setTimeout(fn, ms);
+      return () => clearTimeout(timer);
+    },
+  };
+}
 
 export async function* subscribe(
   deps: Deps,
   req: SubscribeRequest,
   ctx: HandlerContext,
+  timing: SubscribeTiming = subscribeTiming({ heartbeatMs: deps.heartbeatMs }),
 ): AsyncGenerator<SubscribeResponse> {
   const caller = callerOf(ctx);
   if (req.cursor !== "" && !/^\d{1,15}$/.test(req.cursor)) {
@@ -41,35 +78,54 @@ export async function* subscribe(
       `cursor ${JSON.stringify(req.cursor)} is malformed; pass "" or nextCursor`,
     );
   }
+  const { heartbeatMs, pokeIntervalMs } = timing;
   let sent = req.cursor === "" ? 0 : Number(req.cursor);
+  // What the stream keeps between wake-ups: this number, and the pending wait.
   let latest = 0;
-  let wake: (() => void) | undefined;
-  const poke = () => {
-    wake?.();
-    wake = undefined;
-  };
+  let resume: ((woken: boolean) => void) | undefined;
+  let feedWakes = false;
+  /** Waits ms, or less: until the feed advances (when feedWakes) or the stream ends. */
+  const wait = (ms: number, wakeOnFeed: boolean) =>
+    new Promise<boolean>((resolve) => {
+      const cancel = timing.setTimer(() => settle(false), ms);
+      const settle = (woken: boolean) => {
+        cancel();
+        resume = undefined;
+        resolve(woken);
+      };
+      feedWakes = wakeOnFeed;
+      resume = settle;
+    });
   const unsubscribe = deps.notifier.subscribe(caller.organizationId, (seq) => {
     latest = Math.max(latest, seq);
-    poke();
+    if (feedWakes) resume?.(true);
   });
   const signal = ctx.signal;
-  signal.addEventListener("abort", poke);
-  const heartbeatMs = deps.heartbeatMs ?? defaultHeartbeatMs;
+  const end = () => resume?.(true);
+  signal.addEventListener("abort", end);
   // A long stream outlives its token's check at the start: a revoked session,
   // a revoked key or a removed member ends it within one heartbeat interval.
-  let checkedAt = Date.now();
+  let checkedAt = timing.now();
   const stillAllowed = async (always: boolean) => {
-    if (!always && Date.now() - checkedAt < heartbeatMs) return;
+    if (!always && timing.now() - checkedAt < heartbeatMs) return;
     if (!(await credentialValid(deps.db, caller))) {
       throw new ConnectError("the token was revoked or has expired", Code.Unauthenticated);
     }
-    checkedAt = Date.now();
+    checkedAt = timing.now();
   };
+  let pokedAt = Number.NEGATIVE_INFINITY;
   try {
     // Already behind: poke at once. (Subscribed first, so nothing in between is missed.)
     latest = Math.max(latest, (await feedHead(deps.db, caller.organizationId)) ?? 0);
     while (!signal.aborted) {
       if (latest > sent) {
+        // A poke shortly after the last one waits out the interval; the writes
+        // meanwhile only raise `latest`, so one poke then covers them all.
+        const early = pokedAt + pokeIntervalMs - timing.now();
+        if (early > 0) {
+          await wait(early, false);
+          continue;
+        }
         // Only changes the caller may read count (not other users' personal tasks).
         const visible = await lastVisibleSeq(
           deps.db,
@@ -81,25 +137,21 @@ export async function* subscribe(
         const seen = latest;
         await stillAllowed(false);
         if (visible !== undefined) {
+          pokedAt = timing.now();
           yield create(SubscribeResponseSchema, { cursor: String(visible) });
         }
         sent = seen;
         continue;
       }
-      const woke = await new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), heartbeatMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve(true);
-        };
-      });
+      const woke = await wait(heartbeatMs, true);
       if (!woke && !signal.aborted) {
         await stillAllowed(true);
         yield create(SubscribeResponseSchema, { heartbeat: true });
       }
     }
   } finally {
-    signal.removeEventListener("abort", poke);
+    resume = undefined;
+    signal.removeEventListener("abort", end);
     unsubscribe();
   }
 }
