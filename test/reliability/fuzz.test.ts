@@ -186,10 +186,11 @@ describe.each(databaseKinds)("fuzz on %s", (kind) => {
       problems.push(`accepted: must be refused, ${c.mustRefuse}`);
     }
     const text = res.body.toString("utf8");
-    // (Signing up with B's invitation joins B: its name in the answer is no leak.)
+    // (A request with B's credentials, an invitation of B or the email of an account of B with
+    // the password every account of the world shares, acts as B: B's name in it is no leak.)
     const bodyText = Buffer.from(c.body).toString("utf8");
-    const joinsB = w.B.invitationTokens.some((token) => bodyText.includes(token));
-    if (text.includes(w.B.marker) && !joinsB) {
+    const asB = [...w.B.invitationTokens, ...w.B.emails].some((x) => bodyText.includes(x));
+    if (text.includes(w.B.marker) && !asB) {
       problems.push(`leak: the answer shows tenant B's data: ${preview(res.body)}`);
     }
     // A call that ended a session of A1 (Logout, SwitchOrganization): sign in again.
