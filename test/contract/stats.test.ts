@@ -284,3 +284,23 @@ describe.each(targetKinds)("GetHoneyStats on %s", (kind) => {
     expect(s.perYear.map((y) => [y.key, y.kg])).toEqual([["2026", 7.6]]);
   });
 });
+
+describe.each(targetKinds)("honey sums beyond the largest double on %s", (kind) => {
+  const t = useTestTarget(kind);
+  const h = helpers(t);
+
+  it("answer Infinity (the exact sum rounded to a double), never an error", async () => {
+    const hive = await h.hive(await h.apiary("Huge"), "Huge");
+    // Each amount is a valid double; their sum is not.
+    for (let i = 0; i < 2; i++) {
+      await h.ok("HarvestService/CreateHarvest", { hiveId: hive, amountKg: 1.7e308 });
+    }
+    const honey = await t.call("StatsService/GetHoneyStats", {});
+    expect(honey.status, JSON.stringify(honey.body)).toBe(200);
+    expect(honey.body.perYear.map((y: { kg: unknown }) => y.kg)).toEqual(["Infinity"]);
+    expect(honey.body.perApiary.map((y: { kg: unknown }) => y.kg)).toEqual(["Infinity"]);
+    const dashboard = await t.call("StatsService/GetDashboard", {});
+    expect(dashboard.status, JSON.stringify(dashboard.body)).toBe(200);
+    expect(dashboard.body.honeyKgSeason).toBe("Infinity");
+  });
+});

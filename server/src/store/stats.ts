@@ -3,7 +3,8 @@
  *
  * - Only complete, live rows count. Honey figures are sums of amount_kg of
  *   live HARVEST events (a deleted harvest tombstones its event, so it drops).
- * - Sums run over numeric (`amount_kg::numeric`), so 0.1 + 0.2 kg is 0.3 kg.
+ * - Sums run over numeric (`amount_kg::numeric`), so 0.1 + 0.2 kg is 0.3 kg; a sum beyond the
+ *   largest double is Infinity, as on a device.
  * - Years and months are calendar years and months in UTC.
  * - "Now" is the server clock's time, passed in as a parameter (never SQL's
  *   now()), so the server decides the time in one place.
@@ -22,7 +23,19 @@ const openTasks = `select * from tasks t where ${live("t")} and not coalesce(t.d
 const harvestEvents = `select * from events e where ${live("e")} and e.type = ${EventType.HARVEST}`;
 const utcYear = (col: string) => `extract(year from ${col} at time zone 'UTC')::int`;
 const utcMonth = (col: string) => `extract(month from ${col} at time zone 'UTC')::int`;
-const kgSum = "coalesce(sum(amount_kg::numeric), 0)::float8";
+/**
+ * The smallest decimal that rounds to Infinity as a double: 2^1024 - 2^970, halfway between the
+ * largest double and 2^1024 (a tie rounds to even, which is 2^1024, so Infinity).
+ */
+const doubleOverflow =
+  "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792";
+/**
+ * The exact sum of amount_kg, rounded once to a double, as a device's sumKg does. A sum beyond the
+ * largest double is Infinity (numeric → float8 would fail with "value out of range": a 500 for
+ * honey figures once two harvests of 1.7e308 kg were stored).
+ */
+const kgSum = `(case when coalesce(sum(amount_kg::numeric), 0) >= ${doubleOverflow}::numeric
+    then 'Infinity'::float8 else coalesce(sum(amount_kg::numeric), 0)::float8 end)`;
 
 /** The counts of the dashboard (client-core's DashboardFigures defines them once). */
 export type DashboardCounts = Pick<
