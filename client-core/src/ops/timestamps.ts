@@ -1,7 +1,7 @@
 /**
  * Request timestamps → the RFC 3339 strings commands and rows hold (ms, UTC). A JSON request's
  * timestamp that names no instant (2026-02-30, 24:00) never gets here: protobuf-es reads it with
- * `Date.parse`, which would roll it over, and our patch of it (patches/@bufbuild__protobuf@*.patch)
+ * `Date.parse`, which would roll it over, and our patch of it (client-core/patches/)
  * refuses it while parsing (invalid_argument), as Push's parseRfc3339 does. Binary requests
  * carry seconds, which always name an instant.
  */
