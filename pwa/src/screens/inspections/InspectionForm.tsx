@@ -44,7 +44,7 @@ import {
   togglePreset,
 } from "./fields.ts";
 import { inspectionMessages } from "./messages.ts";
-import { PhotoFileButton, PhotoStatus, usePhotoPreparation } from "./PhotoInput.tsx";
+import { PhotoFileButton, PhotoStatus, photoRoom, usePhotoPreparation } from "./PhotoInput.tsx";
 
 export default function InspectionForm() {
   const t = useMessages(inspectionMessages);
@@ -114,7 +114,7 @@ function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom?: Inspectio
   const [photos, setPhotos] = useState<Photo[]>([]);
   const photoPrep = usePhotoPreparation();
   const addFiles = async (files: File[]) => {
-    const urls = await photoPrep.prepare(files);
+    const urls = await photoPrep.prepare(files, photoRoom(photos.length));
     setPhotos((ps) => {
       const have = new Set(ps.map((p) => p.dataUrl));
       return [...ps, ...urls.filter((u) => !have.has(u)).map((dataUrl) => ({ dataUrl }))];
@@ -298,16 +298,20 @@ function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom?: Inspectio
             <PhotoFileButton
               label={t("takePhoto")}
               camera
-              disabled={photoPrep.busy}
+              disabled={photoPrep.busy || photoRoom(photos.length) === 0}
               onFiles={(f) => void addFiles(f)}
             />
             <PhotoFileButton
               label={t("chooseFromGallery")}
-              disabled={photoPrep.busy}
+              disabled={photoPrep.busy || photoRoom(photos.length) === 0}
               onFiles={(f) => void addFiles(f)}
             />
           </div>
-          <PhotoStatus busy={photoPrep.busy} errors={photoPrep.errors} />
+          <PhotoStatus
+            busy={photoPrep.busy}
+            errors={photoPrep.errors}
+            room={photoRoom(photos.length)}
+          />
         </Card>
 
         <Card title={t("weather")}>

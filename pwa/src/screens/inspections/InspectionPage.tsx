@@ -24,7 +24,7 @@ import {
 } from "../../ui/page.tsx";
 import { calmnessRange, hasMeasurements, isColonyCheck } from "./fields.ts";
 import { inspectionMessages } from "./messages.ts";
-import { PhotoFileButton, PhotoStatus, usePhotoPreparation } from "./PhotoInput.tsx";
+import { PhotoFileButton, PhotoStatus, photoRoom, usePhotoPreparation } from "./PhotoInput.tsx";
 
 interface Loaded {
   readonly inspection: Inspection;
@@ -206,7 +206,7 @@ function Photos(props: { readonly inspection: Inspection; readonly readOnly: boo
   const [viewing, setViewing] = useState<number | undefined>();
   const prep = usePhotoPreparation();
   const add = useAction(async (files: File[]) => {
-    const urls = await prep.prepare(files);
+    const urls = await prep.prepare(files, photoRoom(photos.length));
     for (const photo of urls) {
       await client.inspections.addInspectionPhoto({ inspectionId: inspection.id, photo });
     }
@@ -250,11 +250,11 @@ function Photos(props: { readonly inspection: Inspection; readonly readOnly: boo
           <div className="form__actions">
             <PhotoFileButton
               label={t("addPhoto")}
-              disabled={prep.busy || add.busy}
+              disabled={prep.busy || add.busy || photoRoom(photos.length) === 0}
               onFiles={(files) => void add.run(files)}
             />
           </div>
-          <PhotoStatus busy={prep.busy} errors={prep.errors} />
+          <PhotoStatus busy={prep.busy} errors={prep.errors} room={photoRoom(photos.length)} />
           <ErrorNote error={add.error} />
         </>
       )}

@@ -3,24 +3,37 @@
  * carries the label, so a screen reader, the keyboard and a test's setInputFiles all reach it),
  * and the resize on the device (photo.ts) with its progress and errors.
  */
+import { maxInspectionPhotos } from "@hivekeep/client-core/core";
 import { useState } from "react";
 import { useMessages } from "../../i18n.ts";
 import { errorText } from "../../ui/page.tsx";
 import { inspectionMessages } from "./messages.ts";
 import { PhotoError, preparePhoto } from "./photo.ts";
 
-/** Resizes picked files one after another (a phone has little memory for 12 MP images). */
+/** How many more photos an inspection holding `count` can take (core's one limit). */
+export const photoRoom = (count: number): number => Math.max(0, maxInspectionPhotos - count);
+
+/**
+ * Resizes picked files one after another (a phone has little memory for 12 MP images). Only the
+ * first `room` files are used: an inspection holds at most maxInspectionPhotos, and the rest are
+ * named in an error instead of being refused one by one when saved.
+ */
 export function usePhotoPreparation() {
   const t = useMessages(inspectionMessages);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<string[]>([]);
-  const prepare = async (files: readonly File[]): Promise<string[]> => {
+  const prepare = async (files: readonly File[], room: number): Promise<string[]> => {
     setBusy(true);
     setErrors([]);
     const out: string[] = [];
     const failed: string[] = [];
+    const over = files.slice(Math.max(0, room));
+    if (over.length > 0) {
+      const names = over.map((f) => `“${f.name || "?"}”`).join(", ");
+      failed.push(t("photosOverLimit", { max: maxInspectionPhotos, names }));
+    }
     try {
-      for (const file of files) {
+      for (const file of files.slice(0, Math.max(0, room))) {
         try {
           out.push((await preparePhoto(file)).dataUrl);
         } catch (err) {
@@ -75,13 +88,24 @@ export function PhotoFileButton(props: {
   );
 }
 
-/** "Preparing photos…" while the device resizes, and what could not be used. */
-export function PhotoStatus(props: { readonly busy: boolean; readonly errors: readonly string[] }) {
+/**
+ * "Preparing photos…" while the device resizes, that the inspection is full (`room` 0), and
+ * what could not be used.
+ */
+export function PhotoStatus(props: {
+  readonly busy: boolean;
+  readonly errors: readonly string[];
+  readonly room: number;
+}) {
   const t = useMessages(inspectionMessages);
   return (
     <>
       <p className="muted photo-status" role="status">
-        {props.busy ? t("preparingPhotos") : ""}
+        {props.busy
+          ? t("preparingPhotos")
+          : props.room === 0
+            ? t("photosFull", { max: maxInspectionPhotos })
+            : ""}
       </p>
       {props.errors.map((e) => (
         <p key={e} className="error" role="alert">

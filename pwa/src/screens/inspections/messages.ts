@@ -53,6 +53,8 @@ export const inspectionMessages = defineMessages("inspections", {
     photoUnreadable: "“{{name}}” is not an image this device can read.",
     photoTooLarge: "“{{name}}” could not be made small enough to store.",
     photoFailed: "“{{name}}” could not be added: {{message}}",
+    photosOverLimit: "An inspection holds at most {{max}} photos. Not added: {{names}}",
+    photosFull: "This inspection holds the most photos it can ({{max}}).",
     photosSavedPartly:
       "The inspection is saved, but a photo could not be stored: {{message}} Open the inspection to add it again.",
     openInspection: "Open the inspection",
@@ -123,6 +125,8 @@ export const inspectionMessages = defineMessages("inspections", {
     photoUnreadable: "„{{name}}“ ist kein Bild, das dieses Gerät lesen kann.",
     photoTooLarge: "„{{name}}“ ließ sich nicht klein genug zum Speichern machen.",
     photoFailed: "„{{name}}“ konnte nicht hinzugefügt werden: {{message}}",
+    photosOverLimit: "Eine Durchsicht fasst höchstens {{max}} Fotos. Nicht hinzugefügt: {{names}}",
+    photosFull: "Diese Durchsicht hat so viele Fotos, wie sie fassen kann ({{max}}).",
     photosSavedPartly:
       "Die Durchsicht ist gespeichert, aber ein Foto konnte nicht abgelegt werden: {{message}} Öffnen Sie die Durchsicht, um es erneut hinzuzufügen.",
     openInspection: "Durchsicht öffnen",
