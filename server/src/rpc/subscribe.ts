@@ -26,7 +26,6 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import { invalidArgument } from "@hivekeep/client-core/ops";
 import {
   type SubscribeRequest,
   type SubscribeResponse,
@@ -35,6 +34,7 @@ import {
 import { credentialValid } from "../auth/auth-store.ts";
 import { feedHead, lastVisibleSeq } from "../store/feed.ts";
 import { callerOf } from "./context.ts";
+import { parseCursor } from "./cursor.ts";
 import type { Deps } from "./deps.ts";
 
 export const defaultHeartbeatMs = 25_000;
@@ -73,13 +73,8 @@ export async function* subscribe(
   timing: SubscribeTiming = subscribeTiming({ heartbeatMs: deps.heartbeatMs }),
 ): AsyncGenerator<SubscribeResponse> {
   const caller = callerOf(ctx);
-  if (req.cursor !== "" && !/^\d{1,15}$/.test(req.cursor)) {
-    throw invalidArgument(
-      `cursor ${JSON.stringify(req.cursor)} is malformed; pass "" or nextCursor`,
-    );
-  }
   const { heartbeatMs, pokeIntervalMs } = timing;
-  let sent = req.cursor === "" ? 0 : Number(req.cursor);
+  let sent = parseCursor(req.cursor);
   // What the stream keeps between wake-ups: this number, and the pending wait.
   let latest = 0;
   let resume: ((woken: boolean) => void) | undefined;
