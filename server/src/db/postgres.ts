@@ -38,6 +38,13 @@ export const reconnectBackoff = (retries: number): number =>
   Math.min(0.05 * 2 ** retries, 1) * (0.5 + Math.random() / 2);
 
 /**
+ * Seconds an unused connection stays open. Load balancers, NAT and firewalls drop idle TCP
+ * connections silently after a few minutes (AWS NLB 350 s, Azure 4 min), and a statement sent on
+ * such a connection waits for TCP to give up; closing our idle ones first avoids that.
+ */
+export const idleTimeoutSeconds = 120;
+
+/**
  * The connections' sockets, opened with TCP_NODELAY (postgres.js's documented
  * `socket` option; it leaves Nagle's algorithm on). A transaction that sends
  * several statements before awaiting them (a Push sends each chunk's writes
@@ -115,6 +122,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     max: options.max ?? 10,
     connect_timeout: connectTimeoutSeconds,
     backoff: reconnectBackoff,
+    idle_timeout: idleTimeoutSeconds,
     onnotice: () => {},
     // int8 (counts, feed sequence numbers) as number, as PGlite returns them;
     // timestamptz parsed correctly for years below 100 too.
