@@ -1,4 +1,5 @@
 /** The two database adapters agree on how values come back. */
+import { UnavailableError } from "@hivekeep/client-core/ops";
 import { type Db, openPglite, openPostgres } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -64,6 +65,26 @@ describe.each(databaseKinds)("the %s adapter", (kind) => {
       expect(got).toEqual(["hello"]);
     } finally {
       await stop();
+    }
+  });
+});
+
+describe.runIf(databaseKinds.includes("postgres"))("the postgres adapter's safety net", () => {
+  it("ends a session left idle inside a transaction: the request fails unavailable, the pool serves on", async () => {
+    const scratch = await createScratchDatabase();
+    const db = await openPostgres(scratch.url, { max: 2, idleInTransactionMs: 300 });
+    try {
+      const stuck = db.transaction(async (tx) => {
+        await tx.query("select 1");
+        // Idle in the transaction for longer than the database allows.
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await tx.query("select 2");
+      });
+      await expect(stuck).rejects.toBeInstanceOf(UnavailableError);
+      expect(await db.query("select 3 as n")).toEqual([{ n: 3 }]);
+    } finally {
+      await db.close();
+      await scratch.drop();
     }
   });
 });

@@ -45,6 +45,17 @@ export const reconnectBackoff = (retries: number): number =>
 export const idleTimeoutSeconds = 120;
 
 /**
+ * Milliseconds the database lets one of our sessions sit idle inside a transaction before it
+ * ends the session (Postgres's idle_in_transaction_session_timeout). Our transactions never wait
+ * on anything but their own statements (a Push's longest gap is merging a chunk, milliseconds),
+ * so a session idle that long lost its way, e.g. an answer the driver never read after a
+ * connection was cut under it (seen once in five runs of 40 terminations under load): ending it
+ * fails that request with `unavailable` and frees the connection and its row locks, instead of a
+ * request that waits forever.
+ */
+export const idleInTransactionMs = 60_000;
+
+/**
  * The connections' sockets, opened with TCP_NODELAY (postgres.js's documented
  * `socket` option; it leaves Nagle's algorithm on). A transaction that sends
  * several statements before awaiting them (a Push sends each chunk's writes
@@ -71,7 +82,8 @@ function openSocket(o: SocketOptions): Socket {
  * Error codes that mean the connection to the database is gone or cannot be made, not that the
  * statement was wrong: postgres.js's own (CONNECTION_*, CONNECT_TIMEOUT), the socket's, and
  * Postgres's SQLSTATE class 08 (connection exception), 57P01-57P03 (the server shutting down,
- * crashed or starting) and 53300 (too many connections).
+ * crashed or starting), 25P03 (a session ended for idling in a transaction: idleInTransactionMs)
+ * and 53300 (too many connections).
  */
 const lostConnectionCodes = new Set([
   "CONNECTION_CLOSED",
@@ -89,6 +101,7 @@ const lostConnectionCodes = new Set([
   "57P01",
   "57P02",
   "57P03",
+  "25P03",
   "53300",
 ]);
 
@@ -115,7 +128,10 @@ async function guarded<T>(p: Promise<T>): Promise<T> {
 }
 
 /** A Postgres server through postgres.js (a small pool per process). */
-export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Db> {
+export async function openPostgres(
+  url: string,
+  options: { max?: number; idleInTransactionMs?: number } = {},
+): Promise<Db> {
   const sql: Sql = postgres(url, {
     // Documented (README, "Custom socket") but missing from postgres.js's types.
     ...({ socket: openSocket } as object),
@@ -123,6 +139,9 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     connect_timeout: connectTimeoutSeconds,
     backoff: reconnectBackoff,
     idle_timeout: idleTimeoutSeconds,
+    connection: {
+      idle_in_transaction_session_timeout: options.idleInTransactionMs ?? idleInTransactionMs,
+    },
     onnotice: () => {},
     // int8 (counts, feed sequence numbers) as number, as PGlite returns them;
     // timestamptz parsed correctly for years below 100 too.
