@@ -331,15 +331,4 @@ export function edited<T extends object>(message: T | undefined, patch: Partial<
 }
 
 /** Polls `check` until it passes (no timing assertion: only a generous ceiling). */
-export async function eventually(check: () => Promise<void> | void, timeoutMs = 60_000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
+export { eventually } from "../support/main-process.ts";

@@ -5,43 +5,15 @@
  * server, and every change of its outbox is in the feed exactly once. No timing is asserted:
  * the test polls for the end state with generous limits.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import type { HivekeepClient } from "@hivekeep/client-core";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { databaseKinds, lastingDatabase } from "../support/databases.ts";
+import { startMainProcess as runServer } from "../support/main-process.ts";
 import type { TestServer } from "../support/server.ts";
 import { changeKey, eventually, feedCounts, Network, openDevice } from "./harness.ts";
-
-const serverDir = join(import.meta.dirname, "..", "..", "server");
-
-/** `tsx server/src/main.ts` on a lasting database; resolves with its URL once it listens. */
-async function runServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      HIVEKEEP_PORT: "0",
-      HIVEKEEP_LOG_LEVEL: "info",
-      HIVEKEEP_PWA_DIR: "/nonexistent",
-      DATABASE_URL: "",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  const onData = (d: Buffer) => {
-    out += d.toString();
-  };
-  child.stdout?.on("data", onData);
-  child.stderr?.on("data", onData);
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-  await eventually(() => expect(out).toContain("hivekeep listening"), 60_000);
-  const line = out.split("\n").find((l) => l.includes("hivekeep listening")) ?? "{}";
-  return { child, url: JSON.parse(line).url as string, exited, output: () => out };
-}
 
 /** Typed clients of a server process (what the feed helpers need). */
 function clients(url: string): Pick<TestServer, "client"> {
@@ -81,7 +53,7 @@ describe.each(databaseKinds)("the server killed in a device's push loop on %s", 
 
     // The fifth Push is in flight when the server dies.
     let pushes = 0;
-    let killed: Promise<void> | undefined;
+    let killed: Promise<unknown> | undefined;
     net.intercept = async (url, _init, forward) => {
       if (url.endsWith(".SyncService/Push") && ++pushes === 5 && killed === undefined) {
         const response = forward();

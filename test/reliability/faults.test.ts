@@ -10,97 +10,20 @@
  * connection behind Subscribe pokes again. No timing is asserted: the test waits for
  * conditions with generous ceilings.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { request } from "node:http";
 import { connect, createServer, type Server, type Socket } from "node:net";
-import { join } from "node:path";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { SyncService } from "@hivekeep/proto";
 import postgres from "postgres";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { databaseKinds, lastingDatabase } from "../support/databases.ts";
+import { eventually, startMainProcess as runServer } from "../support/main-process.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { apiaryUpsert, device, streamReader, type TestChange, toJson } from "../support/sync.ts";
-
-const serverDir = join(import.meta.dirname, "..", "..", "server");
-
-/** Polls `check` until it passes (no timing assertion: only a generous ceiling). */
-async function eventually(check: () => Promise<void> | void, timeoutMs = 60_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
-
-interface ServerProcess {
-  readonly child: ChildProcess;
-  readonly url: string;
-  /** Resolves with the exit code (or the signal's name) once the process has ended. */
-  readonly exited: Promise<number | string>;
-  readonly alive: () => boolean;
-  readonly output: () => string;
-}
-
-/** `tsx server/src/main.ts` as an operator runs it; resolves once it listens. */
-async function runServer(
-  env: Record<string, string>,
-  nodeArgs: readonly string[] = [],
-): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts"], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      HIVEKEEP_PORT: "0",
-      HIVEKEEP_LOG_LEVEL: "info",
-      HIVEKEEP_PWA_DIR: "/nonexistent",
-      HIVEKEEP_DATA_DIR: "",
-      DATABASE_URL: "",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  // The output's tail (request lines are logged at info, and the listening line with them).
-  let out = "";
-  let url: string | undefined;
-  let running = true;
-  const onData = (d: Buffer) => {
-    out = (out + d.toString()).slice(-64_000);
-    if (url === undefined) {
-      const line = out
-        .split("\n")
-        .slice(0, -1)
-        .find((l) => l.includes("hivekeep listening"));
-      if (line) url = JSON.parse(line).url as string;
-    }
-  };
-  child.stdout?.on("data", onData);
-  child.stderr?.on("data", onData);
-  const exited = new Promise<number | string>((resolve) =>
-    child.on("exit", (code, signal) => {
-      running = false;
-      resolve(code ?? signal ?? "?");
-    }),
-  );
-  await eventually(() => {
-    if (!running) throw new Error(`the server exited while starting:\n${out}`);
-    expect(url).toBeDefined();
-  }, 60_000);
-  return {
-    child,
-    url: url as string,
-    exited,
-    alive: () => running,
-    output: () => out,
-  };
-}
 
 interface Reply {
   readonly status: number;

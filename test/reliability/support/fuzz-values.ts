@@ -8,6 +8,7 @@
  * `jsonText`.
  */
 import { type DescField, type DescMessage, ScalarType } from "@bufbuild/protobuf";
+import { entityNames } from "@hivekeep/client-core/core";
 import fc from "fast-check";
 
 /** JSON text to be written as is. */
@@ -106,17 +107,8 @@ export function hintOf(field: DescField): Hint {
   return "text";
 }
 
-const recordEntities = [
-  "apiary",
-  "hive",
-  "placement",
-  "inspection",
-  "queen",
-  "task",
-  "treatment",
-  "harvest",
-  "event",
-];
+/** Every entity of the registry is a record an id can point at. */
+const recordEntities: readonly string[] = entityNames;
 
 /** The entity an id field points at: `hive_id` a hive; `id` the message's or service's own. */
 export function idEntity(field: DescField, serviceName: string): string | undefined {
