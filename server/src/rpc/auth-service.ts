@@ -11,7 +11,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
-import { isEntityId, isStorableText } from "@hivekeep/client-core/core";
+import { isEntityId, isStorableText, quote } from "@hivekeep/client-core/core";
 import { invalidArgument, readOnlyError } from "@hivekeep/client-core/ops";
 import {
   type ApiKey,
@@ -76,9 +76,9 @@ function checkedName(raw: string, what: string): string {
   return name;
 }
 
-/** "<what> <id> not found<where>"; a malformed id is not quoted (it may be a megabyte). */
+/** "<what> "<id>" not found<where>", the id quoted as every echoed input is (core's quote). */
 const notFound = (what: string, id: string, where = "") =>
-  new ConnectError(`${what} ${isEntityId(id) ? `${id} ` : ""}not found${where}`, Code.NotFound);
+  new ConnectError(`${what} ${quote(id)} not found${where}`, Code.NotFound);
 
 /**
  * An id a request names, with the shape check Push uses: a malformed one names nothing, so it is
