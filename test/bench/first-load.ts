@@ -1,24 +1,24 @@
 /**
  * First load: the gzipped JavaScript a phone downloads on its first visit to the field app, until
- * the first screen is on it (target ≤ 250 KB). Chromium opens the built PWA (pwa/dist, built when
- * missing; `pnpm build` refreshes it) from the real server in a fresh profile; every script the
+ * the first screen is on it (target ≤ 250 KB). Chromium opens the built PWA (pwa/dist, built afresh
+ * once per bench run) from the real server in a fresh profile; every script the
  * page requests is counted at its gzip size (level 9, what a compressing proxy or CDN sends).
  * The service worker's background precache of the other screens is not part of the visit. Two
  * visits: a new user's phone, and a desktop opening an account with a season's records; the
  * figure is the larger.
  *
- * A size, not a speed: the same on any machine, so it has no baseline; it is written to
- * bench-results/first-load-*.json beside the other figures.
+ * A size, not a speed: the same on any machine and database, so it has no baseline.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { launchChromium, newPhoneContext } from "../../e2e/support/chromium.ts";
 import { seedSeason } from "../../e2e/support/field.ts";
 import { ensurePwaBuilt } from "../../e2e/support/pwa.ts";
 import { startTestServer } from "../support/server.ts";
+import type { BenchContext, BenchRun } from "./report.ts";
 
 const targetKb = 250;
+/** pwa/dist, built once per bench run, so the figure is the code's as it is. */
+let built: string | undefined;
 type Browser = Awaited<ReturnType<typeof launchChromium>>;
 
 interface Visit {
@@ -65,38 +65,47 @@ async function visit(browser: Browser, url: string, desktop: boolean): Promise<V
   }
 }
 
-const server = await startTestServer("pglite", { HIVEKEEP_PWA_DIR: ensurePwaBuilt() });
-const browser = await launchChromium();
-try {
-  // A new user's phone (nothing recorded yet), then a season's records on a desktop (the
-  // overview draws its figures, lists and charts).
-  const empty = await visit(browser, server.url, false);
-  await seedSeason(server);
-  const season = await visit(browser, server.url, true);
-  const worst = empty.gzipKb >= season.gzipKb ? empty : season;
-  const result = {
-    name: "first-load",
-    unit: "KB gzipped",
-    value: worst.gzipKb,
-    target: targetKb,
-    met: worst.gzipKb <= targetKb,
-    visits: { emptyPhone: empty, seasonDesktop: season },
-  };
-  for (const [name, v] of Object.entries(result.visits)) {
-    console.log(
-      `first-load (${name}): ${v.gzipKb} KB gzipped JavaScript in ${v.files.length} files (${v.rawKb} KB raw)`,
-    );
-    for (const f of v.files) console.log(`  ${f.gzipKb.toFixed(1).padStart(7)} KB  ${f.file}`);
+export async function run(ctx: BenchContext): Promise<BenchRun[]> {
+  built ??= ensurePwaBuilt(true);
+  const server = await startTestServer("pglite", {
+    HIVEKEEP_PWA_DIR: built,
+    ...(ctx.databaseUrl ? { DATABASE_URL: ctx.databaseUrl } : {}),
+  });
+  const browser = await launchChromium();
+  try {
+    // A new user's phone (nothing recorded yet), then a season's records on a desktop (the
+    // overview draws its figures, lists and charts).
+    const empty = await visit(browser, server.url, false);
+    await seedSeason(server);
+    const season = await visit(browser, server.url, true);
+    const worst = empty.gzipKb >= season.gzipKb ? empty : season;
+    const largest = (v: Visit) =>
+      v.files
+        .slice(0, 3)
+        .map((f) => `${f.file} ${f.gzipKb} KB`)
+        .join(", ");
+    return [
+      {
+        name: "first-load",
+        database: ctx.database,
+        value: worst.gzipKb,
+        unit: "KB gzipped JavaScript",
+        baseline: null,
+        baselineValue: null,
+        ratio: null,
+        target: `≤ ${targetKb} KB`,
+        met: worst.gzipKb <= targetKb,
+        notes: `the larger of two first visits: a new user's phone (${empty.gzipKb} KB in ${empty.files.length} files) and a desktop with a season (${season.gzipKb} KB in ${season.files.length} files); largest: ${largest(worst)}`,
+        details: {
+          "phone, empty: KB gzipped": empty.gzipKb,
+          "phone, empty: KB raw": empty.rawKb,
+          "desktop, season: KB gzipped": season.gzipKb,
+          "desktop, season: KB raw": season.rawKb,
+        },
+      },
+    ];
+  } finally {
+    await browser.close();
+    await server.stop();
   }
-  console.log(
-    `first-load: ${result.value} KB; target ≤ ${targetKb} KB: ${result.met ? "met" : "NOT met"}`,
-  );
-  const out = join(import.meta.dirname, "..", "..", "bench-results");
-  mkdirSync(out, { recursive: true });
-  const file = join(out, `first-load-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`written to ${file}`);
-} finally {
-  await browser.close();
-  await server.stop();
 }
