@@ -7,16 +7,43 @@
  * so the raw side must too.
  *
  * Messages in: {id, op: "setup", apiaryId, hiveId}, {id, op: "rawPush"},
- * {id, op: "rawPull"}, {id, op: "cpu"}, {id, op: "stop"}. Each is answered with {id, …};
- * the first message out is {ready: url}.
+ * {id, op: "rawPull"}, {id, op: "cpu"}, {id, op: "stop"}; for the RPC figures (rpc.ts,
+ * fan-out.ts; the raw work is rpc-raw.ts's): {id, op: "seedSeason", hivesPerApiary} (the sample
+ * season through the server's handlers in process; answers the hive with the most inspections
+ * and their number), {id, op: "rawCreateInspections", hiveId, n, concurrency},
+ * {id, op: "rawListInspections", hiveId, n}, {id, op: "rawDashboard", n} and
+ * {id, op: "notifyRoundTrips", n} (each answers every call's latency), and {id, op: "listeners"}
+ * (rows = the open Subscribe streams' feed listeners: the server's own count). Each is answered with
+ * {id, …}; the first message out is {ready: url}.
  */
-import { loadConfig, localOrganizationId as org, startServer } from "@hivekeep/server";
+import { createRouterTransport } from "@connectrpc/connect";
+import { loadConfig, localUserId, localOrganizationId as org, startServer } from "@hivekeep/server";
 import pino from "pino";
+import { v7 as uuidv7 } from "uuid";
+import { localCallerInterceptor } from "../../server/src/rpc/auth-interceptor.ts";
+import { errorInterceptor, routes } from "../../server/src/rpc/router.ts";
+import { seedSeason } from "../../server/src/seed/season.ts";
+import { newServerClock } from "../../server/src/store/server-clock.ts";
+import { localCaller } from "../../server/src/store/tenants.ts";
+import {
+  createRpcRawTables,
+  inFlight,
+  notifyRoundTrips,
+  rawCreateInspection,
+  rawDashboard,
+  rawListInspections,
+} from "./rpc-raw.ts";
 import { batch, createRawTables, inspections, rawPull, rawPush } from "./workload.ts";
 
 export type Request =
   | { id: number; op: "setup"; apiaryId: string; hiveId: string }
-  | { id: number; op: "rawPush" | "rawPull" | "cpu" | "stop" };
+  | { id: number; op: "rawPush" | "rawPull" | "cpu" | "stop" }
+  | { id: number; op: "seedSeason"; hivesPerApiary: number }
+  | { id: number; op: "rawCreateInspections"; hiveId: string; n: number; concurrency: number }
+  | { id: number; op: "rawListInspections"; hiveId: string; n: number }
+  | { id: number; op: "rawDashboard"; n: number }
+  | { id: number; op: "notifyRoundTrips"; n: number }
+  | { id: number; op: "listeners" };
 
 export interface Reply {
   id: number;
@@ -24,6 +51,10 @@ export interface Reply {
   rows?: number;
   /** CPU time this process has used (user + system), for "cpu". */
   cpuSeconds?: number;
+  /** Each call's latency in ms, in order (the raw RPC work, NOTIFY round trips). */
+  latenciesMs?: number[];
+  /** seedSeason: the hive with the most inspections. */
+  hiveId?: string;
   error?: string;
 }
 
@@ -64,6 +95,21 @@ async function handle(request: Request): Promise<Omit<Reply, "id">> {
       const { seconds, value } = await timed(() => rawPull(db, org));
       return { seconds, rows: value };
     }
+    case "seedSeason":
+      return seed(request.hivesPerApiary);
+    case "rawCreateInspections": {
+      await createRpcRawTables(db, org);
+      const { hiveId, n, concurrency } = request;
+      return inFlight(n, concurrency, () => rawCreateInspection(db, org, localUserId, hiveId));
+    }
+    case "rawListInspections":
+      return blockOf(request.n, () => rawListInspections(db, org, request.hiveId, 50));
+    case "rawDashboard":
+      return blockOf(request.n, () => rawDashboard(db, org, localUserId));
+    case "notifyRoundTrips":
+      return { latenciesMs: await notifyRoundTrips(db, request.n) };
+    case "listeners":
+      return { rows: server.notifier.size() };
     case "cpu": {
       const { user, system } = process.cpuUsage();
       return { cpuSeconds: (user + system) / 1e6 };
@@ -72,6 +118,35 @@ async function handle(request: Request): Promise<Omit<Reply, "id">> {
       await server.close();
       return {};
   }
+}
+
+/** `n` calls one after another. */
+const blockOf = (n: number, call: () => Promise<unknown>) => inFlight(n, 1, call);
+
+/**
+ * The sample season (seedSeason), through the server's own handlers in process (no HTTP: the
+ * rules of the API, faster); answers the hive with the most inspections and their number.
+ */
+async function seed(hivesPerApiary: number): Promise<Omit<Reply, "id">> {
+  const deps = {
+    db,
+    clock: newServerClock(),
+    newId: () => uuidv7(),
+    notifier: server.notifier,
+    log: pino({ level: "silent" }),
+    shutdown: new AbortController().signal,
+  };
+  const transport = createRouterTransport(routes(deps), {
+    router: { interceptors: [errorInterceptor(deps), localCallerInterceptor(localCaller)] },
+  });
+  await seedSeason(transport, { now: new Date("2026-10-01T12:00:00Z"), hivesPerApiary });
+  const [top] = await db.query<{ hive_id: string; n: number }>(
+    `select hive_id, count(*) as n from inspections
+     where organization_id = $1 and complete and not deleted
+     group by hive_id order by 2 desc, 1 limit 1`,
+    [org],
+  );
+  return { hiveId: top?.hive_id ?? "", rows: Number(top?.n ?? 0) };
 }
 
 process.on("message", (request: Request) => {
