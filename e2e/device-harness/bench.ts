@@ -6,16 +6,28 @@ import { Dexie } from "dexie";
 import { entities, entityNames } from "../../client-core/src/core/entities.ts";
 import { openReplicaDb } from "../../client-core/src/device/replica-db.ts";
 
-/** Long main-thread tasks (the Long Tasks API), from now on. */
-export function watchLongTasks(): () => number {
+/**
+ * Long main-thread tasks (the Long Tasks API, which reports tasks of 50 ms or more), from now on:
+ * the stop function gives the longest (0 = none) and how many there were.
+ */
+export function watchLongTasks(): () => { longest: number; count: number } {
   let longest = 0;
+  let count = 0;
   const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) longest = Math.max(longest, e.duration);
+    for (const e of list.getEntries()) {
+      longest = Math.max(longest, e.duration);
+      count++;
+    }
   });
   observer.observe({ type: "longtask" });
   return () => {
+    // Entries observed but not yet delivered to the callback.
+    for (const e of observer.takeRecords()) {
+      longest = Math.max(longest, e.duration);
+      count++;
+    }
     observer.disconnect();
-    return longest;
+    return { longest, count };
   };
 }
 

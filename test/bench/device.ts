@@ -66,7 +66,7 @@ async function firstSync(browser: Browser, url: string) {
     const start = performance.now();
     await client.sync.syncNow();
     const seconds = (performance.now() - start) / 1000;
-    const longestTaskMs = longest();
+    const longTasks = longest();
     const cursor = (await client.db.table("meta").get("cursor"))?.value as string;
     const estimate = await navigator.storage.estimate();
     const hive = (await client.hives.listHives({ page: { pageSize: 1 } })).hives[0]?.id ?? "";
@@ -77,7 +77,7 @@ async function firstSync(browser: Browser, url: string) {
     );
     return {
       seconds,
-      longestTaskMs,
+      longTasks,
       changes: Number(cursor),
       rows: counts.reduce((a, b) => a + b, 0),
       usage: estimate.usage ?? 0,
@@ -107,6 +107,7 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
     const ours: number[] = [];
     const raw: number[] = [];
     const longest: number[] = [];
+    let longTasks = 0;
     let last: Awaited<ReturnType<typeof firstSync>> | undefined;
     for (let i = 0; i <= rounds; i++) {
       await last?.context.close();
@@ -116,7 +117,8 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
       if (i === 0) continue;
       ours.push(sync.rows / sync.seconds);
       raw.push(bulk.rows / bulk.seconds);
-      longest.push(sync.longestTaskMs);
+      longest.push(sync.longTasks.longest);
+      longTasks += sync.longTasks.count;
     }
     if (!last) throw new Error("no sync ran");
     const { page, sync } = last;
@@ -137,6 +139,7 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
           rows: sync.rows,
           "changes/s (median)": Math.round((spread(ours).median * sync.changes) / sync.rows),
           "longest main-thread task ms (0 = none ≥ 50)": round(longestTask, 0),
+          "main-thread tasks ≥ 50 ms, all rounds": longTasks,
           "replica bytes": sync.usage,
           "season hives": season.hives,
         },
