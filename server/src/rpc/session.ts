@@ -9,13 +9,19 @@ import type { Deps } from "./deps.ts";
 export function sessionOf(deps: Deps): SessionOf {
   return (ctx: HandlerContext): OpsSession => {
     const { organizationId, userId } = callerOf(ctx);
+    // The ids of new rows this call mints: its writes need not look them up.
+    const minted = new Set<string>();
     return {
-      store: sqlStore(deps.db, organizationId, { clock: deps.clock, newId: deps.newId }),
+      store: sqlStore(deps.db, organizationId, { clock: deps.clock, newId: deps.newId, minted }),
       stats: sqlStats(deps.db, organizationId),
       organizationId,
       userId,
       now: () => new Date(deps.clock.nowMs()),
-      newId: deps.newId,
+      newId() {
+        const id = deps.newId();
+        minted.add(id);
+        return id;
+      },
       stamp: () => deps.clock.stamp(),
       observe(clock) {
         for (const hlc of Object.values(clock)) deps.clock.observe(hlc);

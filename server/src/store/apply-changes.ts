@@ -40,7 +40,17 @@ export interface ApplyOutcome {
   readonly appended: number;
   /** Per change (same order): what the merge did. */
   readonly results: readonly ApplyResult[];
+  /** The rows the batch wrote, as written, by `${entity}/${id}` (writtenKey). */
+  readonly written: ReadonlyMap<string, WrittenRow>;
 }
+
+/** A row as an apply left it in its table. */
+export interface WrittenRow {
+  readonly state: RowState;
+  readonly scopeId: string;
+}
+
+export const writtenKey = (entity: EntityName, id: string): string => `${entity}/${id}`;
 
 export interface ApplyOptions {
   /**
@@ -57,6 +67,11 @@ export interface ApplyOptions {
    * in process (PGlite) that overlap cannot happen and one write is cheapest.
    */
   readonly writeChunk?: number;
+  /**
+   * Ids of rows known not to be stored (ids this request minted): they are not loaded, and
+   * their rows are inserted, so a row that did exist fails the insert instead of merging.
+   */
+  readonly fresh?: ReadonlySet<string>;
 }
 
 /**
@@ -109,7 +124,10 @@ export async function applyChanges(
   feedSeq: number,
   options: ApplyOptions = {},
 ): Promise<ApplyOutcome> {
-  const [targets, check] = await settled([loadTargets(tx, organizationId, changes), options.check]);
+  const [targets, check] = await settled([
+    loadTargets(tx, organizationId, changes, options.fresh),
+    options.check,
+  ]);
   const chunk = options.writeChunk ?? changes.length;
   // A row is written once, with the chunk that holds its last change.
   const lastChange = new Map<string, number>();
@@ -171,7 +189,11 @@ export async function applyChanges(
     throw new BatchRejectedError(rejections);
   }
   await settled(writes);
-  return { conflicts, lastSeq: seq, appended: seq - feedSeq, results };
+  const written = new Map<string, WrittenRow>();
+  for (const [key, t] of targets) {
+    if (t.dirty && t.state !== undefined) written.set(key, { state: t.state, scopeId: t.scopeId });
+  }
+  return { conflicts, lastSeq: seq, appended: seq - feedSeq, results, written };
 }
 
 /**
@@ -258,9 +280,11 @@ async function loadTargets(
   tx: Queryable,
   organizationId: string,
   changes: readonly Change[],
+  fresh: ReadonlySet<string> | undefined,
 ): Promise<Map<string, Target>> {
   const idsByEntity = new Map<EntityName, Set<string>>();
   for (const c of changes) {
+    if (fresh?.has(c.entityId)) continue;
     const ids = idsByEntity.get(c.entity) ?? new Set<string>();
     ids.add(c.entityId);
     idsByEntity.set(c.entity, ids);

@@ -2,7 +2,7 @@
  * The server's replica store (client-core ops/replica-store.ts): the entity tables of one tenant,
  * read with SQL and written through the one write path (tenant-write.ts, apply-changes.ts).
  */
-import { type EntityName, entities } from "@hivekeep/client-core/core";
+import { type EntityName, entities, isComplete } from "@hivekeep/client-core/core";
 import {
   assertTimestamp,
   type ListQuery,
@@ -12,6 +12,7 @@ import {
   type StoredRow,
 } from "@hivekeep/client-core/ops";
 import { type Db, type Queryable, type Row, settled } from "../db/db.ts";
+import { type WrittenRow, writtenKey } from "./apply-changes.ts";
 import { idsSql } from "./entity-sql.ts";
 import { rowStateFromDb } from "./row-state.ts";
 import { orderSql, whereSql } from "./sql-query.ts";
@@ -51,8 +52,14 @@ export function sqlReader(q: Queryable, organizationId: string): ReplicaReader {
         params.push(query.limit);
         window += ` limit $${params.length}`;
       }
+      const select = `select * from ${table} where ${conds} order by ${order}${window}`;
+      if (window === "") {
+        // Every row that matches: the total is their number, no count to ask for.
+        const rows = (await q.query(select, params)).map((r) => storedRow(entity, r));
+        return { rows, total: rows.length };
+      }
       const [rows, count] = await settled([
-        q.query(`select * from ${table} where ${conds} order by ${order}${window}`, params),
+        q.query(select, params),
         q.query<{ n: number }>(`select count(*) as n from ${table} where ${conds}`, countParams),
       ]);
       return { rows: rows.map((r) => storedRow(entity, r)), total: Number(count[0]?.n ?? 0) };
@@ -92,11 +99,21 @@ export function sqlReader(q: Queryable, organizationId: string): ReplicaReader {
   };
 }
 
+export interface StoreOptions extends WriteOptions {
+  /**
+   * Ids the caller minted for new rows (the session's newId), none of them written yet: an apply
+   * does not look them up, and takes out the ones it writes.
+   */
+  readonly minted?: Set<string>;
+}
+
 /**
  * The store of one tenant. Reads outside a write run without a transaction; writes stamp the
- * invariant repair with `options.clock` (the server's).
+ * invariant repair with `options.clock` (the server's). Inside a write, `get` answers a row the
+ * write has applied from the state it wrote (the row as stored) without reading it back.
  */
-export function sqlStore(db: Db, organizationId: string, options: WriteOptions = {}): ReplicaStore {
+export function sqlStore(db: Db, organizationId: string, options: StoreOptions = {}): ReplicaStore {
+  const { minted, ...writeOptions } = options;
   return {
     read: (fn) => fn(sqlReader(db, organizationId)),
     write: (fn) =>
@@ -104,15 +121,29 @@ export function sqlStore(db: Db, organizationId: string, options: WriteOptions =
         db,
         organizationId,
         (w) => {
+          const reader = sqlReader(w.tx, organizationId);
+          const written = new Map<string, WrittenRow>();
           const writer: ReplicaWriter = {
-            ...sqlReader(w.tx, organizationId),
+            ...reader,
+            async get(entity, id, getOptions) {
+              const row = written.get(writtenKey(entity, id));
+              if (row === undefined) return reader.get(entity, id, getOptions);
+              // As the select: never a partial row, a deleted one only when asked for.
+              const complete = isComplete(row.state, entities[entity]);
+              if (!complete || (row.state.deleted && !getOptions?.evenDeleted)) return undefined;
+              return { id, scopeId: row.scopeId, ...row.state };
+            },
             async apply(changes) {
-              if (changes.length > 0) await w.apply(changes);
+              if (changes.length === 0) return;
+              const fresh = new Set<string>();
+              for (const c of changes) if (minted?.delete(c.entityId)) fresh.add(c.entityId);
+              const outcome = await w.apply(changes, { fresh });
+              for (const [key, row] of outcome.written) written.set(key, row);
             },
           };
           return fn(writer);
         },
-        options,
+        writeOptions,
       ),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * A write transaction of one tenant. It first locks the tenant's row in
- * `organizations` (select … for update), so the writers of a tenant take feed
+ * `organizations` (select … for update; the function's first statements are
+ * sent right behind it and run once it is held), so the writers of a tenant take feed
  * sequence numbers strictly one after another and feed order equals commit
  * order: a Pull can never pass over a change that commits later (the no-skip
  * guarantee of DESIGN.md §4). The NOTIFY is sent inside the transaction, so
@@ -67,36 +68,49 @@ export async function writeTenant<T>(
   const newId = options.newId ?? uuidv7;
   const writeChunk = db.kind === "postgres" ? postgresWriteChunk : undefined;
   return db.transaction(async (tx) => {
-    const [org] = await tx.query<{ feed_seq: number }>(
+    // Sent, not awaited: the function's first reads travel behind it (one round trip). The
+    // database runs them in order, so they read only once the lock is held.
+    const locked = tx.query<{ feed_seq: number }>(
       "select feed_seq from organizations where id = $1 for update",
       [organizationId],
     );
-    if (!org) throw new UnknownOrganizationError(`organization ${organizationId} does not exist`);
-    const start = Number(org.feed_seq);
-    let seq = start;
-    const result = await fn({
-      tx,
-      async apply(changes, applyOptions) {
-        const outcome = await applyChanges(tx, organizationId, changes, seq, {
-          writeChunk,
-          ...applyOptions,
-        });
-        seq = outcome.lastSeq;
-        const repairs = await invariantRepairs(
-          tx,
-          organizationId,
-          changes,
-          outcome.results,
-          clock,
-          newId,
-        );
-        if (repairs.length > 0) {
-          seq = (await applyChanges(tx, organizationId, repairs, seq, { writeChunk })).lastSeq;
-        }
-        return { ...outcome, lastSeq: seq, repairs };
-      },
+    const startSeq = locked.then(([org]) => {
+      if (!org) throw new UnknownOrganizationError(`organization ${organizationId} does not exist`);
+      return Number(org.feed_seq);
     });
-    if (seq !== start) {
+    let seq: number | undefined;
+    const ran = await Promise.allSettled([
+      startSeq,
+      fn({
+        tx,
+        async apply(changes, applyOptions) {
+          seq ??= await startSeq;
+          const outcome = await applyChanges(tx, organizationId, changes, seq, {
+            writeChunk,
+            ...applyOptions,
+          });
+          seq = outcome.lastSeq;
+          const repairs = await invariantRepairs(
+            tx,
+            organizationId,
+            changes,
+            outcome.results,
+            clock,
+            newId,
+          );
+          if (repairs.length === 0) return { ...outcome, repairs };
+          const repaired = await applyChanges(tx, organizationId, repairs, seq, { writeChunk });
+          seq = repaired.lastSeq;
+          const written = new Map([...outcome.written, ...repaired.written]);
+          return { ...outcome, lastSeq: seq, written, repairs };
+        },
+      }),
+    ]);
+    // The lock's failure (an unknown organization) comes first: the function ran without it.
+    const [start, result] = ran;
+    if (start.status === "rejected") throw start.reason;
+    if (result.status === "rejected") throw result.reason;
+    if (seq !== undefined && seq !== start.value) {
       // One statement (one round trip): a data-modifying WITH always runs.
       await tx.query(
         `with bump as (update organizations set feed_seq = $2 where id = $1)
@@ -104,6 +118,6 @@ export async function writeTenant<T>(
         [organizationId, seq, feedChannel, `${organizationId}:${seq}`],
       );
     }
-    return result;
+    return result.value;
   });
 }
