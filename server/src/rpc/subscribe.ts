@@ -18,8 +18,9 @@
  * slow reader never queues pokes, it gets the latest position when it reads
  * (a heap snapshot of 200 open streams after 300 writes holds nothing that
  * grew with the writes; the stream's own objects are about 40 KB). The work is
- * bounded too: a burst of writes costs each stream one visibility query and one
- * poke per `pokeIntervalMs`, not one per write. Per write it was 200 queries
+ * bounded too: a burst of writes costs each stream one visibility question and one
+ * poke per `pokeIntervalMs`, not one per write, and the streams of one tenant
+ * and user share one query per advance of the feed (visible-positions.ts). Per write it was 200 queries
  * and 200 pokes for 200 streams, whose garbage grew the heap (and the RSS,
  * which V8 does not give back soon) by about 100 MiB in 300 writes
  * (docs/decisions.md, "Reliability (issue 13): memory under slow subscribers").
@@ -32,10 +33,11 @@ import {
   SubscribeResponseSchema,
 } from "@hivekeep/proto";
 import { credentialValid } from "../auth/auth-store.ts";
-import { feedHead, lastVisibleSeq } from "../store/feed.ts";
+import { feedHead } from "../store/feed.ts";
 import { callerOf } from "./context.ts";
 import { parseCursor } from "./cursor.ts";
 import type { Deps } from "./deps.ts";
+import { visiblePositions } from "./visible-positions.ts";
 
 export const defaultHeartbeatMs = 25_000;
 /** The shortest time between two pokes of one stream (at most the heartbeat interval). */
@@ -91,6 +93,7 @@ export async function* subscribe(
       feedWakes = wakeOnFeed;
       resume = settle;
     });
+  const visible = visiblePositions(deps.db, caller.organizationId, caller.userId);
   const unsubscribe = deps.notifier.subscribe(caller.organizationId, (seq) => {
     latest = Math.max(latest, seq);
     if (feedWakes) resume?.(true);
@@ -121,19 +124,14 @@ export async function* subscribe(
           await wait(early, false);
           continue;
         }
-        // Only changes the caller may read count (not other users' personal tasks).
-        const visible = await lastVisibleSeq(
-          deps.db,
-          caller.organizationId,
-          caller.userId,
-          sent,
-          latest,
-        );
+        // Only changes the caller may read count (not other users' personal
+        // tasks); the caller's streams share the answer (visible-positions.ts).
         const seen = latest;
+        const seq = await visible.lastVisible(sent, seen);
         await stillAllowed(false);
-        if (visible !== undefined) {
+        if (seq !== undefined) {
           pokedAt = timing.now();
-          yield create(SubscribeResponseSchema, { cursor: String(visible) });
+          yield create(SubscribeResponseSchema, { cursor: String(seq) });
         }
         sent = seen;
         continue;
@@ -148,5 +146,6 @@ export async function* subscribe(
     resume = undefined;
     signal.removeEventListener("abort", end);
     unsubscribe();
+    visible.close();
   }
 }

@@ -11,6 +11,7 @@ import type { Deps } from "./deps.ts";
 import { feedRowToProto } from "./mapping.ts";
 import { encodedChanges, isBinaryRequest } from "./pull-encoding.ts";
 import { push } from "./push.ts";
+import { sharedPull } from "./shared-pulls.ts";
 import { subscribe } from "./subscribe.ts";
 
 export const defaultPullLimit = 500;
@@ -34,8 +35,14 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
         );
       }
       // Binary: the changes' bytes are framed by hand (pull-encoding.ts).
-      const read = isBinaryRequest(ctx.requestHeader) ? readWirePage : readFeedPage;
-      const page = await read(db, caller.organizationId, caller.userId, after, limit);
+      const binary = isBinaryRequest(ctx.requestHeader);
+      const read = binary ? readWirePage : readFeedPage;
+      // Identical Pulls on an unchanged feed share one read (shared-pulls.ts).
+      const { organizationId, userId } = caller;
+      const question = { binary, organizationId, userId, after, limit, head };
+      const page = await sharedPull(db, question, async () =>
+        read(db, organizationId, userId, after, limit),
+      );
       const { hasMore } = page;
       // Without more rows, every row up to `head` (committed before we read it)
       // has been scanned, so the cursor may pass rows this caller cannot see.
