@@ -1,7 +1,16 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { UnavailableError } from "@hivekeep/client-core/ops";
 import { describe, expect, it } from "vitest";
-import { type PgliteFailedError, wrapPglite } from "./pglite.ts";
+import {
+  initializeDataDir,
+  openPglite,
+  type PgliteFailedError,
+  pgliteSharedBuffers,
+  wrapPglite,
+} from "./pglite.ts";
 
 // Starting PGlite takes seconds on a busy machine.
 describe("PGlite that fails for good", { timeout: 60_000 }, () => {
@@ -31,5 +40,41 @@ describe("PGlite that fails for good", { timeout: 60_000 }, () => {
     await db.close();
     await expect(db.query("select 1")).rejects.not.toBeInstanceOf(UnavailableError);
     expect(failures).toEqual([]);
+  });
+});
+
+describe("PGlite's memory", { timeout: 60_000 }, () => {
+  it("initializes a new data directory in a process of its own, then opens it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hivekeep-pglite-"));
+    try {
+      await initializeDataDir(join(dir, "data"));
+      expect(existsSync(join(dir, "data", "PG_VERSION"))).toBe(true);
+      const db = await openPglite(join(dir, "data"));
+      try {
+        expect(await db.query("select 1 as one")).toEqual([{ one: 1 }]);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps Postgres's shared buffers small, on disk and in memory", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hivekeep-pglite-"));
+    try {
+      for (const dataDir of [join(dir, "new"), undefined]) {
+        const db = await openPglite(dataDir);
+        try {
+          expect(await db.query("show shared_buffers")).toEqual([
+            { shared_buffers: pgliteSharedBuffers },
+          ]);
+        } finally {
+          await db.close();
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

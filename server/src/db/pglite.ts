@@ -1,4 +1,6 @@
-import { mkdirSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { PGlite, types } from "@electric-sql/pglite";
 import { UnavailableError } from "@hivekeep/client-core/ops";
 import type { Db, Queryable, RawValue, Row } from "./db.ts";
@@ -27,19 +29,62 @@ const endProcess = (err: PgliteFailedError) => {
 };
 
 /**
+ * Postgres's shared buffers for the embedded database: 16 MB, not the default 128 MB, which a
+ * small self-hosted server holds for as long as it runs (WebAssembly memory is never given
+ * back). PGlite serves one connection, so there are no other backends to share a larger pool
+ * with, and a page it evicts is read again from the operating system's page cache (or, in
+ * memory, from its own file system) at the cost of a copy, not of a disk read.
+ */
+export const pgliteSharedBuffers = "16MB";
+
+/**
  * Embedded Postgres (PGlite, WASM) in dataDir, or in memory when dataDir is
  * undefined. PGlite runs one statement at a time; a transaction holds it
  * exclusively, which also serialises writers exactly like the feed lock does.
+ * A new data directory is first initialized in a process of its own (initializeDataDir).
  */
 export async function openPglite(
   dataDir: string | undefined,
   options: PgliteOptions = {},
 ): Promise<Db> {
-  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
+  if (dataDir !== undefined) {
+    mkdirSync(dataDir, { recursive: true });
+    if (!existsSync(join(dataDir, "PG_VERSION"))) await initializeDataDir(dataDir);
+  }
   const pg = await PGlite.create(dataDir ?? "memory://", {
     parsers: { [types.INT8]: (v: string) => Number(v), [types.TIMESTAMPTZ]: parseTimestamptz },
+    startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${pgliteSharedBuffers}`],
   });
   return wrapPglite(pg, options);
+}
+
+/** A Node program (plain ESM) that creates the data directory argv[1] with PGlite and closes it. */
+const initializer = `
+import { PGlite } from ${JSON.stringify(import.meta.resolve("@electric-sql/pglite"))};
+const pg = await PGlite.create(process.argv[1]);
+await pg.close();
+`;
+
+/**
+ * Creates a new data directory (initdb) in a short-lived child process. In this process it
+ * would leave about 500 MB behind: initdb runs in a second and a third WebAssembly instance,
+ * whose memory V8 collects only when it next needs to, and compiled code and allocator arenas
+ * it never gives back. The server then opens the directory as on any later start.
+ */
+export async function initializeDataDir(dataDir: string): Promise<void> {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", initializer, dataDir], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code, signal) =>
+      code === 0
+        ? resolve()
+        : reject(
+            new Error(`initializing the data directory ${dataDir} failed (${code ?? signal})`),
+          ),
+    );
+  });
 }
 
 /** The Db port over an open PGlite (openPglite; tests hand in their own instance). */
