@@ -2,7 +2,7 @@
  * The server side of `pnpm bench`, in a process of its own (as in production:
  * the device that pushes and pulls is another machine). It runs the real
  * server on the database its environment names (DATABASE_URL, else PGlite in
- * memory) and, on request from run.ts over IPC, the raw database doing the
+ * memory) and, on request from the figure modules (server-client.ts) over IPC, the raw database doing the
  * same work, timed here, beside the database: PGlite lives in this process,
  * so the raw side must too.
  *

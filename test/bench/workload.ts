@@ -1,6 +1,6 @@
 /**
  * What `pnpm bench` pushes and pulls, and the raw database doing the same
- * work: shared by the device side (run.ts) and the server process
+ * work: shared by the device side (push-pull.ts) and the server process
  * (server-process.ts), which generates and times the raw side's batches
  * itself.
  */
