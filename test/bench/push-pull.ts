@@ -22,6 +22,7 @@
  * feed's length; BENCH_PULL_PASSES (default 5; 3 with --quick) the measured pull passes.
  */
 import { createSyncClient } from "@hivekeep/client-core/sync";
+import { keptMs } from "../../server/src/rpc/shared-pulls.ts";
 import { type BenchContext, type BenchRun, compared, round } from "./report.ts";
 import { startServerProcess } from "./server-client.ts";
 import { batch, inspections, page } from "./workload.ts";
@@ -80,6 +81,10 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
 
     // A pass reads the whole feed (ours: what the device pulls; raw: the same rows of the raw
     // feed), page by page.
+    // Before each pass, as on a device's first sync, no identical Pull in the last second, so
+    // the server reads every page (identical Pulls on an unchanged feed share a page for
+    // `keptMs`: server/src/rpc/shared-pulls.ts).
+    const pause = () => new Promise((resolve) => setTimeout(resolve, keptMs + 100));
     const oursPass = async (): Promise<number> => {
       let rows = 0;
       for await (const p of sync.pages("", page)) rows += p.changes.length;
@@ -91,11 +96,12 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
     let feedLength = 0;
     for (let pass = 0; pass < pullPasses; pass++) {
       let rows = 0;
-      const seconds = await withCpu("oursPull", () =>
-        elapsed(async () => {
+      const seconds = await withCpu("oursPull", async () => {
+        await pause();
+        return elapsed(async () => {
           rows = await oursPass();
-        }),
-      );
+        });
+      });
       pullSamples.ours.push(rows / seconds);
       feedLength = rows;
       const raw = await withCpu("rawPull", () => server.ask("rawPull"));
