@@ -50,6 +50,13 @@ async function visit(browser: Browser, url: string, desktop: boolean): Promise<V
     // with its figures once the replica has them.
     await page.getByRole("heading", { level: 1 }).first().waitFor();
     await page.waitForLoadState("load");
+    // The screen draws its charts once the replica has the season, which loads their code: the
+    // visit is over when no script has been asked for in a second.
+    let count = -1;
+    while (count !== scripts.size) {
+      count = scripts.size;
+      await page.waitForTimeout(1000);
+    }
     const files = await Promise.all(
       [...scripts].map(async ([u, size]) => ({ file: new URL(u).pathname, ...(await size) })),
     );
