@@ -16,7 +16,8 @@
  * samples: ours = each write's p99 over its subscribers, baseline = each block's p99.
  *
  * Details also say when the pokes arrived (from sending the write), which splits the time into the
- * server's fan-out and the Pulls after it.
+ * server's fan-out and the Pulls after it, and the CPU time per write of the server process and of
+ * this one (the 200 devices share its one thread and the machine's two cores with the server).
  *
  * The server counts its open streams' feed listeners, checked to equal the streams opened.
  * Quick: 50 streams and 3 counted writes instead of 200 and 20.
@@ -103,7 +104,12 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
     const perWrite: number[] = [];
     const raw: number[] = [];
     const perBlock: number[] = [];
+    // CPU seconds of the server process and of this one (the 200 devices) over the counted
+    // writes, from the write until every subscriber has it: who the time goes to.
+    const cpu = { server: 0, devices: 0 };
     for (let i = 0; i < warmupWrites + writes; i++) {
+      const serverBefore = await server.cpu();
+      const devicesBefore = process.cpuUsage();
       const start = performance.now();
       const res = await fetch(`${server.url}/hivekeep.v1.ApiaryService/CreateApiary`, {
         method: "POST",
@@ -118,6 +124,12 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
         "every subscriber pulled the write",
       );
       if (failures.length > 0) throw failures[0];
+      const devices = process.cpuUsage(devicesBefore);
+      const serverSeconds = (await server.cpu()) - serverBefore;
+      if (i >= warmupWrites) {
+        cpu.server += serverSeconds;
+        cpu.devices += (devices.user + devices.system) / 1e6;
+      }
       const times = arrived.map((seen) => seen.get(id) as { pulled: number; poked: number });
       const latencies = times.map((t) => t.pulled - start);
       for (const seen of arrived) seen.clear();
@@ -161,6 +173,8 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
           "raw p50 ms": round(quantile(rawSorted, 0.5), 3),
           "raw p99 ms": round(rawP99, 3),
           streams,
+          "server CPU ms per write": round((cpu.server / writes) * 1000, 1),
+          "devices' CPU ms per write (this process)": round((cpu.devices / writes) * 1000, 1),
         },
       },
     ];

@@ -84,6 +84,10 @@ export async function writeTenant<T>(
       fn({
         tx,
         async apply(changes, applyOptions) {
+          // A check given as a promise (Push's facts, read ahead) is read by applyChanges; when
+          // the lock failed (a lost connection) nothing reads it, and its rejection would go
+          // unhandled and end the process. The same rejection still reaches applyChanges.
+          if (applyOptions?.check instanceof Promise) applyOptions.check.catch(() => {});
           seq ??= await startSeq;
           const outcome = await applyChanges(tx, organizationId, changes, seq, {
             writeChunk,
