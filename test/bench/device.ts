@@ -18,38 +18,23 @@
  * and BENCH_DEVICE_WRITES (default 60) override the sizes.
  */
 /// <reference lib="dom" />
-import { createRouterTransport } from "@connectrpc/connect";
-import pino from "pino";
-import { v7 as uuidv7 } from "uuid";
 // The page's globals (window.hivekeep, window.hivekeepBench) for the code run in it.
 import type {} from "../../e2e/device-harness/main.ts";
 import { launchChromium, newPhoneContext } from "../../e2e/support/chromium.ts";
 import { buildDeviceHarness } from "../../e2e/support/device-harness.ts";
-import { localCallerInterceptor } from "../../server/src/rpc/auth-interceptor.ts";
-import { errorInterceptor, routes } from "../../server/src/rpc/router.ts";
+import { inProcessTransport } from "../../server/src/seed/in-process.ts";
 import { seedSeason } from "../../server/src/seed/season.ts";
-import { newServerClock } from "../../server/src/store/server-clock.ts";
-import { localCaller } from "../../server/src/store/tenants.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { type BenchContext, type BenchRun, compared, quantile, round, spread } from "./report.ts";
 
 type Browser = Awaited<ReturnType<typeof launchChromium>>;
 
 /** The sample season through the server's own handlers, in process. */
-async function seed(server: TestServer, hivesPerApiary: number) {
-  const deps = {
-    db: server.server.db,
-    clock: newServerClock(),
-    newId: () => uuidv7(),
-    notifier: server.server.notifier,
-    log: pino({ level: "silent" }),
-    shutdown: new AbortController().signal,
-  };
-  const transport = createRouterTransport(routes(deps), {
-    router: { interceptors: [errorInterceptor(deps), localCallerInterceptor(localCaller)] },
+const seed = (server: TestServer, hivesPerApiary: number) =>
+  seedSeason(inProcessTransport(server.server.db, server.server.notifier), {
+    now: new Date("2026-10-01T12:00:00Z"),
+    hivesPerApiary,
   });
-  return seedSeason(transport, { now: new Date("2026-10-01T12:00:00Z"), hivesPerApiary });
-}
 
 /** A fresh profile (empty replica) that syncs the whole feed once. */
 async function firstSync(browser: Browser, url: string) {

@@ -28,7 +28,7 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { createSyncClient } from "@hivekeep/client-core/sync";
 import { SyncService } from "@hivekeep/proto";
 import { type BenchContext, type BenchRun, quantile, round, spread } from "./report.ts";
-import { startServerProcess } from "./server-client.ts";
+import { call, startServerProcess } from "./server-client.ts";
 
 const warmupWrites = 1;
 const roundTripsPerWrite = 20;
@@ -111,13 +111,10 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
       const serverBefore = await server.cpu();
       const devicesBefore = process.cpuUsage();
       const start = performance.now();
-      const res = await fetch(`${server.url}/hivekeep.v1.ApiaryService/CreateApiary`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name: `Fan-out ${i}` }),
-      });
-      if (res.status !== 200) throw new Error(`CreateApiary: ${res.status} ${await res.text()}`);
-      const id = ((await res.json()) as { apiary: { id: string } }).apiary.id;
+      const { apiary } = (await call(server.url, "ApiaryService/CreateApiary", {
+        name: `Fan-out ${i}`,
+      })) as { apiary: { id: string } };
+      const id = apiary.id;
       await until(
         () => arrived.every((seen) => seen.has(id)) || failures.length > 0,
         30_000,

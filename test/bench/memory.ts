@@ -23,6 +23,7 @@ import { SyncService } from "@hivekeep/proto";
 import { eventually, type MainProcess, startMainProcess } from "../support/main-process.ts";
 import { streamReader } from "../support/sync.ts";
 import { type BenchContext, type BenchRun, round } from "./report.ts";
+import { newHive } from "./server-client.ts";
 import { inspections } from "./workload.ts";
 
 const idleTargetMiB = { pglite: 250, postgres: 120 };
@@ -50,15 +51,7 @@ async function idle(server: MainProcess, seconds: number) {
 
 /** An apiary and a hive through the JSON API, then `feedChanges` inspections pushed. */
 async function pushFeed(url: string): Promise<void> {
-  const call = async (path: string, body: unknown) =>
-    (await fetch(`${url}/hivekeep.v1.${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    }).then((r) => r.json())) as Record<string, { id: string }>;
-  const apiaryId = (await call("ApiaryService/CreateApiary", { name: "Memory" })).apiary?.id;
-  const hiveId = (await call("HiveService/CreateHive", { apiaryId, name: "M1" })).hive?.id;
-  if (!apiaryId || !hiveId) throw new Error("could not create the apiary and hive");
+  const { apiaryId, hiveId } = await newHive(url, "Memory");
   await createSyncClient({ baseUrl: url }).push(inspections(apiaryId, hiveId, feedChanges));
 }
 

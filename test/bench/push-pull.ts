@@ -24,7 +24,7 @@
 import { createSyncClient } from "@hivekeep/client-core/sync";
 import { keptMs } from "../../server/src/rpc/shared-pulls.ts";
 import { type BenchContext, type BenchRun, compared, round } from "./report.ts";
-import { startServerProcess } from "./server-client.ts";
+import { newHive, startServerProcess } from "./server-client.ts";
 import { batch, inspections, page } from "./workload.ts";
 
 export async function run(ctx: BenchContext): Promise<BenchRun[]> {
@@ -33,14 +33,7 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
   const server = await startServerProcess(ctx.databaseUrl);
   try {
     const sync = createSyncClient({ baseUrl: server.url });
-    const call = async (path: string, body: unknown) =>
-      (await fetch(`${server.url}/hivekeep.v1.${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      }).then((r) => r.json())) as Record<string, { id: string }>;
-    const apiaryId = (await call("ApiaryService/CreateApiary", { name: "Bench" })).apiary?.id ?? "";
-    const hiveId = (await call("HiveService/CreateHive", { apiaryId, name: "B1" })).hive?.id ?? "";
+    const { apiaryId, hiveId } = await newHive(server.url, "Bench");
     await server.ask("setup", { apiaryId, hiveId });
 
     // Server CPU seconds spent on each side's measured work.

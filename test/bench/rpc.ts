@@ -30,7 +30,7 @@ import {
   round,
 } from "./report.ts";
 import { inFlight, inspectionRequest } from "./rpc-raw.ts";
-import { type ServerProcess, startServerProcess } from "./server-client.ts";
+import { call, type ServerProcess, startServerProcess } from "./server-client.ts";
 
 const concurrency = 32;
 
@@ -38,18 +38,6 @@ const sizes = (quick: boolean) =>
   quick
     ? { hivesPerApiary: 2, createRounds: 3, requests: 100, listRounds: 4, block: 20 }
     : { hivesPerApiary: 8, createRounds: 7, requests: 600, listRounds: 10, block: 50 };
-
-/** One JSON call of a service method; throws on an HTTP error. */
-async function call(url: string, method: string, body: unknown): Promise<unknown> {
-  const res = await fetch(`${url}/hivekeep.v1.${method}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${method}: ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text);
-}
 
 /** p50 and p99 of latencies in ms, rounded. */
 function percentiles(prefix: string, latencies: number[]): Record<string, number> {

@@ -53,3 +53,27 @@ export async function startServerProcess(databaseUrl: string | undefined): Promi
   };
   return { url, ask, cpu, stop };
 }
+
+/** One JSON call of a service method (`Service/Method`); throws on an HTTP error. */
+export async function call(url: string, method: string, body: unknown): Promise<unknown> {
+  const res = await fetch(`${url}/hivekeep.v1.${method}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${method}: ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+/** A new apiary with one hive, through the JSON API. */
+export async function newHive(url: string, name: string) {
+  const { apiary } = (await call(url, "ApiaryService/CreateApiary", { name })) as {
+    apiary: { id: string };
+  };
+  const { hive } = (await call(url, "HiveService/CreateHive", {
+    apiaryId: apiary.id,
+    name: `${name} 1`,
+  })) as { hive: { id: string } };
+  return { apiaryId: apiary.id, hiveId: hive.id };
+}

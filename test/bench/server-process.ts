@@ -16,15 +16,10 @@
  * (rows = the open Subscribe streams' feed listeners: the server's own count). Each is answered with
  * {id, …}; the first message out is {ready: url}.
  */
-import { createRouterTransport } from "@connectrpc/connect";
 import { loadConfig, localUserId, localOrganizationId as org, startServer } from "@hivekeep/server";
 import pino from "pino";
-import { v7 as uuidv7 } from "uuid";
-import { localCallerInterceptor } from "../../server/src/rpc/auth-interceptor.ts";
-import { errorInterceptor, routes } from "../../server/src/rpc/router.ts";
+import { inProcessTransport } from "../../server/src/seed/in-process.ts";
 import { seedSeason } from "../../server/src/seed/season.ts";
-import { newServerClock } from "../../server/src/store/server-clock.ts";
-import { localCaller } from "../../server/src/store/tenants.ts";
 import {
   createRpcRawTables,
   inFlight,
@@ -128,17 +123,7 @@ const blockOf = (n: number, call: () => Promise<unknown>) => inFlight(n, 1, call
  * rules of the API, faster); answers the hive with the most inspections and their number.
  */
 async function seed(hivesPerApiary: number): Promise<Omit<Reply, "id">> {
-  const deps = {
-    db,
-    clock: newServerClock(),
-    newId: () => uuidv7(),
-    notifier: server.notifier,
-    log: pino({ level: "silent" }),
-    shutdown: new AbortController().signal,
-  };
-  const transport = createRouterTransport(routes(deps), {
-    router: { interceptors: [errorInterceptor(deps), localCallerInterceptor(localCaller)] },
-  });
+  const transport = inProcessTransport(db, server.notifier);
   await seedSeason(transport, { now: new Date("2026-10-01T12:00:00Z"), hivesPerApiary });
   const [top] = await db.query<{ hive_id: string; n: number }>(
     `select hive_id, count(*) as n from inspections

@@ -6,30 +6,18 @@
  * fires by hand and a database stub that counts the visibility queries.
  */
 
-import { create } from "@bufbuild/protobuf";
-import { createContextValues, createHandlerContext } from "@connectrpc/connect";
-import { SubscribeRequestSchema, type SubscribeResponse, SyncService } from "@hivekeep/proto";
+import type { SubscribeResponse } from "@hivekeep/proto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../server/src/db/db.ts";
-import { callerKey } from "../../server/src/rpc/context.ts";
 import type { Deps } from "../../server/src/rpc/deps.ts";
-import { subscribe, subscribeTiming } from "../../server/src/rpc/subscribe.ts";
-import type { FeedListener, FeedNotifier } from "../../server/src/store/feed-notifier.ts";
+import { subscribeTiming } from "../../server/src/rpc/subscribe.ts";
+import { manualNotifier, openSubscribe } from "../support/subscribe-handler.ts";
 
-const org = "00000000-0000-7000-8000-000000000001";
 const heartbeatMs = 25_000;
 const pokeIntervalMs = 1_000;
 
 function world(head: number) {
-  const listeners = new Set<FeedListener>();
-  const notifier: FeedNotifier = {
-    subscribe(_org, l) {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    size: () => listeners.size,
-    close: async () => {},
-  };
+  const { notifier, fire: advance } = manualNotifier();
   const queries = { visible: 0 };
   const db = {
     kind: "pglite",
@@ -43,32 +31,14 @@ function world(head: number) {
     },
   } as unknown as Db;
   const deps = { db, notifier } as unknown as Deps;
-  const advance = (seq: number) => {
-    for (const l of listeners) l(seq);
-  };
   return { deps, notifier, queries, advance };
 }
 
 function open(deps: Deps, cursor: string) {
-  const requestAbort = new AbortController();
-  const ctx = createHandlerContext({
-    service: SyncService,
-    method: SyncService.method.subscribe,
-    protocolName: "connect",
-    requestMethod: "POST",
-    url: "http://localhost/hivekeep.v1.SyncService/Subscribe",
-    requestSignal: requestAbort.signal,
-    contextValues: createContextValues().set(callerKey, {
-      organizationId: org,
-      userId: "u1",
-      role: "owner",
-      demo: false,
-    }),
-  });
-  const stream = subscribe(
+  const { stream, end } = openSubscribe(
     deps,
-    create(SubscribeRequestSchema, { cursor }),
-    ctx,
+    cursor,
+    "u1",
     subscribeTiming({ heartbeatMs, pokeIntervalMs }),
   );
   /** The next message, watched: `value` is set once it arrives. */
@@ -81,7 +51,7 @@ function open(deps: Deps, cursor: string) {
     });
     return watched;
   };
-  return { next, end: () => requestAbort.abort() };
+  return { next, end };
 }
 
 const cursorOf = (m: SubscribeResponse | "end" | undefined) =>

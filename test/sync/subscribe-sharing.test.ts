@@ -7,30 +7,18 @@
  * fires by hand and a feed held in memory behind a database stub that logs each visibility query.
  */
 
-import { create } from "@bufbuild/protobuf";
-import { createContextValues, createHandlerContext } from "@connectrpc/connect";
-import { SubscribeRequestSchema, type SubscribeResponse, SyncService } from "@hivekeep/proto";
+import type { SubscribeResponse } from "@hivekeep/proto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../server/src/db/db.ts";
-import { callerKey } from "../../server/src/rpc/context.ts";
 import type { Deps } from "../../server/src/rpc/deps.ts";
-import { subscribe, subscribeTiming } from "../../server/src/rpc/subscribe.ts";
-import type { FeedListener, FeedNotifier } from "../../server/src/store/feed-notifier.ts";
+import { subscribeTiming } from "../../server/src/rpc/subscribe.ts";
+import { manualNotifier, openSubscribe } from "../support/subscribe-handler.ts";
 
-const org = "00000000-0000-7000-8000-000000000001";
 const pokeIntervalMs = 1_000;
 
 /** A feed of `scopes[seq - 1]` per change; `head` is the last written. */
 function world(scopes: string[], head: number) {
-  const listeners = new Set<FeedListener>();
-  const notifier: FeedNotifier = {
-    subscribe(_org, l) {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    size: () => listeners.size,
-    close: async () => {},
-  };
+  const { notifier, fire } = manualNotifier();
   /** Each visibility query's range and user scope. */
   const asked: { after: number; upTo: number; scope: string }[] = [];
   const db = {
@@ -54,31 +42,16 @@ function world(scopes: string[], head: number) {
   const write = (scope: string) => {
     scopes.push(scope);
     head = scopes.length;
-    for (const l of listeners) l(head);
+    fire(head);
   };
   return { deps, notifier, asked, write };
 }
 
 function open(deps: Deps, cursor: string, userId: string) {
-  const requestAbort = new AbortController();
-  const ctx = createHandlerContext({
-    service: SyncService,
-    method: SyncService.method.subscribe,
-    protocolName: "connect",
-    requestMethod: "POST",
-    url: "http://localhost/hivekeep.v1.SyncService/Subscribe",
-    requestSignal: requestAbort.signal,
-    contextValues: createContextValues().set(callerKey, {
-      organizationId: org,
-      userId,
-      role: "owner",
-      demo: false,
-    }),
-  });
-  const stream = subscribe(
+  const { stream, end } = openSubscribe(
     deps,
-    create(SubscribeRequestSchema, { cursor }),
-    ctx,
+    cursor,
+    userId,
     subscribeTiming({ heartbeatMs: 25_000, pokeIntervalMs }),
   );
   let pokes: (SubscribeResponse | "end")[] = [];
@@ -98,7 +71,7 @@ function open(deps: Deps, cursor: string, userId: string) {
       return cursors;
     },
     end: () => {
-      requestAbort.abort();
+      end();
       return done;
     },
   };

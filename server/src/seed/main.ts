@@ -4,16 +4,12 @@
  * handlers the server runs, in process. Options: --weeks N, --hives N, --seed N.
  */
 import { parseArgs } from "node:util";
-import { createRouterTransport } from "@connectrpc/connect";
 import pino from "pino";
-import { v7 as uuidv7 } from "uuid";
 import { ConfigError, loadConfig } from "../config.ts";
 import { openDb } from "../db/open-db.ts";
-import { localCallerInterceptor } from "../rpc/auth-interceptor.ts";
-import { errorInterceptor, routes } from "../rpc/router.ts";
 import { startFeedNotifier } from "../store/feed-notifier.ts";
-import { newServerClock } from "../store/server-clock.ts";
-import { ensureLocalTenant, localCaller } from "../store/tenants.ts";
+import { ensureLocalTenant } from "../store/tenants.ts";
+import { inProcessTransport } from "./in-process.ts";
 import { seedSeason } from "./season.ts";
 
 const { values } = parseArgs({
@@ -39,17 +35,7 @@ const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataD
 try {
   await ensureLocalTenant(db);
   const notifier = await startFeedNotifier(db);
-  const deps = {
-    db,
-    clock: newServerClock(),
-    newId: () => uuidv7(),
-    notifier,
-    log,
-    shutdown: new AbortController().signal,
-  };
-  const transport = createRouterTransport(routes(deps), {
-    router: { interceptors: [errorInterceptor(deps), localCallerInterceptor(localCaller)] },
-  });
+  const transport = inProcessTransport(db, notifier, log);
   const started = performance.now();
   const summary = await seedSeason(transport, {
     now: new Date(),

@@ -40,7 +40,7 @@ export interface ApplyOutcome {
   readonly appended: number;
   /** Per change (same order): what the merge did. */
   readonly results: readonly ApplyResult[];
-  /** The rows the batch wrote, as written, by `${entity}/${id}` (writtenKey). */
+  /** The rows the batch wrote, as written, by rowKey. */
   readonly written: ReadonlyMap<string, WrittenRow>;
 }
 
@@ -50,7 +50,8 @@ export interface WrittenRow {
   readonly scopeId: string;
 }
 
-export const writtenKey = (entity: EntityName, id: string): string => `${entity}/${id}`;
+/** A row's key among the rows of a batch (targets, written rows). */
+export const rowKey = (entity: EntityName, id: string): string => `${entity}/${id}`;
 
 export interface ApplyOptions {
   /**
@@ -131,7 +132,7 @@ export async function applyChanges(
   const chunk = options.writeChunk ?? changes.length;
   // A row is written once, with the chunk that holds its last change.
   const lastChange = new Map<string, number>();
-  for (const [index, c] of changes.entries()) lastChange.set(`${c.entity}/${c.entityId}`, index);
+  for (const [index, c] of changes.entries()) lastChange.set(rowKey(c.entity, c.entityId), index);
   const rejections: Rejection[] = [];
   const conflicts: Conflict[] = [];
   const results: ApplyResult[] = [];
@@ -145,7 +146,7 @@ export async function applyChanges(
 
   for (const [index, change] of changes.entries()) {
     const spec = entities[change.entity];
-    const key = `${change.entity}/${change.entityId}`;
+    const key = rowKey(change.entity, change.entityId);
     const target = targets.get(key) ?? {
       stored: false,
       state: undefined,
@@ -300,7 +301,7 @@ async function loadTargets(
   });
   for (const { entity, spec, rows } of await settled(loads)) {
     for (const row of rows) {
-      targets.set(`${entity}/${String(row.id)}`, {
+      targets.set(rowKey(entity, String(row.id)), {
         state: rowStateFromDb(row, spec),
         scopeId: String(row.scope_id),
         dirty: false,

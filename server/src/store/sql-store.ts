@@ -12,7 +12,7 @@ import {
   type StoredRow,
 } from "@hivekeep/client-core/ops";
 import { type Db, type Queryable, type Row, settled } from "../db/db.ts";
-import { type WrittenRow, writtenKey } from "./apply-changes.ts";
+import { rowKey, type WrittenRow } from "./apply-changes.ts";
 import { idsSql } from "./entity-sql.ts";
 import { rowStateFromDb } from "./row-state.ts";
 import { orderSql, whereSql } from "./sql-query.ts";
@@ -126,7 +126,7 @@ export function sqlStore(db: Db, organizationId: string, options: StoreOptions =
           const writer: ReplicaWriter = {
             ...reader,
             async get(entity, id, getOptions) {
-              const row = written.get(writtenKey(entity, id));
+              const row = written.get(rowKey(entity, id));
               if (row === undefined) return reader.get(entity, id, getOptions);
               // As the select: never a partial row, a deleted one only when asked for.
               const complete = isComplete(row.state, entities[entity]);

@@ -1,0 +1,31 @@
+/**
+ * The server's own RPC handlers in process, as the single-user caller: what `pnpm seed` and the
+ * benchmark's seeding go through (the rules of the API, without HTTP).
+ */
+import { createRouterTransport, type Transport } from "@connectrpc/connect";
+import pino from "pino";
+import { v7 as uuidv7 } from "uuid";
+import type { Db } from "../db/db.ts";
+import { localCallerInterceptor } from "../rpc/auth-interceptor.ts";
+import { errorInterceptor, routes } from "../rpc/router.ts";
+import type { FeedNotifier } from "../store/feed-notifier.ts";
+import { newServerClock } from "../store/server-clock.ts";
+import { localCaller } from "../store/tenants.ts";
+
+export function inProcessTransport(
+  db: Db,
+  notifier: FeedNotifier,
+  log = pino({ level: "silent" }),
+): Transport {
+  const deps = {
+    db,
+    clock: newServerClock(),
+    newId: () => uuidv7(),
+    notifier,
+    log,
+    shutdown: new AbortController().signal,
+  };
+  return createRouterTransport(routes(deps), {
+    router: { interceptors: [errorInterceptor(deps), localCallerInterceptor(localCaller)] },
+  });
+}
