@@ -125,6 +125,16 @@ export {
   repairPlacements,
   repairQueens,
 } from "./invariants.ts";
+export {
+  defaultEventLimit,
+  defaultPageSize,
+  defaultPullLimit,
+  maxEventLimit,
+  maxPageSize,
+  maxPullLimit,
+  maxPushChanges,
+  requestedLimit,
+} from "./limits.ts";
 export type { ApplyResult, ChangeInput, RowState, Values } from "./merge.ts";
 export {
   applyChange,

@@ -26,6 +26,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { PushRejectionSchema } from "@hivekeep/proto";
 import { type Change, toWire } from "../core/change.ts";
 import { type Hlc, isTooFarAhead } from "../core/hlc.ts";
+import { maxPullLimit } from "../core/limits.ts";
 import { restamp } from "../core/restamp.ts";
 import { isClockAheadReason } from "../core/validate-change.ts";
 import type { PullPage, SyncChange } from "../sync/wire.ts";
@@ -97,7 +98,7 @@ export interface SyncEngineOptions {
   readonly events?: EventTarget;
   readonly isVisible?: () => boolean;
   readonly storage?: StorageManager;
-  /** Changes per Push (default 500). */
+  /** Changes per Push (default `defaultPushBatch`). */
   readonly pushBatch?: number;
   /**
    * Bytes of changes per Push, roughly (default 2 MiB, under the server's default body limit
@@ -105,7 +106,7 @@ export interface SyncEngineOptions {
    * halved until it fits.
    */
   readonly pushBytes?: number;
-  /** Changes per Pull page (default 5000). */
+  /** Changes per Pull page (default the server's maximum, `maxPullLimit`). */
   readonly pullLimit?: number;
   /**
    * Pulls in a dedicated Worker (browsers: worker-pull.ts), so merging a first sync's pages
@@ -118,6 +119,8 @@ export interface SyncEngineOptions {
   readonly intervalMs?: number;
 }
 
+/** Changes per Push: the device's own choice, well under the server's `maxPushChanges`. */
+const defaultPushBatch = 500;
 const backoffBaseMs = 1000;
 const backoffMaxMs = 60_000;
 /**
@@ -382,7 +385,7 @@ export class SyncEngine {
     try {
       if (this.options.clock.offsetMs === undefined) await this.pull(1);
       await this.push();
-      await this.pull(this.options.pullLimit ?? 5000);
+      await this.pull(this.options.pullLimit ?? maxPullLimit);
       const now = Date.now();
       await this.options.db.meta.bulkPut([
         { key: metaKeys.lastSyncedAt, value: now },
@@ -410,7 +413,7 @@ export class SyncEngine {
     let restamps = 0;
     for (;;) {
       const batch = withinBytes(
-        await outboxBatch(db, this.options.pushBatch ?? 500),
+        await outboxBatch(db, this.options.pushBatch ?? defaultPushBatch),
         this.pushBytes,
       );
       const [first] = batch;

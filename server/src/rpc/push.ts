@@ -14,6 +14,7 @@ import {
   checkChange,
   type Hlc,
   isTooFarAhead,
+  maxPushChanges,
   parseWireChange,
   type Rejection,
 } from "@hivekeep/client-core/core";
@@ -29,9 +30,6 @@ import { loadPushFacts } from "../store/push-facts.ts";
 import { writeTenant } from "../store/tenant-write.ts";
 import { callerOf } from "./context.ts";
 import type { Deps } from "./deps.ts";
-
-/** The most changes one Push may carry (a device splits larger outboxes). */
-export const maxPushChanges = 5000;
 
 export async function push(
   deps: Deps,

@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
+import { defaultPullLimit, maxPullLimit, requestedLimit } from "@hivekeep/client-core/core";
 import { invalidArgument } from "@hivekeep/client-core/ops";
 import { nextPageHeader } from "@hivekeep/client-core/sync";
 import { PullResponseSchema, type SyncService } from "@hivekeep/proto";
@@ -14,9 +15,6 @@ import { push } from "./push.ts";
 import { sharedPull } from "./shared-pulls.ts";
 import { subscribe } from "./subscribe.ts";
 
-export const defaultPullLimit = 500;
-export const maxPullLimit = 5000;
-
 export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>> {
   const { db } = deps;
   return {
@@ -25,8 +23,7 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
 
     async pull(req, ctx) {
       const caller = callerOf(ctx);
-      if (req.limit < 0) throw invalidArgument("limit must not be negative");
-      const limit = req.limit === 0 ? defaultPullLimit : Math.min(req.limit, maxPullLimit);
+      const limit = requestedLimit(req.limit, defaultPullLimit, maxPullLimit, "limit");
       const after = parseCursor(req.cursor);
       const head = (await feedHead(db, caller.organizationId)) ?? 0;
       if (after > head) {
