@@ -25,6 +25,7 @@
 import { setMaxListeners } from "node:events";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
+import { maxPullLimit } from "@hivekeep/client-core/core";
 import { createSyncClient } from "@hivekeep/client-core/sync";
 import { SyncService } from "@hivekeep/proto";
 import { type BenchContext, type BenchRun, quantile, round, spread } from "./report.ts";
@@ -57,7 +58,7 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
   try {
     const sync = createSyncClient({ baseUrl: server.url });
     let head = "";
-    for await (const page of sync.pages("", 5000)) head = page.nextCursor || head;
+    for await (const page of sync.pages("", maxPullLimit)) head = page.nextCursor || head;
 
     const client = createClient(
       SyncService,

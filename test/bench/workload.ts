@@ -5,13 +5,14 @@
  * itself.
  */
 import { randomUUID } from "node:crypto";
-import { formatHlc } from "@hivekeep/client-core/core";
+import { formatHlc, maxPullLimit } from "@hivekeep/client-core/core";
 import type { SyncChange } from "@hivekeep/client-core/sync";
 import { ChangeOp } from "@hivekeep/proto";
 import type { Db } from "@hivekeep/server";
 
 export const batch = 500;
-export const page = 5000;
+/** A device's Pull page (it asks for the most the server serves). */
+export const page = maxPullLimit;
 
 let counter = 0;
 

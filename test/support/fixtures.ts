@@ -2,6 +2,7 @@
  * What the contract tests share: a server per suite, the records most of them
  * start from, reading the change feed (Pull) and checking replies.
  */
+import { maxPullLimit } from "@hivekeep/client-core/core";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { DbKind } from "./databases.ts";
 import { type JsonReply, startTestServer, type TestServer } from "./server.ts";
@@ -99,7 +100,7 @@ export function expectError(r: JsonReply, status: number): { code: string; messa
 }
 
 /**
- * Every change after `cursor` ("": the whole feed), pulled 5000 at a time, and
+ * Every change after `cursor` ("": the whole feed), pulled `maxPullLimit` at a time, and
  * the cursor after the last of them. On the device target the feed is its outbox.
  */
 export async function pullAll(
@@ -108,7 +109,7 @@ export async function pullAll(
 ): Promise<{ changes: WireChange[]; nextCursor: string }> {
   const changes: WireChange[] = [];
   for (;;) {
-    const { body } = await t.call("SyncService/Pull", { cursor, limit: 5000 });
+    const { body } = await t.call("SyncService/Pull", { cursor, limit: maxPullLimit });
     changes.push(...(body.changes ?? []));
     cursor = body.nextCursor;
     if (!body.hasMore) return { changes, nextCursor: cursor };

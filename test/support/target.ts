@@ -21,17 +21,27 @@
  */
 import { randomUUID } from "node:crypto";
 import { create, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
-import { type Client, Code, ConnectError, createClient } from "@connectrpc/connect";
+import { type Client, ConnectError, createClient } from "@connectrpc/connect";
 import { createMethodSerializationLookup } from "@connectrpc/connect/protocol";
 import { codeToHttpStatus, errorToJson } from "@connectrpc/connect/protocol-connect";
 import { createHivekeepClient, type HivekeepClient } from "@hivekeep/client-core";
-import { type Change, toWire } from "@hivekeep/client-core/core";
+import {
+  type Change,
+  defaultPullLimit,
+  formatCursor,
+  maxPullLimit,
+  parseCursor,
+  requestedLimit,
+  toWire,
+} from "@hivekeep/client-core/core";
+import { toConnectError } from "@hivekeep/client-core/ops";
 import * as proto from "@hivekeep/proto";
 import { ChangeSchema, type PullRequest, PullResponseSchema } from "@hivekeep/proto";
 import { localUserId } from "@hivekeep/server";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterAll, beforeAll, it } from "vitest";
-import { applyPulled, metaKeys } from "../../client-core/src/device/replica-sync.ts";
+import { storedCursor } from "../../client-core/src/device/pull-feed.ts";
+import { applyPulled } from "../../client-core/src/device/replica-sync.ts";
 import { seedChanges } from "./command-seed.ts";
 import { type DbKind, databaseKinds } from "./databases.ts";
 import { type JsonReply, startTestServer, type TestServer } from "./server.ts";
@@ -169,11 +179,15 @@ async function startDeviceTarget(): Promise<{ target: TestTarget; stop: () => Pr
     } catch (err) {
       return errorReply(err);
     }
-    if (!/^\d*$/.test(req.cursor)) {
-      return errorReply(new ConnectError("malformed cursor", Code.InvalidArgument));
+    let after: number;
+    let limit: number;
+    try {
+      // The server's cursor grammar and limits, over outbox seqs.
+      limit = requestedLimit(req.limit, defaultPullLimit, maxPullLimit, "limit");
+      after = parseCursor(req.cursor);
+    } catch (err) {
+      return errorReply(toConnectError(err));
     }
-    const after = req.cursor === "" ? 0 : Number(req.cursor);
-    const limit = Math.min(req.limit > 0 ? req.limit : 500, 5000);
     const entries = await device.db.outbox
       .where("seq")
       .above(after)
@@ -182,7 +196,7 @@ async function startDeviceTarget(): Promise<{ target: TestTarget; stop: () => Pr
     const page = entries.slice(0, limit);
     const res = create(PullResponseSchema, {
       changes: page.map(({ change }) => create(ChangeSchema, toWire(change))),
-      nextCursor: page.length > 0 ? String(page.at(-1)?.seq) : req.cursor,
+      nextCursor: page.length > 0 ? formatCursor(page.at(-1)?.seq ?? after) : req.cursor,
       hasMore: entries.length > limit,
     });
     return { status: 200, body: JSON.parse(decoder.decode(io.getO(false).serialize(res))) };
@@ -207,8 +221,7 @@ async function startDeviceTarget(): Promise<{ target: TestTarget; stop: () => Pr
     },
     client: (service) => createClient(service, device.transport),
     async seed(changes) {
-      const cursor = (await device.db.meta.get(metaKeys.cursor))?.value;
-      await applyPulled(device.db, changes, typeof cursor === "string" ? cursor : "");
+      await applyPulled(device.db, changes, await storedCursor(device.db));
     },
   };
   return { target, stop: () => device.close() };

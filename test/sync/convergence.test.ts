@@ -27,6 +27,7 @@ import {
   isStorableText,
   isTooFarAhead,
   maxInt32,
+  maxPushChanges,
   minInt32,
   type OrSetState,
   orSetValues,
@@ -562,8 +563,8 @@ describe.each(databaseKinds)("convergence over the real server on %s", (kind) =>
     const head = await feedSeq();
     for (const d of devices) {
       const done = d.model.acknowledged;
-      for (let i = 0; i < done.length; i += 5000) {
-        await sync.push({ changes: done.slice(i, i + 5000).map(toProto) });
+      for (let i = 0; i < done.length; i += maxPushChanges) {
+        await sync.push({ changes: done.slice(i, i + maxPushChanges).map(toProto) });
       }
     }
     expect(await feedSeq()).toBe(head);

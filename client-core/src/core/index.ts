@@ -81,6 +81,7 @@ export {
   defaultTreatmentReason,
   type TreatmentHive,
 } from "./commands/treatment.ts";
+export { formatCursor, formatPageToken, parseCursor, parsePageToken } from "./cursor.ts";
 export { DomainError, type DomainErrorCode, invalid, notFound } from "./domain-error.ts";
 export type { ColumnSpec, ColumnType, EntityName, EntitySpec, ScopeRule } from "./entities.ts";
 export {

@@ -40,14 +40,19 @@ export interface PullResult {
  * Pulls to the end of the feed, or `maxPages` pages; `limit` 1 stops after the first page (to
  * learn the time).
  */
+/** The feed cursor the replica has pulled to: "" before its first page. */
+export async function storedCursor(db: ReplicaDb): Promise<string> {
+  const stored = (await db.meta.get(metaKeys.cursor))?.value;
+  return typeof stored === "string" ? stored : "";
+}
+
 export async function pullFeed(
   db: ReplicaDb,
   pages: PageSource,
   limit: number,
   maxPages = Number.POSITIVE_INFINITY,
 ): Promise<PullResult> {
-  const stored = (await db.meta.get(metaKeys.cursor))?.value;
-  const cursor = typeof stored === "string" ? stored : "";
+  const cursor = await storedCursor(db);
   let maxSeen: Hlc | undefined;
   let serverTimeMs: number | undefined;
   let changes = 0;

@@ -32,7 +32,7 @@ import { isClockAheadReason } from "../core/validate-change.ts";
 import type { PullPage, SyncChange } from "../sync/wire.ts";
 import type { DeviceClock } from "./device-clock.ts";
 import { exclusive } from "./exclusive.ts";
-import { type PullResult, pullFeed } from "./pull-feed.ts";
+import { type PullResult, pullFeed, storedCursor } from "./pull-feed.ts";
 import { type OutboxEntry, type QuarantineEntry, type ReplicaDb, tablesOf } from "./replica-db.ts";
 import {
   acknowledge,
@@ -535,13 +535,11 @@ export class SyncEngine {
       let failures = 0;
       while (!controller.signal.aborted) {
         try {
-          const stored = (await db.meta.get(metaKeys.cursor))?.value;
-          const cursor = typeof stored === "string" ? stored : "";
+          const cursor = await storedCursor(db);
           for await (const poke of transport.subscribe(cursor, controller.signal)) {
             failures = 0;
             if (poke === "") continue;
-            const current = (await db.meta.get(metaKeys.cursor))?.value;
-            if (poke !== current) this.trigger(0);
+            if (poke !== (await storedCursor(db))) this.trigger(0);
           }
         } catch {
           // The stream ended or failed: reconnect after a while.

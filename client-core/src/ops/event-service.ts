@@ -3,7 +3,8 @@
  * apiary, hive and queen ("" = any). Events of the same instant come in reverse recording order:
  * the HLC stamp of the event's `type` (written once: events are append-only) breaks the tie, so a
  * QUEEN_INTRODUCED is listed before the QUEEN_REPLACED recorded just before it. ListEvents is the
- * one list without pages: a limit (default 100, capped at 1000, negative is invalid_argument).
+ * one list without pages: a limit (default 100, capped at 1000, negative is invalid_argument;
+ * core/limits.ts).
  */
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
@@ -14,25 +15,16 @@ import {
   ListEventsResponseSchema,
 } from "@hivekeep/proto";
 import { notFound } from "../core/domain-error.ts";
-import { invalidArgument } from "./errors.ts";
+import { defaultEventLimit, maxEventLimit, requestedLimit } from "../core/limits.ts";
 import type { Filter } from "./query.ts";
 import type { SessionOf } from "./session.ts";
 import { toProto } from "./to-proto.ts";
-
-export const defaultEventLimit = 100;
-export const maxEventLimit = 1000;
-
-/** The number of events to return: 0 = the default; larger than the maximum is capped. */
-export function eventLimit(requested: number): number {
-  if (requested < 0) throw invalidArgument("limit must not be negative");
-  return requested === 0 ? defaultEventLimit : Math.min(requested, maxEventLimit);
-}
 
 export function eventService(sessionOf: SessionOf): ServiceImpl<typeof EventService> {
   return {
     async listEvents(req, ctx) {
       const s = sessionOf(ctx);
-      const limit = eventLimit(req.limit);
+      const limit = requestedLimit(req.limit, defaultEventLimit, maxEventLimit, "limit");
       const where: Filter[] = [];
       if (req.apiaryId !== "") where.push({ column: "apiary_id", eq: req.apiaryId });
       if (req.hiveId !== "") where.push({ column: "hive_id", eq: req.hiveId });

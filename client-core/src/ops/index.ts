@@ -11,19 +11,13 @@ export {
   toConnectError,
   UnavailableError,
 } from "./errors.ts";
-export { defaultEventLimit, eventLimit, eventService, maxEventLimit } from "./event-service.ts";
+export { eventService } from "./event-service.ts";
 export { harvestService } from "./harvest-service.ts";
 export { type HiveAt, hiveAt } from "./hive-at.ts";
 export { hiveService } from "./hive-service.ts";
 export { inspectionService } from "./inspection-service.ts";
 export { localStats } from "./local-stats.ts";
-export {
-  defaultPageSize,
-  maxPageSize,
-  type PageWindow,
-  pageResponse,
-  pageWindow,
-} from "./paging.ts";
+export { type PageWindow, pageResponse, pageWindow } from "./paging.ts";
 export { queenService } from "./queen-service.ts";
 export {
   assertTimestamp,

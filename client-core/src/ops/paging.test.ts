@@ -1,11 +1,23 @@
 import { create } from "@bufbuild/protobuf";
-import { ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { PageRequestSchema } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
+import { toConnectError } from "./errors.ts";
 import { pageResponse, pageWindow } from "./paging.ts";
 
 const req = (pageSize: number, pageToken = "") =>
   create(PageRequestSchema, { pageSize, pageToken });
+
+/** The error a caller sees for `pageWindow(page)`, as the wire carries it. */
+function refusal(page: ReturnType<typeof req>): { code: Code; message: string } {
+  try {
+    pageWindow(page);
+  } catch (err) {
+    const { code, rawMessage } = toConnectError(err);
+    return { code, message: rawMessage };
+  }
+  throw new Error("pageWindow accepted the page");
+}
 
 describe("pageWindow", () => {
   it("defaults to the first 50 rows", () => {
@@ -19,9 +31,18 @@ describe("pageWindow", () => {
     expect(pageWindow(req(10, "40"))).toEqual({ offset: 40, limit: 10 });
   });
   it("rejects bad tokens and negative sizes", () => {
-    expect(() => pageWindow(req(10, "x"))).toThrow(ConnectError);
-    expect(() => pageWindow(req(10, "-5"))).toThrow(ConnectError);
-    expect(() => pageWindow(req(-1))).toThrow(ConnectError);
+    expect(refusal(req(10, "x"))).toEqual({
+      code: Code.InvalidArgument,
+      message: 'page.pageToken "x" is not valid; pass back nextPageToken',
+    });
+    expect(refusal(req(10, "-5"))).toEqual({
+      code: Code.InvalidArgument,
+      message: 'page.pageToken "-5" is not valid; pass back nextPageToken',
+    });
+    expect(refusal(req(-1))).toEqual({
+      code: Code.InvalidArgument,
+      message: "page.pageSize must not be negative",
+    });
   });
 });
 

@@ -8,6 +8,7 @@
  * bigger query, or `useApiaries()` on its own.
  */
 import type { HivekeepClient } from "@hivekeep/client-core";
+import { maxPageSize } from "@hivekeep/client-core/core";
 import type { Apiary, Hive, PageResponse } from "@hivekeep/proto";
 import { useLive } from "./client.tsx";
 
@@ -18,7 +19,7 @@ export async function listAll<R extends { page?: PageResponse }, T>(
   const out: T[] = [];
   let pageToken = "";
   for (;;) {
-    const res = await fetchPage({ pageSize: 500, pageToken });
+    const res = await fetchPage({ pageSize: maxPageSize, pageToken });
     out.push(...itemsOf(res));
     pageToken = res.page?.nextPageToken ?? "";
     if (pageToken === "") return out;

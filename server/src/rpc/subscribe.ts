@@ -27,6 +27,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { formatCursor, parseCursor } from "@hivekeep/client-core/core";
 import {
   type SubscribeRequest,
   type SubscribeResponse,
@@ -35,7 +36,6 @@ import {
 import { credentialValid } from "../auth/auth-store.ts";
 import { feedHead } from "../store/feed.ts";
 import { callerOf } from "./context.ts";
-import { parseCursor } from "./cursor.ts";
 import type { Deps } from "./deps.ts";
 import { visiblePositions } from "./visible-positions.ts";
 
@@ -131,7 +131,7 @@ export async function* subscribe(
         await stillAllowed(false);
         if (seq !== undefined) {
           pokedAt = timing.now();
-          yield create(SubscribeResponseSchema, { cursor: String(seq) });
+          yield create(SubscribeResponseSchema, { cursor: formatCursor(seq) });
         }
         sent = seen;
         continue;

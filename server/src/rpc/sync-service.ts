@@ -1,13 +1,18 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { defaultPullLimit, maxPullLimit, requestedLimit } from "@hivekeep/client-core/core";
+import {
+  defaultPullLimit,
+  formatCursor,
+  maxPullLimit,
+  parseCursor,
+  requestedLimit,
+} from "@hivekeep/client-core/core";
 import { invalidArgument } from "@hivekeep/client-core/ops";
 import { nextPageHeader } from "@hivekeep/client-core/sync";
 import { PullResponseSchema, type SyncService } from "@hivekeep/proto";
 import { feedHead, readFeedPage, readWirePage } from "../store/feed.ts";
 import { callerOf } from "./context.ts";
-import { parseCursor } from "./cursor.ts";
 import type { Deps } from "./deps.ts";
 import { feedRowToProto } from "./mapping.ts";
 import { encodedChanges, isBinaryRequest } from "./pull-encoding.ts";
@@ -44,7 +49,7 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
       // Without more rows, every row up to `head` (committed before we read it)
       // has been scanned, so the cursor may pass rows this caller cannot see.
       const lastSeq = page.lastSeq ?? after;
-      const nextCursor = String(hasMore ? lastSeq : Math.max(lastSeq, head));
+      const nextCursor = formatCursor(hasMore ? lastSeq : Math.max(lastSeq, head));
       // The next page's cursor ahead of the body, so a device can ask for that
       // page while this one is still on its way (pages() in client-core/sync).
       if (hasMore) ctx.responseHeader.set(nextPageHeader, nextCursor);

@@ -3,6 +3,7 @@
  * open tasks), the big "Inspect" action and the others, then its inspections, treatments,
  * harvests, where it stood, its event timeline and its charts. Reads only the replica.
  */
+import { maxEventLimit } from "@hivekeep/client-core/core";
 import {
   type Apiary,
   type Event,
@@ -97,7 +98,7 @@ export default function HivePage() {
             (page) => c.harvests.listHarvests({ hiveId: id, page }),
             (r) => r.harvests,
           ),
-          c.events.listEvents({ hiveId: id, limit: 1000 }).then((r) => r.events),
+          c.events.listEvents({ hiveId: id, limit: maxEventLimit }).then((r) => r.events),
         ]);
       return {
         hive,

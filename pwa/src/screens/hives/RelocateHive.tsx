@@ -2,6 +2,7 @@
  * Move a hive to another apiary (`/hives/:id/relocate`): the target and the date of the move
  * (now by default, or back-dated); RelocateHive closes the current stay and opens the new one.
  */
+import { maxEventLimit } from "@hivekeep/client-core/core";
 import type { Apiary, Hive } from "@hivekeep/proto";
 import { useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
@@ -23,7 +24,7 @@ export default function RelocateHive() {
       const hive = (await c.hives.getHive({ id })).hive;
       const [apiaries, events] = await Promise.all([
         allApiaries(c),
-        c.events.listEvents({ hiveId: id, limit: 1000 }),
+        c.events.listEvents({ hiveId: id, limit: maxEventLimit }),
       ]);
       return { hive, apiaries, stays: placementHistory(events.events) };
     },
