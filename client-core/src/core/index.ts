@@ -163,7 +163,12 @@ export {
   parseOrSetPatch,
 } from "./or-set.ts";
 export { maxQuotedLength, quote } from "./quote.ts";
-export { maxTimestampMs, minTimestampMs, parseRfc3339 } from "./rfc3339.ts";
+export {
+  isTimestampInRange,
+  maxTimestampMs,
+  minTimestampMs,
+  parseRfc3339,
+} from "./rfc3339.ts";
 export { isStorableText, utf8ByteLength } from "./utf8.ts";
 export type {
   CheckContext,

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { maxTimestampMs, minTimestampMs, parseRfc3339 } from "./rfc3339.ts";
+import { isTimestampInRange, maxTimestampMs, minTimestampMs, parseRfc3339 } from "./rfc3339.ts";
 
 /** `ms` written in the zone `offsetMinutes` east of UTC, e.g. +02:00. */
 function withOffset(ms: number, offsetMinutes: number): string {
@@ -112,5 +112,28 @@ describe("parseRfc3339", () => {
         },
       ),
     );
+  });
+});
+
+describe("isTimestampInRange", () => {
+  it("holds from the first to the last millisecond of the years 0001-9999 (UTC)", () => {
+    expect(new Date(minTimestampMs).toISOString()).toBe("0001-01-01T00:00:00.000Z");
+    expect(new Date(maxTimestampMs).toISOString()).toBe("9999-12-31T23:59:59.999Z");
+    expect(isTimestampInRange(minTimestampMs)).toBe(true);
+    expect(isTimestampInRange(maxTimestampMs)).toBe(true);
+    expect(isTimestampInRange(minTimestampMs - 1)).toBe(false);
+    expect(isTimestampInRange(maxTimestampMs + 1)).toBe(false);
+    expect(isTimestampInRange(Number.NaN)).toBe(false);
+  });
+
+  it("bounds what parseRfc3339 accepts", () => {
+    expect(parseRfc3339("0001-01-01T00:00:00Z")).toHaveProperty("value");
+    expect(parseRfc3339("0001-01-01T00:00:00+00:01")).toEqual({
+      error: "is outside the years 0001-9999 (UTC)",
+    });
+    expect(parseRfc3339("9999-12-31T23:59:59.999Z")).toHaveProperty("value");
+    expect(parseRfc3339("9999-12-31T23:59:59-00:01")).toEqual({
+      error: "is outside the years 0001-9999 (UTC)",
+    });
   });
 });

@@ -16,6 +16,13 @@ const pattern =
 export const minTimestampMs = -62_135_596_800_000;
 export const maxTimestampMs = 253_402_300_799_999;
 
+/**
+ * Whether an instant (ms since the epoch) is in the years 0001–9999 (UTC): the one bound of
+ * every stored timestamp, pushed (parseRfc3339) or sent in a request (ops/timestamps.ts).
+ */
+export const isTimestampInRange = (ms: number): boolean =>
+  ms >= minTimestampMs && ms <= maxTimestampMs;
+
 const isLeapYear = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 const daysInMonth = (y: number, m: number): number =>
   m === 2 ? (isLeapYear(y) ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
@@ -85,7 +92,7 @@ export function parseRfc3339(s: string): { value: string } | { error: string } {
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second, Number(fraction.slice(1, 4).padEnd(3, "0")));
   const ms = date.getTime() - sign * (offsetHours * 60 + offsetMinutes) * 60_000;
-  if (ms < minTimestampMs || ms > maxTimestampMs) {
+  if (!isTimestampInRange(ms)) {
     return { error: "is outside the years 0001-9999 (UTC)" };
   }
   return { value: new Date(ms).toISOString() };

@@ -7,7 +7,7 @@
  */
 import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import { invalid } from "../core/domain-error.ts";
-import { maxTimestampMs, minTimestampMs } from "../core/rfc3339.ts";
+import { isTimestampInRange } from "../core/rfc3339.ts";
 
 /**
  * A request timestamp as an RFC 3339 string. Binary clients can send any seconds value; outside
@@ -15,7 +15,7 @@ import { maxTimestampMs, minTimestampMs } from "../core/rfc3339.ts";
  */
 export function isoOf(ts: Timestamp, field: string): string {
   const ms = timestampDate(ts).getTime();
-  if (Number.isNaN(ms) || ms < minTimestampMs || ms > maxTimestampMs) {
+  if (!isTimestampInRange(ms)) {
     throw invalid(field, `${field} must be a date between the years 0001 and 9999`);
   }
   return new Date(ms).toISOString();
