@@ -1,6 +1,6 @@
 /**
  * Convergence over the real server (DESIGN.md §4), as a fast-check property: three devices
- * (the pure device model of client-core/src/core/replica-model.ts, whose own property tests
+ * (the pure device model of client-core/src/testing/replica-model.ts, whose own property tests
  * run many more scenarios without a server) whose wall clocks are off by up to ±24 h make
  * random edits, photo adds and removals and deletes on the rows of one apiary they first
  * create through Push. They push random batches in random order — some held back and pushed
@@ -45,13 +45,12 @@ import {
 import { localOrganizationId, localUserId } from "@hivekeep/server";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toWire } from "../../client-core/src/core/change.ts";
+import { rowKey, toWire } from "../../client-core/src/core/change.ts";
 import {
   type Intent,
   lostParts,
   ModelDevice,
-  rowKey,
-} from "../../client-core/src/core/replica-model.ts";
+} from "../../client-core/src/testing/replica-model.ts";
 import { rowStateFromDb } from "../../server/src/store/row-state.ts";
 import { databaseKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -571,7 +570,7 @@ describe.each(databaseKinds)("convergence over the real server on %s", (kind) =>
     for (const d of devices) {
       expect(d.log).toStrictEqual(d0.log);
       for (const c of d.log) {
-        expect(d.model.confirmed.apply(c).changed).toBe(false);
+        expect(d.model.confirmed.apply(c).result.changed).toBe(false);
       }
       expect(d.model.confirmed.snapshot()).toStrictEqual(stored);
     }

@@ -18,13 +18,15 @@ import {
   type HiveState,
   type Hlc,
   hlcMs,
+  maxPullLimit,
   parseWireChange,
   relocateHive,
+  rowKey,
 } from "@hivekeep/client-core/core";
 import { HiveStatus, SyncService } from "@hivekeep/proto";
 import { localOrganizationId, localUserId } from "@hivekeep/server";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Replica, rowKey } from "../../client-core/src/core/replica-model.ts";
+import { Replica } from "../../client-core/src/testing/replica-model.ts";
 import { rowStateFromDb } from "../../server/src/store/row-state.ts";
 import { databaseKinds } from "../support/databases.ts";
 import {
@@ -81,7 +83,7 @@ async function replicaOfFeed(t: TestServer): Promise<Replica> {
   const sync = t.client(SyncService);
   let cursor = "";
   for (;;) {
-    const page = await sync.pull({ cursor, limit: 5000 });
+    const page = await sync.pull({ cursor, limit: maxPullLimit });
     for (const [i, wire] of page.changes.entries()) {
       const parsed = parseWireChange(wire, wire.authorId, i);
       if ("error" in parsed) throw new Error(parsed.error.reason);
@@ -99,7 +101,7 @@ async function expectReplicaEqualsServer(t: TestServer, hiveId: string): Promise
     const rows = await serverRows(t, entity, hiveId);
     if (entity !== "queen") expect(rows.length, entity).toBeGreaterThan(0);
     for (const { id, state } of rows) {
-      expect(replica.rows.get(rowKey(entity, id)), `${entity} ${id}`).toEqual(state);
+      expect(replica.state(rowKey(entity, id)), `${entity} ${id}`).toEqual(state);
     }
   }
 }

@@ -20,6 +20,12 @@ export interface Change {
   readonly authorId: string;
 }
 
+/**
+ * A row's key across entities ("hive/<id>"): the one form of every replica's row maps, the
+ * server's batches and the device's outbox index (stored, so the form is kept).
+ */
+export const rowKey = (entity: EntityName, id: string): string => `${entity}/${id}`;
+
 /** A change in its wire form (the proto `Change` as a plain object, `op` as its number). */
 export const toWire = (change: Change) => ({
   entity: change.entity,

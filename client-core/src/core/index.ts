@@ -4,7 +4,7 @@
  */
 
 // Domain: changes, errors and the pure commands the server and devices share.
-export { type Change, type ChangeOp, toWire } from "./change.ts";
+export { type Change, type ChangeOp, rowKey, toWire } from "./change.ts";
 // Push validation: the server runs it on every pushed change.
 export {
   isEntityId,

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fakeContext } from "../testing/command-context.ts";
 import type { Change } from "./change.ts";
-import { fakeContext } from "./commands/test-support.ts";
 import { entities } from "./entities.ts";
 import { formatHlc, type Hlc } from "./hlc.ts";
 import {

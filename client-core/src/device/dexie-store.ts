@@ -6,7 +6,7 @@
  * each on the transaction's own tables (replica-db.ts says why).
  */
 import { type Collection, Dexie, type IndexableType, type Table } from "dexie";
-import type { Change } from "../core/change.ts";
+import { type Change, rowKey } from "../core/change.ts";
 import { type EntityName, entities } from "../core/entities.ts";
 import { isComplete } from "../core/merge.ts";
 import { mergeChange, type ScopedRowState } from "../core/merge-change.ts";
@@ -36,7 +36,6 @@ import {
   orderedIndexes,
   orderedIndexName,
   type ReplicaDb,
-  rowKey,
   type TableSource,
   tablesOf,
 } from "./replica-db.ts";

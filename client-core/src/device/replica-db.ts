@@ -148,8 +148,6 @@ function stores(): Record<string, string> {
   return stores;
 }
 
-export const rowKey = (entity: string, id: string): string => `${entity}/${id}`;
-
 export type ReplicaDb = Dexie & {
   outbox: EntityTable<OutboxEntry, "seq">;
   quarantine: EntityTable<QuarantineEntry, "seq">;

@@ -14,10 +14,11 @@
  *
  * Inside each transaction only the transaction's own tables are used (replica-db.ts says why).
  */
-import type { Change } from "../core/change.ts";
+import { type Change, rowKey } from "../core/change.ts";
 import type { EntityName } from "../core/entities.ts";
 import type { Hlc } from "../core/hlc.ts";
-import { mergeChange, type ScopedRowState } from "../core/merge-change.ts";
+import { mergeChange } from "../core/merge-change.ts";
+import { withPending } from "../core/pending.ts";
 import { deviceRow, readRows, stateOf } from "./dexie-store.ts";
 import { exclusive } from "./exclusive.ts";
 import {
@@ -27,7 +28,6 @@ import {
   type OutboxEntry,
   type QuarantineEntry,
   type ReplicaDb,
-  rowKey,
   type TableSource,
   tablesOf,
 } from "./replica-db.ts";
@@ -115,9 +115,8 @@ async function rebuild(tx: TableSource, keys: Iterable<string>): Promise<void> {
     const pending = [
       ...(await outbox.where("rowKey").equals(key).toArray()),
       ...(await quarantine.where("rowKey").equals(key).toArray()),
-    ].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
-    let state: ScopedRowState | undefined = row.base ?? undefined;
-    for (const entry of pending) state = mergeChange(state, entry.change).row ?? state;
+    ];
+    const state = withPending(row.base ?? undefined, pending);
     if (state === undefined) await table.delete(id);
     else await table.put(deviceRow(entity, id, state, pending.length > 0 ? row.base : undefined));
   }

@@ -4,14 +4,12 @@
  * would hold). A write works on a copy of the touched rows and publishes them only when its
  * function resolves; writes run one at a time.
  */
-import type { Change } from "../core/change.ts";
+import { type Change, rowKey } from "../core/change.ts";
 import { type EntityName, entities } from "../core/entities.ts";
 import { isComplete } from "../core/merge.ts";
 import { mergeChange, type ScopedRowState } from "../core/merge-change.ts";
 import { assertTimestamp, type ListQuery, runList } from "./query.ts";
 import type { ReplicaReader, ReplicaStore, ReplicaWriter, StoredRow } from "./replica-store.ts";
-
-const key = (entity: EntityName, id: string) => `${entity}/${id}`;
 
 export class MemoryStore implements ReplicaStore {
   /** Rows by `entity/id`, partial and deleted ones included. */
@@ -32,7 +30,7 @@ export class MemoryStore implements ReplicaStore {
         ...reader(staged),
         async apply(changes) {
           for (const change of changes) {
-            const k = key(change.entity, change.entityId);
+            const k = rowKey(change.entity, change.entityId);
             const merged = mergeChange(staged.get(k), change);
             if (merged.row === undefined || merged.fed === undefined) continue;
             staged.set(k, merged.row);
@@ -69,7 +67,7 @@ function reader(map: ReadonlyMap<string, ScopedRowState>): ReplicaReader {
   }
   return {
     async get(entity, id, options) {
-      const row = map.get(key(entity, id));
+      const row = map.get(rowKey(entity, id));
       if (row === undefined || !isComplete(row, entities[entity])) return undefined;
       if (row.deleted && !options?.evenDeleted) return undefined;
       return toStored(id, row);

@@ -17,6 +17,7 @@ import {
   maxPushChanges,
   parseWireChange,
   type Rejection,
+  rowKey,
 } from "@hivekeep/client-core/core";
 import {
   ConflictSchema,
@@ -66,8 +67,8 @@ export async function push(
         const created = new Set<string>();
         // The facts' query goes out together with the target rows' (see ApplyOptions).
         const check = loadPushFacts(w.tx, caller.organizationId, changes).then((facts): Check => {
-          const exists = (entity: string, id: string) =>
-            created.has(`${entity}/${id}`) || facts.exists(entity as Change["entity"], id);
+          const exists = (entity: Change["entity"], id: string) =>
+            created.has(rowKey(entity, id)) || facts.exists(entity, id);
           return (change, i, existing) => {
             const found = checkChange(change, indexes[i] ?? i, {
               nowMs,
@@ -81,7 +82,7 @@ export async function push(
             // device whose clock runs ahead is told about its clock, not about missing rows.
             const onlyClock = found.length === 1 && isTooFarAhead(change.hlc, nowMs);
             if ((found.length === 0 || onlyClock) && change.op === "upsert") {
-              created.add(`${change.entity}/${change.entityId}`);
+              created.add(rowKey(change.entity, change.entityId));
             }
             return found;
           };

@@ -23,6 +23,7 @@ import {
   isComplete,
   mergeChange,
   type RowState,
+  rowKey,
   type Values,
 } from "@hivekeep/client-core/core";
 import { type Queryable, settled } from "../db/db.ts";
@@ -49,9 +50,6 @@ export interface WrittenRow {
   readonly state: RowState;
   readonly scopeId: string;
 }
-
-/** A row's key among the rows of a batch (targets, written rows). */
-export const rowKey = (entity: EntityName, id: string): string => `${entity}/${id}`;
 
 export interface ApplyOptions {
   /**

@@ -2,7 +2,7 @@
  * The server's replica store (client-core ops/replica-store.ts): the entity tables of one tenant,
  * read with SQL and written through the one write path (tenant-write.ts, apply-changes.ts).
  */
-import { type EntityName, entities, isComplete } from "@hivekeep/client-core/core";
+import { type EntityName, entities, isComplete, rowKey } from "@hivekeep/client-core/core";
 import {
   assertTimestamp,
   type ListQuery,
@@ -12,7 +12,7 @@ import {
   type StoredRow,
 } from "@hivekeep/client-core/ops";
 import { type Db, type Queryable, type Row, settled } from "../db/db.ts";
-import { rowKey, type WrittenRow } from "./apply-changes.ts";
+import type { WrittenRow } from "./apply-changes.ts";
 import { idsSql } from "./entity-sql.ts";
 import { rowStateFromDb } from "./row-state.ts";
 import { orderSql, whereSql } from "./sql-query.ts";

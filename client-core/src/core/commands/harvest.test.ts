@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { errorOf, fakeContext } from "../../testing/command-context.ts";
 import { EventType } from "./event.ts";
 import { type CreateHarvestInput, createHarvest, deleteHarvest, harvestTitle } from "./harvest.ts";
-import { errorOf, fakeContext } from "./test-support.ts";
 
 const input: CreateHarvestInput = {
   hiveId: "hive-1",

@@ -1,5 +1,6 @@
 import { EventType, HiveStatus, HiveType } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
+import { byEntity, errorOf, fakeContext } from "../../testing/command-context.ts";
 import { DomainError } from "../domain-error.ts";
 import {
   createHive,
@@ -9,7 +10,6 @@ import {
   relocateHive,
   updateHive,
 } from "./hive.ts";
-import { byEntity, errorOf, fakeContext } from "./test-support.ts";
 
 const now = new Date("2026-05-01T10:00:00.000Z");
 

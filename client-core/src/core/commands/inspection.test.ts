@@ -1,5 +1,6 @@
 import { Stores, Temperament } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
+import { errorOf, fakeContext } from "../../testing/command-context.ts";
 import { maxPhotoBytes } from "../entities.ts";
 import { formatHlc, type Hlc } from "../hlc.ts";
 import { emptyOrSet, joinOrSets, type OrSetPatch, orSetFromPatch, orSetValues } from "../or-set.ts";
@@ -11,7 +12,6 @@ import {
   type InspectionState,
   removeInspectionPhoto,
 } from "./inspection.ts";
-import { errorOf, fakeContext } from "./test-support.ts";
 
 const blank: CreateInspectionInput = {
   hiveId: "hive-1",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { byEntity, codeOf, fakeContext } from "../../testing/command-context.ts";
 import { EventType } from "./event.ts";
 import {
   type CreateQueenInput,
@@ -8,7 +9,6 @@ import {
   type QueenHive,
   updateQueen,
 } from "./queen.ts";
-import { byEntity, codeOf, fakeContext } from "./test-support.ts";
 
 const now = new Date("2026-05-01T10:00:00.000Z");
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { codeOf, fakeContext } from "../../testing/command-context.ts";
 import { type CreateTaskInput, createTask, setTaskDone, TaskPriority } from "./task.ts";
-import { codeOf, fakeContext } from "./test-support.ts";
 
 const now = new Date("2026-05-01T10:00:00.000Z");
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { errorOf, fakeContext } from "../../testing/command-context.ts";
 import { EventType } from "./event.ts";
-import { errorOf, fakeContext } from "./test-support.ts";
 import { type CreateTreatmentInput, createTreatment } from "./treatment.ts";
 
 const input: CreateTreatmentInput = {

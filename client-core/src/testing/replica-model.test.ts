@@ -9,20 +9,13 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Change } from "./change.ts";
-import type { EntityName } from "./entities.ts";
-import { entities } from "./entities.ts";
-import { isTooFarAhead } from "./hlc.ts";
-import { applyChange, emptyRow, type RowState, type Values } from "./merge.ts";
-import { type OrSetState, orSetValues } from "./or-set.ts";
-import {
-  type Intent,
-  lostParts,
-  ModelDevice,
-  ModelServer,
-  Replica,
-  rowKey,
-} from "./replica-model.ts";
+import { type Change, rowKey } from "../core/change.ts";
+import type { EntityName } from "../core/entities.ts";
+import { entities } from "../core/entities.ts";
+import { isTooFarAhead } from "../core/hlc.ts";
+import { applyChange, emptyRow, type RowState, type Values } from "../core/merge.ts";
+import { type OrSetState, orSetValues } from "../core/or-set.ts";
+import { type Intent, lostParts, ModelDevice, ModelServer, Replica } from "./replica-model.ts";
 
 const day = 86_400_000;
 const start = Date.UTC(2026, 4, 20, 10);
@@ -510,10 +503,10 @@ describe("replica model: random changes from 3 devices, random order, duplicates
           const key = rowKey(c.entity, c.entityId);
           const result = applyChange(server.rows.rows.get(key), c, entities[c.entity]);
           expect(result.changed, `server: ${c.hlc}`).toBe(false);
-          expect(result.row).toStrictEqual(server.rows.rows.get(key) ?? emptyRow());
+          expect(result.row).toStrictEqual(server.rows.state(key) ?? emptyRow());
         }
         for (const d of devices) {
-          for (const c of server.feed) expect(d.confirmed.apply(c).changed).toBe(false);
+          for (const c of server.feed) expect(d.confirmed.apply(c).result.changed).toBe(false);
           expect(d.confirmed.snapshot()).toStrictEqual(before);
         }
         expect(server.rows.snapshot()).toStrictEqual(before);

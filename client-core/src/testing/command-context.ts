@@ -1,12 +1,12 @@
 /**
- * Helpers for the command tests beside this file (test-only; the commands never
- * import it): a deterministic CommandContext and ways to catch the DomainError
- * a command throws. Pure like the rest of the core: no Node, DOM or vitest.
+ * Helpers for the command tests (core/commands/*.test.ts, core/invariants.test.ts): a
+ * deterministic CommandContext and ways to catch the DomainError a command throws. Test-only,
+ * so it lives outside src/core; no Node, DOM or vitest.
  */
-import type { Change } from "../change.ts";
-import { DomainError } from "../domain-error.ts";
-import { formatHlc } from "../hlc.ts";
-import type { CommandContext } from "./context.ts";
+import type { Change } from "../core/change.ts";
+import type { CommandContext } from "../core/commands/context.ts";
+import { DomainError } from "../core/domain-error.ts";
+import { formatHlc } from "../core/hlc.ts";
 
 export interface FakeContextOptions {
   /** The operation's time; also the millisecond of every stamp. */

@@ -1,7 +1,10 @@
 /**
  * Test-only (nothing in the product imports it): a pure model of the sync protocol of
  * DESIGN.md §4, driven by the convergence property tests — replica-model.test.ts against
- * `ModelServer`, test/sync/convergence.test.ts against the real server over HTTP.
+ * `ModelServer`, test/sync/convergence.test.ts against the real server over HTTP. What it
+ * shares with the product is the product's code, called: the merge of a change into a row and
+ * its fed part (core/merge-change.ts), the outbox order of what a device shows
+ * (core/pending.ts), re-stamping (core/restamp.ts), validation and the domain commands.
  *
  * A `ModelDevice` has a wall clock skewed by a fixed offset, the offset it measured from the
  * last `serverTime` it saw (unknown until its first contact), an HLC clock, a confirmed replica
@@ -15,47 +18,57 @@
  * cannot move a clock back) and ticks again with its corrected wall clock, in the original
  * order; an OR-set removal naming the tag of a re-stamped add is renamed with it.
  *
- * Pure like the rest of the core: no Node, DOM or vitest; time comes from `now`.
+ * Pure: no Node, DOM or vitest; time comes from `now`.
  */
-import { type Change, toWire } from "./change.ts";
-import { tombstone, upsert } from "./commands/change-builders.ts";
-import type { CommandContext } from "./commands/context.ts";
+import { type Change, rowKey, toWire } from "../core/change.ts";
+import { tombstone, upsert } from "../core/commands/change-builders.ts";
+import type { CommandContext } from "../core/commands/context.ts";
 import {
   addInspectionPhoto,
   type InspectionState,
   removeInspectionPhoto,
-} from "./commands/inspection.ts";
-import { type EntityName, entities } from "./entities.ts";
-import { type Clock, createClock, type Hlc, receive, tick } from "./hlc.ts";
+} from "../core/commands/inspection.ts";
+import { type EntityName, entities } from "../core/entities.ts";
+import { type Clock, createClock, type Hlc, receive, tick } from "../core/hlc.ts";
 import {
   type ApplyResult,
-  applyChange,
   deletedKey,
   isComplete,
   type RowState,
   type Values,
-} from "./merge.ts";
-import { emptyOrSet, type OrSetPatch, type OrSetState, orSetValues } from "./or-set.ts";
-import { restamp } from "./restamp.ts";
-import { checkChange, parseWireChange, type Rejection } from "./validate-change.ts";
+} from "../core/merge.ts";
+import { type MergedChange, mergeChange, type ScopedRowState } from "../core/merge-change.ts";
+import { emptyOrSet, type OrSetPatch, type OrSetState, orSetValues } from "../core/or-set.ts";
+import { withPending } from "../core/pending.ts";
+import { restamp } from "../core/restamp.ts";
+import { checkChange, parseWireChange, type Rejection } from "../core/validate-change.ts";
 
-export const rowKey = (entity: string, id: string): string => `${entity}/${id}`;
+/** The merge state of a row without its scope: what the server's tables read back as. */
+const stateOf = ({ values, clock, deleted }: RowState): RowState => ({ values, clock, deleted });
 
-/** Rows by `rowKey`, changed only through the shared merge. */
+/** Rows by `rowKey` with their scope, changed only through the shared merge (mergeChange). */
 export class Replica {
-  rows = new Map<string, RowState>();
+  rows = new Map<string, ScopedRowState>();
 
   /** Merges a change; the row is stored only when the change contributed (as the server does). */
-  apply(change: Change): ApplyResult {
+  apply(change: Change): MergedChange {
     const key = rowKey(change.entity, change.entityId);
-    const result = applyChange(this.rows.get(key), change, entities[change.entity]);
-    if (result.changed) this.rows.set(key, result.row);
-    return result;
+    const merged = mergeChange(this.rows.get(key), change);
+    if (merged.row !== undefined) this.rows.set(key, merged.row);
+    return merged;
   }
 
-  /** The rows as a plain object sorted by key (for deep-equality). */
+  /** The row's merge state without its scope, as `rowStateFromDb` reads the server's. */
+  state(key: string): RowState | undefined {
+    const row = this.rows.get(key);
+    return row && stateOf(row);
+  }
+
+  /** The rows' merge states (`state`) as a plain object sorted by key (for deep-equality). */
   snapshot(): Record<string, RowState> {
-    return Object.fromEntries([...this.rows].sort(([a], [b]) => (a < b ? -1 : +(a > b))));
+    return Object.fromEntries(
+      [...this.rows].sort(([a], [b]) => (a < b ? -1 : +(a > b))).map(([k, r]) => [k, stateOf(r)]),
+    );
   }
 }
 
@@ -137,12 +150,6 @@ export function normalized(change: Change): Change {
   return parsed.value;
 }
 
-/** The part of a change the server feeds: the accepted columns (a delete's payload is empty). */
-export const acceptedPart = (change: Change, result: ApplyResult): Change => ({
-  ...change,
-  payload: change.op === "delete" ? {} : result.accepted,
-});
-
 export interface DeviceOptions {
   /** HLC node id. */
   readonly node: string;
@@ -198,15 +205,12 @@ export class ModelDevice {
     this.offsetMs = undefined;
   }
 
-  /** The row as the device shows it: confirmed, with the outbox applied on top. */
-  view(key: string): RowState | undefined {
-    let row = this.confirmed.rows.get(key);
-    for (const { change } of this.outbox) {
-      if (rowKey(change.entity, change.entityId) !== key) continue;
-      const result = applyChange(row, change, entities[change.entity]);
-      if (result.changed) row = result.row;
-    }
-    return row;
+  /** The row as the device shows it: confirmed, with the outbox merged on top in its order. */
+  view(key: string): ScopedRowState | undefined {
+    const pending = this.outbox
+      .filter(({ change }) => rowKey(change.entity, change.entityId) === key)
+      .map(({ id, change }) => ({ seq: id, change }));
+    return withPending(this.confirmed.rows.get(key), pending);
   }
 
   /** Makes and queues the changes of an intent; answers them (none when it is a no-op). */
@@ -258,7 +262,7 @@ export class ModelDevice {
   /** Applies a pulled page in feed order; the clock receives every stamp. */
   applyPulled(changes: readonly Change[]): ApplyResult[] {
     return changes.map((change) => {
-      const result = this.confirmed.apply(change);
+      const { result } = this.confirmed.apply(change);
       this.clock = receive(this.clock, change.hlc, this.stampMs());
       this.see(change.hlc);
       return result;
@@ -333,11 +337,11 @@ export class ModelServer {
         rejections.push(...found);
         continue;
       }
-      const result = applyChange(existing, change, spec);
-      results.push(result);
-      if (!result.changed) continue;
-      staged.set(key, result.row);
-      fed.push(acceptedPart(change, result));
+      const merged = mergeChange(existing, change);
+      results.push(merged.result);
+      if (merged.row === undefined || merged.fed === undefined) continue;
+      staged.set(key, merged.row);
+      fed.push(merged.fed);
     }
     if (rejections.length > 0) return { ok: false, rejections };
     this.rows.rows = staged;
@@ -376,8 +380,8 @@ export class ModelServer {
     };
     const changes = changesFor(intent, current, ctx).map(normalized);
     for (const change of changes) {
-      const result = this.rows.apply(change);
-      if (result.changed) this.feed.push(acceptedPart(change, result));
+      const { fed } = this.rows.apply(change);
+      if (fed !== undefined) this.feed.push(fed);
     }
     return changes;
   }
