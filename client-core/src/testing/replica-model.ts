@@ -4,12 +4,13 @@
  * `ModelServer`, test/sync/convergence.test.ts against the real server over HTTP. What it
  * shares with the product is the product's code, called: the merge of a change into a row and
  * its fed part (core/merge-change.ts), the outbox order of what a device shows
- * (core/pending.ts), re-stamping (core/restamp.ts), validation and the domain commands.
+ * (core/pending.ts), re-stamping (core/restamp.ts), the device's clock (device/device-clock.ts),
+ * validation and the domain commands.
  *
- * A `ModelDevice` has a wall clock skewed by a fixed offset, the offset it measured from the
- * last `serverTime` it saw (unknown until its first contact), an HLC clock, a confirmed replica
- * (what it pulled plus its own acknowledged changes) and an outbox; what it shows is the
- * confirmed replica with the outbox applied on top (`view`). Writes go through the pure domain
+ * A `ModelDevice` has a wall clock skewed by a fixed offset, the device's clock (its HLC and the
+ * offset it measured from the last `serverTime` it saw, unknown until its first contact), a
+ * confirmed replica (what it pulled plus its own acknowledged changes) and an outbox; what it
+ * shows is the confirmed replica with the outbox merged on top (`view`). Writes go through the pure domain
  * commands and the shared validator, exactly as a device would make them.
  *
  * Clock skew (DESIGN.md §4): the server refuses stamps more than 60 s ahead of its clock. Such
@@ -18,7 +19,7 @@
  * cannot move a clock back) and ticks again with its corrected wall clock, in the original
  * order; an OR-set removal naming the tag of a re-stamped add is renamed with it.
  *
- * Pure: no Node, DOM or vitest; time comes from `now`.
+ * No Node, DOM or vitest; time comes from `now`.
  */
 import { type Change, rowKey, toWire } from "../core/change.ts";
 import { tombstone, upsert } from "../core/commands/change-builders.ts";
@@ -29,7 +30,7 @@ import {
   removeInspectionPhoto,
 } from "../core/commands/inspection.ts";
 import { type EntityName, entities } from "../core/entities.ts";
-import { type Clock, createClock, type Hlc, receive, tick } from "../core/hlc.ts";
+import { createClock, type Hlc, receive, tick } from "../core/hlc.ts";
 import {
   type ApplyResult,
   deletedKey,
@@ -42,6 +43,7 @@ import { emptyOrSet, type OrSetPatch, type OrSetState, orSetValues } from "../co
 import { withPending } from "../core/pending.ts";
 import { restamp } from "../core/restamp.ts";
 import { checkChange, parseWireChange, type Rejection } from "../core/validate-change.ts";
+import { DeviceClock } from "../device/device-clock.ts";
 
 /** The merge state of a row without its scope: what the server's tables read back as. */
 const stateOf = ({ values, clock, deleted }: RowState): RowState => ({ values, clock, deleted });
@@ -151,7 +153,7 @@ export function normalized(change: Change): Change {
 }
 
 export interface DeviceOptions {
-  /** HLC node id. */
+  /** HLC node id (the device's clock stamps as `<node>-m`, as a tab of a replica does). */
   readonly node: string;
   readonly authorId: string;
   /** The device's wall clock minus true time. */
@@ -169,9 +171,8 @@ export interface OutboxEntry {
 }
 
 export class ModelDevice {
-  clock: Clock;
-  /** Server time minus wall time, as last measured; undefined before the first contact. */
-  offsetMs: number | undefined;
+  /** The device's clock: its HLC and the offset to the server's time, measured from responses. */
+  readonly clock: DeviceClock;
   readonly confirmed = new Replica();
   /** Unacknowledged changes in the order they were made (which is also stamp order). */
   outbox: OutboxEntry[] = [];
@@ -182,7 +183,7 @@ export class ModelDevice {
   private nextEntryId = 1;
 
   constructor(readonly options: DeviceOptions) {
-    this.clock = createClock(options.node);
+    this.clock = new DeviceClock({ node: options.node }, () => this.wallMs(), "m");
   }
 
   /** What the device's own clock reads. */
@@ -190,19 +191,14 @@ export class ModelDevice {
     return this.options.now() + this.options.skewMs;
   }
 
-  /** The wall clock corrected by the measured offset: what the device stamps with. */
-  stampMs(): number {
-    return this.wallMs() + (this.offsetMs ?? 0);
-  }
-
-  /** A Pull or Push response carried `serverTime`. */
+  /** A Pull or Push response carried `serverTime` (measured with an error of `errorMs`). */
   observeServerTime(serverMs: number): void {
-    this.offsetMs = serverMs - this.wallMs() + this.options.errorMs;
+    this.clock.observeServerTime(serverMs + this.options.errorMs);
   }
 
   /** A restart that lost the measured offset (the HLC clock is persisted and kept). */
   forgetOffset(): void {
-    this.offsetMs = undefined;
+    this.clock.offsetMs = undefined;
   }
 
   /** The row as the device shows it: confirmed, with the outbox merged on top in its order. */
@@ -216,16 +212,12 @@ export class ModelDevice {
   /** Makes and queues the changes of an intent; answers them (none when it is a no-op). */
   write(intent: Intent): Change[] {
     const ctx: CommandContext = {
-      now: new Date(this.stampMs()),
+      now: new Date(this.clock.nowMs()),
       authorId: this.options.authorId,
       newId: () => {
         throw new Error("the model writes known ids only");
       },
-      stamp: () => {
-        const next = tick(this.clock, this.stampMs());
-        this.clock = next.clock;
-        return next.hlc;
-      },
+      stamp: () => this.clock.stamp(),
     };
     const changes = changesFor(intent, this.view(intentKey(intent)), ctx).map(normalized);
     for (const change of changes) this.outbox.push({ id: this.nextEntryId++, change });
@@ -263,7 +255,7 @@ export class ModelDevice {
   applyPulled(changes: readonly Change[]): ApplyResult[] {
     return changes.map((change) => {
       const { result } = this.confirmed.apply(change);
-      this.clock = receive(this.clock, change.hlc, this.stampMs());
+      this.clock.observe(change.hlc);
       this.see(change.hlc);
       return result;
     });
@@ -277,14 +269,14 @@ export class ModelDevice {
   restamp(serverTimeMs: number): Map<Hlc, Hlc> {
     const result = restamp({
       changes: this.outbox.map((e) => e.change),
-      node: this.options.node,
+      node: this.clock.node,
       serverTimeMs,
-      stampMs: this.stampMs(),
+      stampMs: this.clock.nowMs(),
       maxSeen: this.maxSeen,
     });
     if (result.clock === undefined) return result.renamed;
     for (const [i, entry] of this.outbox.entries()) entry.change = result.changes[i] as Change;
-    this.clock = result.clock;
+    this.clock.reset(result.clock);
     return result.renamed;
   }
 
