@@ -1,8 +1,9 @@
 import { entities } from "@hivekeep/client-core/core";
+import { decodePullResponse } from "@hivekeep/client-core/protocol";
 import { migrate, openPglite, openPostgres } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadMigrations } from "../../server/src/db/migrate.ts";
-import { readFeed } from "../../server/src/store/feed.ts";
+import { changeWire, readFeed, readWirePage } from "../../server/src/store/feed.ts";
 import { rowStateFromDb } from "../../server/src/store/row-state.ts";
 import {
   createScratchDatabase,
@@ -108,23 +109,31 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
     expect(rec).toEqual([]);
   });
 
-  it("004 lays out the feed rows already there for the wire, as it does new ones", async () => {
+  it("005 gives the feed rows already there their Change's bytes: an upgraded server serves the same Pulls", async () => {
     const own = scratch ? await createScratchDatabase() : undefined;
     const old = own ? await openPostgres(own.url) : await openPglite(undefined);
     try {
-      await migrate(
-        old,
-        loadMigrations().filter((m) => m.version < 4),
-      );
+      const upTo = (version: number) => loadMigrations().filter((m) => m.version <= version);
+      await migrate(old, upTo(3));
       const insert = (seq: number, authorId: string, op: number) =>
         old.query(
           `insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
            values ('o', $1, 'apiary', 'a1', 'a1', $2, '{"name":"Höfe 🐝"}', '000001767225600000:00001:dev-a', $3)`,
           [seq, op, authorId],
         );
+      // A row written before 004, one written under 004 (wire_head), and in
+      // another tenant more rows than the backfill's batch.
       await insert(1, "u1", 1);
-      expect(await migrate(old)).toContain(4);
+      expect(await migrate(old, upTo(4))).toEqual([4]);
       await insert(2, "", 2);
+      await old.query(
+        `insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
+         select 'p', g, 'hive', 'h' || g, 'a1', 1, '{"name":"Hive ' || g || '"}',
+           '000001767225600000:' || lpad(g::text, 5, '0') || ':dev-b', 'u2'
+         from generate_series(1, 6001) as g`,
+      );
+      expect(await migrate(old)).toEqual([5]);
+
       const rows = await readFeed(old, "o", "u1", 0, 10);
       expect(rows).toEqual(
         [1, 2].map((seq) => ({
@@ -138,6 +147,33 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
           authorId: seq === 1 ? "u1" : "",
         })),
       );
+      // Every row has the bytes the write path stores for it, and the binary
+      // Pull reads the same changes as the JSON one.
+      for (const [tenant, user, count] of [
+        ["o", "u1", 2],
+        ["p", "u2", 6001],
+      ] as const) {
+        const stored = await old.query<{ wire: Uint8Array }>(
+          `select entity, entity_id, scope_id, op, payload, hlc, author_id, wire from changes
+           where organization_id = $1 order by seq`,
+          [tenant],
+        );
+        expect(stored).toHaveLength(count);
+        for (const r of stored) {
+          expect(Buffer.from(r.wire)).toEqual(Buffer.from(changeWire(r as never)));
+        }
+        const page = await readWirePage(old, tenant, user, 0, 7000);
+        expect(page.count).toBe(count);
+        expect(decodePullResponse(Buffer.concat(page.chunks)).changes).toEqual(
+          (await readFeed(old, tenant, user, 0, 7000)).map(({ seq, ...change }) => change),
+        );
+      }
+      await expect(
+        old.query(
+          `insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
+           values ('o', 3, 'apiary', 'a1', 'a1', 1, '{}', '000001767225600000:00002:dev-a', '')`,
+        ),
+      ).rejects.toThrow(/wire/);
     } finally {
       await old.close();
       await own?.drop();

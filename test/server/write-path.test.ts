@@ -1,8 +1,9 @@
 /** The one write path (applyChanges under the tenant lock) on both databases. */
 import type { Change, Hlc } from "@hivekeep/client-core/core";
+import { decodePullResponse } from "@hivekeep/client-core/protocol";
 import { type Db, migrate, openPglite, openPostgres } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFeed } from "../../server/src/store/feed.ts";
+import { changeWire, readFeed, readWirePage } from "../../server/src/store/feed.ts";
 import { unpackClock } from "../../server/src/store/stored-clock.ts";
 import { writeTenant } from "../../server/src/store/tenant-write.ts";
 import {
@@ -190,6 +191,42 @@ describe.each(databaseKinds)("applyChanges on %s", (kind) => {
       { entity: "apiary", entityId: "a2", columns: ["name", "lat"], winningHlc: hlc(5000) },
     ]);
     expect((await row("a2"))?.name).toBe("Two");
+  });
+
+  it("stores each feed row's Change bytes, which the binary Pull sends as they are", async () => {
+    const before = await head();
+    await writeTenant(db, org, (w) =>
+      w.apply(
+        [
+          change({ entityId: "wb1", hlc: hlc(7300), payload: { name: "Höfe 🐝", lat: 1.5 } }),
+          // A payload longer than 16 KiB (a length of three bytes).
+          change({ entityId: "wb2", hlc: hlc(7301), payload: { name: "x".repeat(20_000) } }),
+          change({ entityId: "wb1", hlc: hlc(7302), op: "delete" }),
+          change({ entityId: "wb3", hlc: hlc(7303), payload: { name: "Three" }, authorId: "" }),
+        ],
+        { writeChunk: 2 },
+      ),
+    );
+    const feed = await readFeed(db, org, user, before, 100);
+    expect(feed.map((f) => [f.entityId, f.op, f.authorId])).toEqual([
+      ["wb1", 1, user],
+      ["wb2", 1, user],
+      ["wb1", 2, user],
+      ["wb3", 1, ""],
+    ]);
+    const stored = await db.query<{ payload: string; wire: Uint8Array }>(
+      `select entity, entity_id, scope_id, op, payload, hlc, author_id, wire from changes
+       where organization_id = $1 and seq > $2 order by seq`,
+      [org, before],
+    );
+    for (const r of stored) {
+      expect(Buffer.from(r.wire)).toEqual(Buffer.from(changeWire(r as never)));
+    }
+    const page = await readWirePage(db, org, user, before, 100);
+    expect(page).toMatchObject({ count: 4, lastSeq: before + 4, hasMore: false });
+    expect(decodePullResponse(Buffer.concat(page.chunks)).changes).toEqual(
+      feed.map(({ seq, ...f }) => f),
+    );
   });
 
   it("never brings a deleted row back", async () => {

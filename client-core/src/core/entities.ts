@@ -94,6 +94,22 @@ export const userScopePrefix = "user:";
 export const userScope = (userId: string): string => `${userScopePrefix}${userId}`;
 export const isUserScope = (scopeId: string): boolean => scopeId.startsWith(userScopePrefix);
 
+/**
+ * Whether a user may read what lies in a scope: every scope of the tenant is
+ * readable except other users' personal ones. Pull, Subscribe, tasks and
+ * statistics all apply this rule; `readableScopeSql` is the same rule in SQL.
+ */
+export const isReadableScope = (scopeId: string, userId: string): boolean =>
+  !isUserScope(scopeId) || scopeId === userScope(userId);
+
+/**
+ * `isReadableScope` as an SQL condition: the scope in `column` is readable by
+ * the user whose personal scope (`userScope(id)`) is the parameter `param`.
+ * (The prefix holds no LIKE wildcard.)
+ */
+export const readableScopeSql = (column: string, param: string): string =>
+  `(${column} not like '${userScopePrefix}%' or ${column} = ${param})`;
+
 /** Largest stored photo: 512 KiB including the `data:image/` prefix. */
 export const maxPhotoBytes = 512 * 1024;
 /**

@@ -73,7 +73,6 @@ export {
   setTaskDone,
   type TaskRefs,
   type TaskState,
-  taskVisibleTo,
 } from "./commands/task.ts";
 export {
   type CreateTreatmentInput,
@@ -90,10 +89,12 @@ export {
   entityNames,
   entitySpec,
   isEntityName,
+  isReadableScope,
   isUserScope,
   maxInspectionPhotos,
   maxPhotoBytes,
   photoPrefix,
+  readableScopeSql,
   refColumns,
   userScope,
   userScopePrefix,

@@ -9,7 +9,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { Change } from "../core/change.ts";
 import type { EntityName } from "../core/entities.ts";
 import type { Hlc } from "../core/hlc.ts";
-import type { PullPage, SyncChange } from "../sync/wire.ts";
+import type { PullPage, SyncChange } from "../protocol/wire.ts";
 import type { ReplicaDb } from "./replica-db.ts";
 import { applyPulled, metaKeys } from "./replica-sync.ts";
 

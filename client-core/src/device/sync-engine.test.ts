@@ -10,7 +10,7 @@ import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Change } from "../core/change.ts";
 import type { Hlc } from "../core/hlc.ts";
-import type { PullPage, SyncChange } from "../sync/wire.ts";
+import type { PullPage, SyncChange } from "../protocol/wire.ts";
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
 import { openReplicaDb, type ReplicaDb } from "./replica-db.ts";

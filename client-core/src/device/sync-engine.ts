@@ -29,7 +29,7 @@ import { type Hlc, isTooFarAhead } from "../core/hlc.ts";
 import { maxPullLimit } from "../core/limits.ts";
 import { restamp } from "../core/restamp.ts";
 import { isClockAheadReason } from "../core/validate-change.ts";
-import type { PullPage, SyncChange } from "../sync/wire.ts";
+import type { PullPage, SyncChange } from "../protocol/wire.ts";
 import type { DeviceClock } from "./device-clock.ts";
 import { exclusive } from "./exclusive.ts";
 import { type PullResult, pullFeed, storedCursor } from "./pull-feed.ts";

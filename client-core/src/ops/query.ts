@@ -12,7 +12,7 @@
  * - Timestamps are compared as their RFC 3339 strings (canonical: ms, UTC, four-digit years),
  *   whose string order is time order.
  */
-import { type EntityName, entities, isUserScope, userScope } from "../core/entities.ts";
+import { type EntityName, entities, isReadableScope } from "../core/entities.ts";
 import type { StoredRow } from "./replica-store.ts";
 
 export type Scalar = string | number | boolean;
@@ -77,7 +77,7 @@ export const columnOf = (row: StoredRow, column: string): unknown =>
 
 export function matches(entity: EntityName, row: StoredRow, filter: Filter): boolean {
   if ("readableBy" in filter) {
-    return !isUserScope(row.scopeId) || row.scopeId === userScope(filter.readableBy);
+    return isReadableScope(row.scopeId, filter.readableBy);
   }
   const value = columnOf(row, filter.column);
   if (filter.eq === null) return value === null;

@@ -15,8 +15,9 @@ import {
   TaskSchema,
   type TaskService,
 } from "@hivekeep/proto";
-import { createTask, setTaskDone, taskVisibleTo } from "../core/commands/task.ts";
+import { createTask, setTaskDone } from "../core/commands/task.ts";
 import { notFound } from "../core/domain-error.ts";
+import { isReadableScope } from "../core/entities.ts";
 import { pageResponse, pageWindow } from "./paging.ts";
 import type { Filter } from "./query.ts";
 import type { ReplicaReader } from "./replica-store.ts";
@@ -32,7 +33,7 @@ async function mustGetTask(
   id: string,
 ): Promise<Task> {
   const row = await r.get("task", id);
-  if (!row || !taskVisibleTo(userId, row.scopeId)) throw notFound("task", id);
+  if (!row || !isReadableScope(row.scopeId, userId)) throw notFound("task", id);
   return toProto(TaskSchema, "task", row, organizationId);
 }
 

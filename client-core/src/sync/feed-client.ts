@@ -1,6 +1,6 @@
 /**
  * The feed half of the device's SyncService client: Pull, page by page, over Connect unary calls
- * in the binary encoding, with the bulk message (PullResponse) read by wire.ts. It imports no
+ * in the binary encoding, with the bulk message (PullResponse) read by protocol/wire.ts. It imports no
  * protobuf reflection and no generated descriptors, so the pull Worker, which runs only this,
  * stays small (the first visit downloads it). sync-client.ts adds Push and uses `syncCall` too.
  * Errors come back as the ConnectError a generated Connect client would throw.
@@ -13,17 +13,11 @@ import {
   errorFromJsonBytes,
   protocolVersion,
 } from "@connectrpc/connect/protocol-connect";
-import { decodePullResponse, type PullPage } from "./wire.ts";
+import { nextPageHeader } from "../protocol/headers.ts";
+import { decodePullResponse, type PullPage } from "../protocol/wire.ts";
 
 /** The service's full name (`SyncService.typeName`, without loading its descriptor). */
 export const syncServiceName = "hivekeep.v1.SyncService";
-
-/**
- * A Pull response header with the next page's cursor, sent when more pages
- * follow. It is only a hint for asking ahead: the body's `next_cursor` and
- * `has_more` decide.
- */
-export const nextPageHeader = "hivekeep-next-cursor";
 
 export interface SyncClientOptions {
   /** Where the Connect services are served, e.g. `https://hivekeep.example`. */

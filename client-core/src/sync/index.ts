@@ -1,19 +1,18 @@
 /**
  * The device side of the sync transport: Push and Pull over Connect with the
- * bulk messages encoded by hand (see wire.ts). Needs `fetch`, `TextEncoder`
- * and `TextDecoder` (browsers, Node ≥ 18).
+ * bulk messages encoded by hand (../protocol/wire.ts). Needs `fetch`,
+ * `TextEncoder` and `TextDecoder` (browsers, Node ≥ 18).
  */
-export {
-  createSyncClient,
-  nextPageHeader,
-  type SyncClient,
-  type SyncClientOptions,
-} from "./sync-client.ts";
+
 export {
   decodePullResponse,
   encodePushRequest,
+  nextPageHeader,
   type PullPage,
   type SyncChange,
-  varintSize,
-  writeVarint,
-} from "./wire.ts";
+} from "../protocol/index.ts";
+export {
+  createSyncClient,
+  type SyncClient,
+  type SyncClientOptions,
+} from "./sync-client.ts";

@@ -1,7 +1,7 @@
 /**
  * A device's SyncService client for Push and Pull: Connect unary calls over
  * `fetch` in the binary encoding, with the hot messages written and read by
- * wire.ts instead of protobuf-es reflection. Errors come back as the
+ * ../protocol/wire.ts instead of protobuf-es reflection. Errors come back as the
  * ConnectError a generated Connect client would throw (code, message,
  * metadata, and details such as PushRejection for `findDetails`). The Pull
  * half is feed-client.ts (the pull Worker runs only that).
@@ -11,6 +11,7 @@
  */
 import { fromBinary } from "@bufbuild/protobuf";
 import { type PushResponse, PushResponseSchema } from "@hivekeep/proto";
+import { encodePushRequest, type SyncChange } from "../protocol/wire.ts";
 import {
   bodyBytes,
   createFeedClient,
@@ -19,9 +20,8 @@ import {
   type SyncClientOptions,
   syncCall,
 } from "./feed-client.ts";
-import { encodePushRequest, type SyncChange } from "./wire.ts";
 
-export { nextPageHeader, type SyncClientOptions } from "./feed-client.ts";
+export type { SyncClientOptions } from "./feed-client.ts";
 
 export interface SyncClient extends FeedClient {
   /** Push one batch (at most 5000 changes); throws ConnectError on rejection. */

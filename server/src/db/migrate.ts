@@ -1,11 +1,15 @@
 /**
  * Forward-only numbered SQL migrations (migrations/NNN_name.sql). Each runs in
  * its own transaction together with its row in schema_migrations, under an
- * advisory lock so that several processes starting at once apply it once.
+ * advisory lock so that several processes starting at once apply it once. A
+ * migration that must compute what SQL cannot (encode rows in TypeScript) has
+ * a step beside its SQL (`migrations/NNN_name.ts`, listed in `steps`), run
+ * after the SQL in the same transaction.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Db } from "./db.ts";
+import type { Db, Queryable } from "./db.ts";
+import { backfillChangeWire } from "./migrations/005_feed_wire.ts";
 
 const migrationsDir = join(import.meta.dirname, "migrations");
 /** Arbitrary constant: the advisory lock key of the migration runner. */
@@ -15,7 +19,14 @@ export interface Migration {
   readonly version: number;
   readonly name: string;
   readonly sql: string;
+  /** Run after `sql`, in the same transaction. */
+  readonly step?: (tx: Queryable) => Promise<void>;
 }
+
+/** The TypeScript steps of migrations, by version. */
+const steps: ReadonlyMap<number, (tx: Queryable) => Promise<void>> = new Map([
+  [5, backfillChangeWire],
+]);
 
 export function loadMigrations(dir = migrationsDir): Migration[] {
   return readdirSync(dir)
@@ -25,6 +36,7 @@ export function loadMigrations(dir = migrationsDir): Migration[] {
       version: Number(f.slice(0, 3)),
       name: f.slice(4, -4),
       sql: readFileSync(join(dir, f), "utf8"),
+      step: steps.get(Number(f.slice(0, 3))),
     }));
 }
 
@@ -47,6 +59,7 @@ export async function migrate(db: Db, migrations = loadMigrations()): Promise<nu
       ]);
       if (rows.length > 0) return false;
       await tx.exec(m.sql);
+      await m.step?.(tx);
       await tx.query("insert into schema_migrations (version, name) values ($1, $2)", [
         m.version,
         m.name,

@@ -4,22 +4,30 @@ import { isStorableText } from "@hivekeep/client-core/core";
 import { PullResponseSchema } from "@hivekeep/proto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeChange, type FeedRow, WirePageWriter } from "../store/feed.ts";
+import { changeWire, type FeedRow, WirePageWriter } from "../store/feed.ts";
 import { feedRowToProto } from "./mapping.ts";
 import { encodedChanges, isBinaryRequest } from "./pull-encoding.ts";
 
-const utf8 = new TextEncoder();
-/** `chr(tag) || chr(octet_length(text)) || text`, left out when empty, as wire_head has them. */
-const field = (tag: number, text: string) =>
-  text === "" ? "" : String.fromCharCode(tag, utf8.encode(text).length) + text;
-/** A change as the feed query returns it: its wire_head (migration 004), then its payload. */
-const pack = (r: FeedRow): string =>
-  `${r.seq}\x1f${field(0x0a, r.entity)}${field(0x12, r.entityId)}${field(0x1a, r.scopeId)}` +
-  `${field(0x32, r.hlc)}${field(0x3a, r.authorId)}${String.fromCharCode(0x20, r.op)}${r.payloadJson}`;
-/** The changes as postgres.js hands them over (bytes; PGlite's strings are encoded alike), framed. */
-const pageOf = (rows: FeedRow[]) => {
+/** The bytes the write path stores for a feed row (`changes.wire`). */
+const wireOf = (r: FeedRow): Uint8Array =>
+  changeWire({
+    entity: r.entity,
+    entity_id: r.entityId,
+    scope_id: r.scopeId,
+    op: r.op,
+    payload: r.payloadJson,
+    hlc: r.hlc,
+    author_id: r.authorId,
+  });
+/** `wire` as PGlite's `queryRaw` hands a bytea over: its text form, `\x` and hex. */
+const hexOf = (wire: Uint8Array): string => `\\x${Buffer.from(wire).toString("hex")}`;
+/** The changes framed as PGlite hands them over (a string), or postgres.js (its bytes). */
+const pageOf = (rows: FeedRow[], bytes = false) => {
   const writer = new WirePageWriter();
-  for (const r of rows) writer.add(utf8.encode(pack(r)));
+  for (const r of rows) {
+    const hex = hexOf(wireOf(r));
+    writer.add(r.seq, bytes ? Buffer.from(hex, "latin1") : hex);
+  }
   return writer.finish();
 };
 
@@ -35,25 +43,28 @@ const row = (over: Partial<FeedRow> = {}): FeedRow => ({
   ...over,
 });
 
-const responses = (rows: FeedRow[]) => {
+const responses = (rows: FeedRow[], bytes = false) => {
   const init = { nextCursor: "42", hasMore: true, serverTime: timestampFromMs(1_767_225_600_123) };
   const ordinary = create(PullResponseSchema, { ...init, changes: rows.map(feedRowToProto) });
   const encoded = create(PullResponseSchema, init);
-  encoded.$unknown = encodedChanges(pageOf(rows));
+  encoded.$unknown = encodedChanges(pageOf(rows, bytes));
   return { ordinary, encoded };
 };
 
 describe("hand-written Pull encoding", () => {
-  it("decodes to the message toBinary writes, changes first", () => {
+  it.each([
+    ["a string (PGlite)", false],
+    ["bytes (postgres.js)", true],
+  ])("decodes to the message toBinary writes, changes first, from %s", (_, asBytes) => {
     const rows = [
       row(),
       row({ op: 2, payloadJson: "{}" }),
       // Non-ASCII (2-, 3- and 4-byte UTF-8) and a payload longer than 16 KiB (3-byte length).
       row({ payloadJson: JSON.stringify({ note: `Bienenstöcke ✓ 🐝 ${"x".repeat(20_000)}` }) }),
-      // An empty author is left out, as proto3 does; the longest ids fit one length byte.
-      row({ authorId: "", entityId: "e".repeat(100), scopeId: `user:${"u".repeat(100)}` }),
+      // An empty author is left out, as proto3 does; ids of 128 bytes and more (2-byte lengths).
+      row({ authorId: "", entityId: "e".repeat(200), scopeId: `user:${"u".repeat(300)}` }),
     ];
-    const { ordinary, encoded } = responses(rows);
+    const { ordinary, encoded } = responses(rows, asBytes);
     const bytes = toBinary(PullResponseSchema, encoded);
     expect(bytes.length).toBe(toBinary(PullResponseSchema, ordinary).length);
     expect(fromBinary(PullResponseSchema, bytes)).toEqual(ordinary);
@@ -67,8 +78,9 @@ describe("hand-written Pull encoding", () => {
 
   it("decodes to the same message for any rows", () => {
     // Every part but the payload is a validated number, name, id, scope or
-    // stamp; the payload is a JSON object of any text.
-    const name = fc.stringMatching(/^[A-Za-z0-9_:.-]{1,105}$/);
+    // stamp (any text here: the stored bytes are the device's encoding of
+    // whatever was written); the payload is a JSON object of any text.
+    const name = fc.string({ unit: "binary", minLength: 1, maxLength: 200 }).filter(isStorableText);
     const payload = fc
       .string({ unit: "binary", maxLength: 300 })
       .map((s) => `{${s}`)
@@ -88,14 +100,14 @@ describe("hand-written Pull encoding", () => {
           }),
           { maxLength: 20 },
         ),
-        (rows) => {
-          const { ordinary, encoded } = responses(rows);
+        fc.boolean(),
+        (rows, bytes) => {
+          const { ordinary, encoded } = responses(rows, bytes);
           const decoded = fromBinary(PullResponseSchema, toBinary(PullResponseSchema, encoded));
           expect(decoded).toEqual(
             fromBinary(PullResponseSchema, toBinary(PullResponseSchema, ordinary)),
           );
-          expect(rows.map((r) => decodeChange(utf8.encode(pack(r))))).toEqual(rows);
-          const page = pageOf(rows);
+          const page = pageOf(rows, bytes);
           expect([page.count, page.lastSeq]).toEqual([rows.length, rows.at(-1)?.seq]);
         },
       ),
@@ -118,24 +130,19 @@ describe("hand-written Pull encoding", () => {
     expect(pageOf([])).toEqual({ count: 0, lastSeq: undefined, chunks: [] });
   });
 
-  it("refuses a change whose head or payload is not laid out so", () => {
-    const packed = pack(row({ seq: 5 }));
-    const op = String.fromCharCode(0x20, 1);
+  it("refuses a wire value that is not a bytea's hex form, rather than misread it", () => {
+    const hex = hexOf(wireOf(row({ seq: 5 })));
     const malformed = [
-      packed.replace(op, ""), // no op
-      packed.replace(op, `${op}x`), // something between op and the payload
-      packed.replace("5\x1f", "5"), // no separator after the seq
-      // A text of 128 bytes or more: chr() writes its length as 2 bytes.
-      packed.replace(
-        field(0x12, row().entityId),
-        `\x12${String.fromCharCode(200)}${"e".repeat(200)}`,
-      ),
-      packed.replace("{", "["), // a payload that is not an object
-      packed.slice(0, packed.indexOf("{")), // no payload
+      hex.slice(2), // no \x
+      hex.slice(0, -1), // an odd number of digits
+      `${hex.slice(0, -2)}zz`, // not a hex digit
     ];
     for (const m of malformed) {
-      expect(() => new WirePageWriter().add(utf8.encode(m))).toThrow(/malformed/);
-      expect(() => decodeChange(utf8.encode(m))).toThrow(/malformed/);
+      for (const wire of [m, Buffer.from(m, "latin1")]) {
+        expect(() => new WirePageWriter().add(5, wire)).toThrow(
+          /feed row 5: wire is not a bytea in hex/,
+        );
+      }
     }
   });
 

@@ -9,7 +9,7 @@ import {
   requestedLimit,
 } from "@hivekeep/client-core/core";
 import { invalidArgument } from "@hivekeep/client-core/ops";
-import { nextPageHeader } from "@hivekeep/client-core/sync";
+import { nextPageHeader } from "@hivekeep/client-core/protocol";
 import { PullResponseSchema, type SyncService } from "@hivekeep/proto";
 import { feedHead, readFeedPage, readWirePage } from "../store/feed.ts";
 import { callerOf } from "./context.ts";

@@ -3,7 +3,7 @@
  * for all the streams of one tenant and one visibility instead of once per
  * stream. A write wakes every stream of its tenant at the same moment, each
  * asking "the last seq in (sent, latest] this user may read"; the answer
- * depends only on the tenant, the user (`readableScope`: every scope but other
+ * depends only on the tenant, the user (`readableScopeSql`: every scope but other
  * users' personal ones) and the range, and never changes once the feed has
  * reached `latest` (sequence numbers up to a notified one are committed). So
  * per tenant and user this keeps the last question asked, its range

@@ -5,7 +5,8 @@
  *
  *   load target rows → merge each change with the shared rule (client-core)
  *   → write the merged rows → append the accepted part of each change to the
- *   feed with the next sequence numbers.
+ *   feed with the next sequence numbers, and with its Change message's bytes,
+ *   which Pull sends as they are (feed.ts).
  *
  * A change of which nothing was accepted (a re-push, or one that lost every
  * column) adds no feed row.
@@ -28,6 +29,7 @@ import {
 } from "@hivekeep/client-core/core";
 import { type Queryable, settled } from "../db/db.ts";
 import { entitySql, sqlTypes } from "./entity-sql.ts";
+import { changeWire } from "./feed.ts";
 import { rowStateFromDb } from "./row-state.ts";
 import { clockJson, packClock, type StoredClock } from "./stored-clock.ts";
 
@@ -111,6 +113,8 @@ interface FeedRecord {
   payload: Values;
   hlc: string;
   author_id: string;
+  /** The Change message's bytes (`changeWire`) in base64. */
+  wire: string;
   /** Set only on a feed row that also writes its row (Target.feedRow). */
   row_complete?: boolean;
   row_clock?: StoredClock;
@@ -229,7 +233,12 @@ function merge(
     payload: fed.payload,
     hlc: change.hlc,
     author_id: change.authorId,
+    wire: "",
   };
+  // The change as Pull will send it, encoded once, here (feed.ts), with the
+  // payload's text as the feed row stores it.
+  const wire = changeWire({ ...feedRow, payload: JSON.stringify(fed.payload) });
+  feedRow.wire = Buffer.from(wire.buffer, wire.byteOffset, wire.length).toString("base64");
   // The merge of a change into a row never seen, without orset columns, is
   // the change's own state, all of it accepted (merge.ts): row = payload.
   target.feedRow =
@@ -372,11 +381,12 @@ function feedSql(rowEntities: ReadonlySet<EntityName>): string {
   });
   const sql = `with f as (
       select * from json_to_recordset($2::text::json) as r(seq bigint, entity text, entity_id text,
-        scope_id text, op smallint, payload json, hlc text, author_id text,
+        scope_id text, op smallint, payload json, hlc text, author_id text, wire text,
         row_complete boolean, row_clock json))
     ${rowInserts.join("\n")}
-    insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
-    select $1, f.seq, f.entity, f.entity_id, f.scope_id, f.op, f.payload::text, f.hlc, f.author_id
+    insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id, wire)
+    select $1, f.seq, f.entity, f.entity_id, f.scope_id, f.op, f.payload::text, f.hlc, f.author_id,
+      decode(f.wire, 'base64')
     from f`;
   feedSqlCache.set(cacheKey, sql);
   return sql;

@@ -1,6 +1,6 @@
 /** Reading the change feed (SyncService.Pull). */
-import { userScope } from "@hivekeep/client-core/core";
-import { varintSize, writeVarint } from "@hivekeep/client-core/sync";
+import { readableScopeSql, userScope } from "@hivekeep/client-core/core";
+import { encodeChange, varintSize, writeVarint } from "@hivekeep/client-core/protocol";
 import type { Queryable } from "../db/db.ts";
 
 /** A change of the feed. */
@@ -24,45 +24,31 @@ export async function feedHead(q: Queryable, organizationId: string): Promise<nu
 }
 
 /**
- * Pull reads each change as the database keeps it for the wire: its
- * `wire_head` (migration 004: `<seq>` U+001F, then the Change's protobuf
- * fields but the payload, ending with op) followed by its payload's text, one
- * value per change. The database computed the head when the change was
- * written; a driver hands the value over as it arrives (postgres.js: its UTF-8
- * bytes, never decoded; PGlite decodes every value itself, so there the string
- * is encoded once more), and `WirePageWriter` frames it with two copies, the
- * head's fields and the payload behind its tag and length, into chunks of the
- * response. Nothing of a row is kept until the page is in: no string or object
- * per value that would live through the query.
- *
- * Fields go in the order 1, 2, 3, 6, 7, 4, 5, which every protobuf reader
- * accepts. The head's texts are validated ASCII ids, names, scopes and stamps
- * of at most 105 bytes, so one length byte holds each; a longer one could only
- * be stored as a length of two bytes (`chr` of 128 or more), and is refused
- * here rather than misread.
+ * The bytes `changes.wire` keeps for a feed row: its Change message as the
+ * device's encoder writes it (client-core protocol/wire.ts, the one
+ * hand-written layout of Change). The write path computes them once, when it
+ * appends the row (apply-changes.ts; migration 005's backfill for rows written
+ * before), so Pull only frames stored bytes.
  */
-
-/** Where the parts of the change last read by `readLayout` are (reused: no object per change). */
-const layout = { seq: 0, fields: 0, payload: 0 };
-
-/** Reads a change's layout into `layout`; throws when it is not laid out so. */
-function readLayout(change: Uint8Array): void {
-  let seq = 0;
-  let at = 0;
-  for (; at < change.length && change[at] !== 0x1f; at++) {
-    seq = seq * 10 + (change[at] as number) - 48;
-  }
-  const fields = ++at;
-  // Walk the text fields up to op (tag 0x20), the last of the head.
-  while (at < change.length && change[at] !== 0x20 && (change[at + 1] as number) < 0x80) {
-    at += 2 + (change[at + 1] as number);
-  }
-  if (change[at] !== 0x20 || change[at + 2] !== 0x7b) {
-    throw new Error(`feed row ${seq}: malformed wire head or payload`);
-  }
-  layout.seq = seq;
-  layout.fields = fields;
-  layout.payload = at + 2;
+export function changeWire(row: {
+  readonly entity: string;
+  readonly entity_id: string;
+  readonly scope_id: string;
+  readonly op: number;
+  /** The payload's JSON text, as the `payload` column keeps it. */
+  readonly payload: string;
+  readonly hlc: string;
+  readonly author_id: string;
+}): Uint8Array {
+  return encodeChange({
+    entity: row.entity,
+    entityId: row.entity_id,
+    scopeId: row.scope_id,
+    op: row.op,
+    payloadJson: row.payload,
+    hlc: row.hlc,
+    authorId: row.author_id,
+  });
 }
 
 /** A page of changes framed for the wire. */
@@ -79,117 +65,76 @@ export interface WirePage {
 
 const chunkBytes = 256 * 1024;
 
-/** Frames changes as they arrive into chunks of the response (see above). */
+/**
+ * Frames stored changes (`changes.wire`) into chunks of the response as they
+ * arrive: per change the tag of field 1, the length and the stored bytes.
+ * Nothing of a row is kept until the page is in: no string or object per value
+ * that would live through the query.
+ *
+ * Both drivers hand a bytea over in its text form, `\x` and two hex digits a
+ * byte (postgres.js as the bytes it received, PGlite as a string: see
+ * `queryRaw`), which Node's hex decoder writes straight into the chunk.
+ */
 export class WirePageWriter {
   private readonly chunks: Uint8Array[] = [];
-  private buf = new Uint8Array(0);
+  private buf = Buffer.alloc(0);
   private o = 0;
   private count = 0;
   private lastSeq: number | undefined;
 
-  /** A change as the feed query returns it: `wire_head || payload`. */
-  add(change: Uint8Array): void {
-    readLayout(change);
-    const { fields, payload } = layout;
-    const payloadBytes = change.length - payload;
-    const message = payload - fields + 1 + varintSize(payloadBytes) + payloadBytes;
-    const total = 1 + varintSize(message) + message;
+  /** A change `seq` as its `changes.wire` in text form. */
+  add(seq: number, wire: string | Uint8Array): void {
+    const hex = typeof wire === "string" ? wire : latin1(wire);
+    if (!hex.startsWith("\\x") || hex.length % 2 !== 0) {
+      throw new Error(`feed row ${seq}: wire is not a bytea in hex`);
+    }
+    const bytes = (hex.length - 2) / 2;
+    const total = 1 + varintSize(bytes) + bytes;
     if (this.o + total > this.buf.length) {
       if (this.o > 0) this.chunks.push(this.buf.subarray(0, this.o));
-      this.buf = new Uint8Array(Math.max(chunkBytes, total));
+      this.buf = Buffer.allocUnsafe(Math.max(chunkBytes, total));
       this.o = 0;
     }
-    const out = this.buf;
-    let o = this.o;
-    out[o++] = 0x0a; // field 1 (changes), length-delimited
-    o = writeVarint(out, o, message);
-    out.set(change.subarray(fields, payload), o);
-    o += payload - fields;
-    out[o++] = 0x2a; // 5 payload_json
-    o = writeVarint(out, o, payloadBytes);
-    out.set(change.subarray(payload), o);
-    this.o = o + payloadBytes;
+    this.buf[this.o] = 0x0a; // field 1 (changes), length-delimited
+    const at = writeVarint(this.buf, this.o + 1, bytes);
+    if (this.buf.write(hex.slice(2), at, bytes, "hex") !== bytes) {
+      throw new Error(`feed row ${seq}: wire is not a bytea in hex`);
+    }
+    this.o = at + bytes;
     this.count++;
-    this.lastSeq = layout.seq;
+    this.lastSeq = seq;
   }
 
   finish(): WirePage {
     if (this.o > 0) this.chunks.push(this.buf.subarray(0, this.o));
-    this.buf = new Uint8Array(0);
+    this.buf = Buffer.alloc(0);
     this.o = 0;
     return { count: this.count, lastSeq: this.lastSeq, chunks: this.chunks };
   }
 }
 
-/** A change as the feed query returns it, decoded (JSON responses, tests). */
-export function decodeChange(change: Uint8Array): FeedRow {
-  readLayout(change);
-  const { seq, fields, payload } = layout;
-  const text: string[] = [];
-  let op: 1 | 2 = 1;
-  for (let at = fields; at < payload; ) {
-    const tag = change[at] as number;
-    if (tag === 0x20) {
-      op = change[at + 1] === 2 ? 2 : 1;
-      break;
-    }
-    const length = change[at + 1] as number;
-    text[tag >>> 3] = utf8Decoder.decode(change.subarray(at + 2, at + 2 + length));
-    at += 2 + length;
-  }
-  return {
-    seq,
-    op,
-    entity: text[1] ?? "",
-    entityId: text[2] ?? "",
-    scopeId: text[3] ?? "",
-    payloadJson: utf8Decoder.decode(change.subarray(payload)),
-    hlc: text[6] ?? "",
-    authorId: text[7] ?? "",
-  };
-}
+/** ASCII bytes as a string (Node decodes them in C++). */
+const latin1 = (text: Uint8Array): string =>
+  (Buffer.isBuffer(text) ? text : Buffer.from(text.buffer, text.byteOffset, text.length)).toString(
+    "latin1",
+  );
 
-const utf8 = new TextEncoder();
-const utf8Decoder = new TextDecoder();
+/** The digits of a number as postgres.js hands them over undecoded. */
+function digits(text: Uint8Array): number {
+  let n = 0;
+  for (const d of text) n = n * 10 + d - 48;
+  return n;
+}
 
 /**
- * Hands each of up to `limit` changes after `after`, in sequence order, that
- * the user may read (every scope of the tenant except other users' personal
- * scopes) to `take`, as the feed query returns it. Returns whether more follow.
+ * The feed's rows after `after` that the user may read (every scope of the
+ * tenant except other users' personal scopes), in sequence order, up to
+ * `limit`: the condition and order shared by the binary and the JSON Pull.
+ * One row more than asked tells whether more follow.
  */
-async function scanFeed(
-  q: Queryable,
-  organizationId: string,
-  userId: string,
-  after: number,
-  limit: number,
-  take: (change: Uint8Array) => void,
-): Promise<boolean> {
-  let n = 0;
-  // Thrown once the query is done: a driver must see each row handled.
-  let failure: unknown;
-  // One row more than asked tells whether more follow.
-  await q.queryRaw(
-    `select wire_head || payload from changes
-     where organization_id = $1 and seq > $2
-       and ${readableScope("scope_id", "$3")}
-     order by seq limit $4`,
-    [organizationId, after, userScope(userId), limit + 1],
-    ([value]) => {
-      if (n++ >= limit || failure !== undefined) return;
-      try {
-        if (typeof value === "string") take(utf8.encode(value));
-        else if (value instanceof Uint8Array) take(value);
-        else
-          throw new TypeError(`feed: expected text, got ${value === null ? "null" : typeof value}`);
-      } catch (err) {
-        failure = err;
-      }
-    },
-  );
-  if (failure !== undefined) throw failure;
-  return n > limit;
-}
+const feedWhere = `where organization_id = $1 and seq > $2
+       and ${readableScopeSql("scope_id", "$3")}
+     order by seq limit $4`;
 
 /** A page of the feed framed for the wire (the binary Pull), and whether more follow. */
 export async function readWirePage(
@@ -200,11 +145,31 @@ export async function readWirePage(
   limit: number,
 ): Promise<WirePage & { readonly hasMore: boolean }> {
   const writer = new WirePageWriter();
-  const hasMore = await scanFeed(q, organizationId, userId, after, limit, (c) => writer.add(c));
-  return { ...writer.finish(), hasMore };
+  let n = 0;
+  // Thrown once the query is done: a driver must see each row handled.
+  let failure: unknown;
+  await q.queryRaw(
+    `select seq, wire from changes ${feedWhere}`,
+    [organizationId, after, userScope(userId), limit + 1],
+    ([seq, wire]) => {
+      if (n++ >= limit || failure !== undefined) return;
+      try {
+        // postgres.js hands seq over as its digits, PGlite as a number.
+        const n = seq instanceof Uint8Array ? digits(seq) : seq;
+        if (typeof n !== "number" || !(typeof wire === "string" || wire instanceof Uint8Array)) {
+          throw new TypeError(`feed: unexpected row ${typeof seq}, ${typeof wire}`);
+        }
+        writer.add(n, wire);
+      } catch (err) {
+        failure = err;
+      }
+    },
+  );
+  if (failure !== undefined) throw failure;
+  return { ...writer.finish(), hasMore: n > limit };
 }
 
-/** A page of the feed decoded (the JSON Pull), and whether more follow. */
+/** A page of the feed as rows (the JSON Pull), and whether more follow. */
 export async function readFeedPage(
   q: Queryable,
   organizationId: string,
@@ -216,11 +181,32 @@ export async function readFeedPage(
   readonly lastSeq: number | undefined;
   readonly hasMore: boolean;
 }> {
-  const rows: FeedRow[] = [];
-  const hasMore = await scanFeed(q, organizationId, userId, after, limit, (c) =>
-    rows.push(decodeChange(c)),
+  const found = await q.query<{
+    seq: number;
+    entity: string;
+    entity_id: string;
+    scope_id: string;
+    op: number;
+    payload: string;
+    hlc: string;
+    author_id: string;
+  }>(
+    `select seq, entity, entity_id, scope_id, op, payload, hlc, author_id from changes ${feedWhere}`,
+    [organizationId, after, userScope(userId), limit + 1],
   );
-  return { rows, lastSeq: rows.at(-1)?.seq, hasMore };
+  const rows = found.slice(0, limit).map(
+    (r): FeedRow => ({
+      seq: Number(r.seq),
+      entity: r.entity,
+      entityId: r.entity_id,
+      scopeId: r.scope_id,
+      op: r.op === 2 ? 2 : 1,
+      payloadJson: r.payload,
+      hlc: r.hlc,
+      authorId: r.author_id,
+    }),
+  );
+  return { rows, lastSeq: rows.at(-1)?.seq, hasMore: found.length > limit };
 }
 
 /** `readFeedPage`'s changes. */
@@ -234,14 +220,6 @@ export async function readFeed(
   return (await readFeedPage(q, organizationId, userId, after, limit)).rows;
 }
 
-/**
- * SQL condition: the scope in `column` is readable by the user whose personal
- * scope (`user:<id>`) is the parameter `param`. Every scope of the tenant is,
- * except other users' personal ones. Pull, Subscribe, tasks and stats share it.
- */
-export const readableScope = (column: string, param: string): string =>
-  `(${column} not like 'user:%' or ${column} = ${param})`;
-
 /** The last sequence number in (after, upTo] the user may read, if any. */
 export async function lastVisibleSeq(
   q: Queryable,
@@ -253,7 +231,7 @@ export async function lastVisibleSeq(
   const [row] = await q.query<{ seq: number | null }>(
     `select max(seq) as seq from changes
      where organization_id = $1 and seq > $2 and seq <= $3
-       and ${readableScope("scope_id", "$4")}`,
+       and ${readableScopeSql("scope_id", "$4")}`,
     [organizationId, after, upTo, userScope(userId)],
   );
   return row?.seq === null || row?.seq === undefined ? undefined : Number(row.seq);

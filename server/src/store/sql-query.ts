@@ -3,9 +3,8 @@
  * pinned there: text compares with `collate "C"`, `fold: "ascii"` is `lower(x collate "C")`,
  * a filter on a column's default value also matches null, nulls placed as the term says.
  */
-import { type EntityName, entities, userScope } from "@hivekeep/client-core/core";
+import { type EntityName, entities, readableScopeSql, userScope } from "@hivekeep/client-core/core";
 import { defaultOf, type Filter, type ListQuery, type OrderTerm } from "@hivekeep/client-core/ops";
-import { readableScope } from "./feed.ts";
 import { stampSql } from "./stored-clock.ts";
 
 const textTypes = new Set(["text", "id"]);
@@ -29,7 +28,7 @@ export function whereSql(
   return where.map((f) => {
     if ("readableBy" in f) {
       params.push(userScope(f.readableBy));
-      return readableScope("scope_id", `$${params.length}`);
+      return readableScopeSql("scope_id", `$${params.length}`);
     }
     const col = column(entity, f.column);
     if (f.eq === null) return `${col} is null`;

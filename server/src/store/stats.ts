@@ -10,16 +10,15 @@
  *   now()), so the server decides the time in one place.
  * - Tasks in other users' personal scopes are invisible, as in Pull.
  */
-import { EventType, userScope } from "@hivekeep/client-core/core";
+import { EventType, readableScopeSql, userScope } from "@hivekeep/client-core/core";
 import type { DashboardFigures } from "@hivekeep/client-core/ops";
 import type { Queryable } from "../db/db.ts";
-import { readableScope } from "./feed.ts";
 
 /** Live rows of table alias `t` in tenant $1. */
 const live = (t: string) => `${t}.organization_id = $1 and ${t}.complete and not ${t}.deleted`;
 /** Open tasks the user may see; the user's personal scope is parameter $2. */
 const openTasks = `select * from tasks t where ${live("t")} and not coalesce(t.done, false)
-  and ${readableScope("t.scope_id", "$2")}`;
+  and ${readableScopeSql("t.scope_id", "$2")}`;
 const harvestEvents = `select * from events e where ${live("e")} and e.type = ${EventType.HARVEST}`;
 const utcYear = (col: string) => `extract(year from ${col} at time zone 'UTC')::int`;
 const utcMonth = (col: string) => `extract(month from ${col} at time zone 'UTC')::int`;

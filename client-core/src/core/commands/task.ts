@@ -8,7 +8,7 @@
 import { TaskPriority } from "@hivekeep/proto";
 import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
-import { entities, isUserScope, userScope } from "../entities.ts";
+import { entities, isReadableScope, userScope } from "../entities.ts";
 import { quote } from "../quote.ts";
 import { upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
@@ -82,12 +82,8 @@ export function setTaskDone(
   id: string,
   done: boolean,
 ): Change[] {
-  if (current === undefined || !taskVisibleTo(ctx.authorId, current.scopeId)) {
+  if (current === undefined || !isReadableScope(current.scopeId, ctx.authorId)) {
     throw notFound("task", id);
   }
   return [upsert(ctx, "task", current.id, current.scopeId, { done })];
 }
-
-/** Whether a user may see a task of this scope: personal tasks only their owner. */
-export const taskVisibleTo = (userId: string, scopeId: string): boolean =>
-  !isUserScope(scopeId) || scopeId === userScope(userId);

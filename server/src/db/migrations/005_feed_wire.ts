@@ -1,0 +1,52 @@
+/**
+ * The step of migration 005 that SQL cannot do: each feed row already there
+ * gets its Change message's bytes (`changes.wire`), encoded as the write path
+ * encodes new rows (`changeWire`), so a server upgraded from an older version
+ * serves the same Pulls. Run by migrate.ts after 005_feed_wire.sql, in its
+ * transaction.
+ */
+import { changeWire } from "../../store/feed.ts";
+import type { Queryable } from "../db.ts";
+
+/** Rows read and written per statement: the feed may be long. */
+const batch = 5000;
+
+type OldRow = {
+  organization_id: string;
+  seq: number;
+  entity: string;
+  entity_id: string;
+  scope_id: string;
+  op: number;
+  payload: string;
+  hlc: string;
+  author_id: string;
+};
+
+export async function backfillChangeWire(tx: Queryable): Promise<void> {
+  // Walks the primary key (organization_id, seq) in order, a batch at a time.
+  let after: [string, number] = ["", -1];
+  for (;;) {
+    const rows = await tx.query<OldRow>(
+      `select organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id
+       from changes where (organization_id, seq) > ($1, $2)
+       order by organization_id, seq limit $3`,
+      [...after, batch],
+    );
+    if (rows.length === 0) break;
+    const wires = rows.map((r) => ({
+      organization_id: r.organization_id,
+      seq: r.seq,
+      wire: Buffer.from(changeWire(r)).toString("base64"),
+    }));
+    await tx.query(
+      `update changes c set wire = decode(w.wire, 'base64')
+       from json_to_recordset($1::text::json) as w(organization_id text, seq bigint, wire text)
+       where c.organization_id = w.organization_id and c.seq = w.seq`,
+      [JSON.stringify(wires)],
+    );
+    const last = rows.at(-1) as OldRow;
+    after = [last.organization_id, Number(last.seq)];
+  }
+  await tx.exec("alter table changes alter column wire set not null");
+}
