@@ -1,13 +1,24 @@
 /**
- * Errors of domain commands, grouped by what the caller does next. The server
- * maps them to Connect codes in exactly one place (server/src/rpc/errors.ts).
+ * Errors of domain commands and of the server's account rules, grouped by what the caller does
+ * next. They become Connect codes in exactly one place (client-core/src/ops/errors.ts).
  * - invalid: fix the input (invalid_argument)
  * - not_found: the record does not exist in this tenant (not_found)
  * - precondition: the state forbids it now (failed_precondition)
+ * - unauthenticated: sign in (again) (unauthenticated)
+ * - permission_denied: this caller may not, whatever the input (permission_denied)
+ * - already_exists: what the call would create is there already (already_exists)
+ * - resource_exhausted: too many attempts; try again later (resource_exhausted)
  */
 import { quote } from "./quote.ts";
 
-export type DomainErrorCode = "invalid" | "not_found" | "precondition";
+export type DomainErrorCode =
+  | "invalid"
+  | "not_found"
+  | "precondition"
+  | "unauthenticated"
+  | "permission_denied"
+  | "already_exists"
+  | "resource_exhausted";
 
 export class DomainError extends Error {
   override name = "DomainError";
@@ -18,6 +29,17 @@ export class DomainError extends Error {
     readonly field?: string,
   ) {
     super(message);
+  }
+}
+
+/** Over a limit for now: the caller tries again after `retryAfterSeconds` (sent as Retry-After). */
+export class RetryLaterError extends DomainError {
+  override name = "RetryLaterError";
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super("resource_exhausted", message);
   }
 }
 

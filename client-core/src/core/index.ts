@@ -81,7 +81,13 @@ export {
   type TreatmentHive,
 } from "./commands/treatment.ts";
 export { formatCursor, formatPageToken, parseCursor, parsePageToken } from "./cursor.ts";
-export { DomainError, type DomainErrorCode, invalid, notFound } from "./domain-error.ts";
+export {
+  DomainError,
+  type DomainErrorCode,
+  invalid,
+  notFound,
+  RetryLaterError,
+} from "./domain-error.ts";
 export type { ColumnSpec, ColumnType, EntityName, EntitySpec, ScopeRule } from "./entities.ts";
 export {
   camelCase,

@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { SubscribeResponseSchema, SyncService } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../core/domain-error.ts";
+import { DomainError, type DomainErrorCode, RetryLaterError } from "../core/domain-error.ts";
 import { errorInterceptor, toConnectError, UnavailableError } from "./errors.ts";
 
 describe("toConnectError", () => {
@@ -20,6 +20,32 @@ describe("toConnectError", () => {
     expect(toConnectError(new DomainError("not_found", "gone")).code).toBe(Code.NotFound);
     const ce = toConnectError(new Error("secret detail"));
     expect([ce.code, ce.rawMessage]).toEqual([Code.Internal, "internal error"]);
+  });
+
+  it.each([
+    ["invalid", Code.InvalidArgument],
+    ["not_found", Code.NotFound],
+    ["precondition", Code.FailedPrecondition],
+    ["unauthenticated", Code.Unauthenticated],
+    ["permission_denied", Code.PermissionDenied],
+    ["already_exists", Code.AlreadyExists],
+    ["resource_exhausted", Code.ResourceExhausted],
+  ] satisfies [DomainErrorCode, Code][])("maps %s to its code with the message", (code, want) => {
+    const ce = toConnectError(new DomainError(code, "the reason"));
+    expect([ce.code, ce.rawMessage, ce.metadata.has("Retry-After")]).toEqual([
+      want,
+      "the reason",
+      false,
+    ]);
+  });
+
+  it("sends the wait of a RetryLaterError as Retry-After", () => {
+    const ce = toConnectError(new RetryLaterError("too many attempts", 42));
+    expect([ce.code, ce.rawMessage, ce.metadata.get("Retry-After")]).toEqual([
+      Code.ResourceExhausted,
+      "too many attempts",
+      "42",
+    ]);
   });
 });
 

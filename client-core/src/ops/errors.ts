@@ -4,12 +4,16 @@
  * message (the original is kept as `cause` for logs, never sent).
  */
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
-import { DomainError } from "../core/domain-error.ts";
+import { DomainError, RetryLaterError } from "../core/domain-error.ts";
 
 const domainCodes = {
   invalid: Code.InvalidArgument,
   not_found: Code.NotFound,
   precondition: Code.FailedPrecondition,
+  unauthenticated: Code.Unauthenticated,
+  permission_denied: Code.PermissionDenied,
+  already_exists: Code.AlreadyExists,
+  resource_exhausted: Code.ResourceExhausted,
 } as const;
 
 /**
@@ -24,7 +28,12 @@ export class UnavailableError extends Error {
 
 export function toConnectError(err: unknown): ConnectError {
   if (err instanceof ConnectError) return err;
-  if (err instanceof DomainError) return new ConnectError(err.message, domainCodes[err.code]);
+  if (err instanceof DomainError) {
+    // Sent as a response header: a client waits that long without reading the message.
+    const headers =
+      err instanceof RetryLaterError ? { "Retry-After": String(err.retryAfterSeconds) } : undefined;
+    return new ConnectError(err.message, domainCodes[err.code], headers);
+  }
   if (err instanceof UnavailableError) {
     return new ConnectError(err.message, Code.Unavailable, undefined, undefined, err.cause);
   }

@@ -13,9 +13,9 @@ import { v7 as uuidv7 } from "uuid";
 import { ConfigError, loadConfig } from "../config.ts";
 import { openDb } from "../db/open-db.ts";
 import { ensureLocalTenant, localOrganizationId } from "../store/tenants.ts";
-import { insertInvitation, organizationById } from "./auth-store.ts";
-import { invitationTtlMs, isEmailAddress } from "./rules.ts";
-import { hashToken, invitationPrefix, newToken } from "./secrets.ts";
+import { organizationById } from "./account-store.ts";
+import { issueInvitation } from "./invitations.ts";
+import { isEmailAddress } from "./rules.ts";
 
 const { values } = parseArgs({
   options: {
@@ -50,15 +50,12 @@ try {
   if (organizationId === localOrganizationId) await ensureLocalTenant(db);
   const org = await organizationById(db, organizationId);
   if (!org) fail(`organization ${organizationId} not found`);
-  const token = newToken(invitationPrefix);
-  const invitation = await insertInvitation(db, {
+  const { invitation, token } = await issueInvitation(db, {
     organizationId,
     id: uuidv7(),
     email,
     role,
-    tokenHash: hashToken(token),
     createdBy: undefined,
-    ttlMs: invitationTtlMs,
   });
   console.log(
     `Invitation for ${email} to join "${org.name}" as ${role}, valid until ${invitation.expires_at.toISOString()}:\n\n` +

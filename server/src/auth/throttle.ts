@@ -9,7 +9,7 @@
  * Over the limit the call fails with `resource_exhausted`, a message saying
  * when to try again and a `Retry-After` header (seconds).
  */
-import { Code, ConnectError } from "@connectrpc/connect";
+import { RetryLaterError } from "@hivekeep/client-core/core";
 import type { Queryable } from "../db/db.ts";
 
 export interface ThrottleLimits {
@@ -35,13 +35,9 @@ export const addressKey = (address: string) => `address:${address.slice(0, maxAd
 /** Of an email that passed the sign-up rules (rules.ts): at most 254 characters. */
 export const emailKey = (email: string) => `email:${email.toLowerCase()}`;
 
-function exhausted(retryMs: number): ConnectError {
+function exhausted(retryMs: number): RetryLaterError {
   const seconds = Math.max(1, Math.ceil(retryMs / 1000));
-  return new ConnectError(
-    `too many sign-in attempts; try again in ${seconds} s`,
-    Code.ResourceExhausted,
-    { "Retry-After": String(seconds) },
-  );
+  return new RetryLaterError(`too many sign-in attempts; try again in ${seconds} s`, seconds);
 }
 
 /** Counts one attempt; throws `resource_exhausted` when it is over the limit. */

@@ -1,9 +1,10 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { isReadMethod, readOnlyError } from "@hivekeep/client-core/ops";
 import { AuthService } from "@hivekeep/proto";
-import { callerForToken } from "../auth/auth-store.ts";
+import type { Caller } from "../auth/caller.ts";
+import { callerForToken } from "../auth/caller-store.ts";
 import type { Queryable } from "../db/db.ts";
-import { type Caller, callerKey } from "./context.ts";
+import { callerKey } from "./context.ts";
 
 /**
  * Self-hosted single-user mode (HIVEKEEP_AUTH=none): every request acts as the

@@ -1,21 +1,11 @@
 import type { Logger } from "pino";
-import type { ThrottleLimits } from "../auth/throttle.ts";
+import type { AuthEnv, AuthSettings } from "../auth/settings.ts";
 import type { Db } from "../db/db.ts";
 import type { FeedNotifier } from "../store/feed-notifier.ts";
 import type { ServerClock } from "../store/server-clock.ts";
 
-/** How callers are authenticated (DESIGN.md §5). */
-export interface AuthSettings {
-  readonly mode: "none" | "login";
-  readonly sessionTtlMs: number;
-  readonly signup: "open" | "closed";
-  /** Resolves when the demo organization is ready; absent when demo sessions are off. */
-  readonly demo?: () => Promise<{ organizationId: string; userId: string }>;
-  readonly throttle: ThrottleLimits;
-}
-
 /** What the RPC handlers need; built once by the composition root. */
-export interface Deps {
+export interface Deps extends AuthEnv {
   readonly db: Db;
   readonly clock: ServerClock;
   readonly newId: () => string;

@@ -33,7 +33,7 @@ import {
   type SubscribeResponse,
   SubscribeResponseSchema,
 } from "@hivekeep/proto";
-import { credentialValid } from "../auth/auth-store.ts";
+import { credentialValid } from "../auth/caller-store.ts";
 import { feedHead } from "../store/feed.ts";
 import { callerOf } from "./context.ts";
 import type { Deps } from "./deps.ts";

@@ -5,8 +5,10 @@
 import { createRouterTransport, type Transport } from "@connectrpc/connect";
 import pino from "pino";
 import { v7 as uuidv7 } from "uuid";
+import type { Caller } from "../auth/caller.ts";
 import type { Db } from "../db/db.ts";
 import { localCallerInterceptor } from "../rpc/auth-interceptor.ts";
+import type { Deps } from "../rpc/deps.ts";
 import { errorInterceptor, routes } from "../rpc/router.ts";
 import type { FeedNotifier } from "../store/feed-notifier.ts";
 import { newServerClock } from "../store/server-clock.ts";
@@ -25,7 +27,12 @@ export function inProcessTransport(
     log,
     shutdown: new AbortController().signal,
   };
+  return transportAs(deps, localCaller);
+}
+
+/** The handlers over `deps`, every call made as `caller` (the demo's seeding uses its own). */
+export function transportAs(deps: Deps, caller: Caller): Transport {
   return createRouterTransport(routes(deps), {
-    router: { interceptors: [errorInterceptor(deps), localCallerInterceptor(localCaller)] },
+    router: { interceptors: [errorInterceptor(deps), localCallerInterceptor(caller)] },
   });
 }

@@ -1,3 +1,4 @@
+import type { Caller, Role } from "../auth/caller.ts";
 import type { Queryable } from "../db/db.ts";
 
 /**
@@ -9,12 +10,12 @@ export const localOrganizationId = "00000000-0000-7000-8000-000000000001";
 export const localUserId = "00000000-0000-7000-8000-000000000002";
 
 /** The caller of every request in single-user mode. */
-export const localCaller = {
+export const localCaller: Caller = {
   organizationId: localOrganizationId,
   userId: localUserId,
   role: "owner",
   demo: false,
-} as const;
+};
 
 /** Creates an organization with one member if they do not exist yet (fixed-id tenants). */
 export async function ensureTenant(
@@ -25,7 +26,7 @@ export async function ensureTenant(
     demo?: boolean;
     userId: string;
     email: string;
-    role: "owner" | "member";
+    role: Role;
   },
 ): Promise<void> {
   await q.query(

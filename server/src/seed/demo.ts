@@ -8,13 +8,11 @@
  * starts again.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { createRouterTransport } from "@connectrpc/connect";
 import { entities } from "@hivekeep/client-core/core";
-import { localCallerInterceptor } from "../rpc/auth-interceptor.ts";
 import type { Deps } from "../rpc/deps.ts";
-import { errorInterceptor, routes } from "../rpc/router.ts";
-import { seedSeason } from "../seed/season.ts";
 import { ensureTenant } from "../store/tenants.ts";
+import { transportAs } from "./in-process.ts";
+import { seedSeason } from "./season.ts";
 
 export const demoOrganizationId = "00000000-0000-7000-8000-00000000d001";
 export const demoUserId = "00000000-0000-7000-8000-00000000d002";
@@ -88,18 +86,12 @@ async function seed(deps: Deps): Promise<void> {
     }
     await tx.query("delete from changes where organization_id = $1", [demoOrganizationId]);
   });
-  const transport = createRouterTransport(routes(deps), {
-    router: {
-      interceptors: [
-        errorInterceptor(deps),
-        localCallerInterceptor({
-          organizationId: demoOrganizationId,
-          userId: demoUserId,
-          role: "owner",
-          demo: false,
-        }),
-      ],
-    },
+  // Seeded as an owner that is not read-only: the demo sessions are, the seeding is not.
+  const transport = transportAs(deps, {
+    organizationId: demoOrganizationId,
+    userId: demoUserId,
+    role: "owner",
+    demo: false,
   });
   await seedSeason(transport, { now: new Date(), seed: 7 });
 }

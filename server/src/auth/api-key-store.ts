@@ -1,0 +1,71 @@
+/**
+ * The SQL of API keys. A key exists in clear only in what createApiKey returns; the table keeps
+ * its hash and a visible prefix.
+ */
+import type { Queryable } from "../db/db.ts";
+import type { Caller } from "./caller.ts";
+import { apiKeyPrefix, hashToken, newToken, visiblePrefix } from "./secrets.ts";
+
+export interface ApiKeyRow {
+  readonly id: string;
+  readonly name: string;
+  readonly prefix: string;
+  readonly created_at: Date;
+  readonly last_used_at: Date | null;
+}
+
+export async function createApiKey(
+  q: Queryable,
+  k: { organizationId: string; userId: string; id: string; name: string },
+): Promise<{ secret: string; key: ApiKeyRow }> {
+  const secret = newToken(apiKeyPrefix);
+  const [row] = await q.query<ApiKeyRow & Record<string, unknown>>(
+    `insert into api_keys (organization_id, id, user_id, name, prefix, key_hash)
+     values ($1, $2, $3, $4, $5, $6) returning id, name, prefix, created_at, last_used_at`,
+    [k.organizationId, k.id, k.userId, k.name, visiblePrefix(secret), hashToken(secret)],
+  );
+  if (!row) throw new Error("insert into api_keys returned nothing");
+  return { secret, key: row };
+}
+
+/** The caller's live keys in the organization, newest first. */
+export async function listApiKeys(
+  q: Queryable,
+  organizationId: string,
+  userId: string,
+): Promise<ApiKeyRow[]> {
+  return q.query<ApiKeyRow & Record<string, unknown>>(
+    `select id, name, prefix, created_at, last_used_at from api_keys
+      where organization_id = $1 and user_id = $2 and revoked_at is null
+      order by created_at desc, id desc`,
+    [organizationId, userId],
+  );
+}
+
+/**
+ * Revokes a live key of the organization: the caller's own, or any key when
+ * the caller is an owner. False when there is no such key for this caller.
+ */
+export async function revokeApiKey(q: Queryable, caller: Caller, id: string): Promise<boolean> {
+  const rows = await q.query(
+    `update api_keys set revoked_at = now()
+      where organization_id = $1 and id = $2 and revoked_at is null
+        and (user_id = $3 or $4::boolean)
+      returning id`,
+    [caller.organizationId, id, caller.userId, caller.role === "owner"],
+  );
+  return rows.length > 0;
+}
+
+/** Revokes every live key of a user in an organization (the member was removed). */
+export async function revokeApiKeysOf(
+  q: Queryable,
+  organizationId: string,
+  userId: string,
+): Promise<void> {
+  await q.query(
+    `update api_keys set revoked_at = now()
+      where organization_id = $1 and user_id = $2 and revoked_at is null`,
+    [organizationId, userId],
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * API keys: a caller's long-lived tokens for one organization (a scale, a script). Each caller
+ * lists their own; an owner may revoke anyone's (api-key-store.ts's revokeApiKey).
+ */
+import {
+  type ApiKeyRow,
+  createApiKey as insertApiKey,
+  listApiKeys as keysOf,
+  revokeApiKey as revokeKey,
+} from "./api-key-store.ts";
+import type { Caller } from "./caller.ts";
+import { checkedId, checkedName, notFoundIn } from "./rules.ts";
+import { type AuthEnv, loginSettings } from "./settings.ts";
+
+export async function createApiKey(
+  env: AuthEnv,
+  caller: Caller,
+  rawName: string,
+): Promise<{ secret: string; key: ApiKeyRow }> {
+  loginSettings(env);
+  const name = checkedName(rawName, "name");
+  return insertApiKey(env.db, {
+    organizationId: caller.organizationId,
+    userId: caller.userId,
+    id: env.newId(),
+    name,
+  });
+}
+
+export async function listApiKeys(env: AuthEnv, caller: Caller): Promise<ApiKeyRow[]> {
+  loginSettings(env);
+  return keysOf(env.db, caller.organizationId, caller.userId);
+}
+
+export async function revokeApiKey(env: AuthEnv, caller: Caller, rawId: string): Promise<void> {
+  loginSettings(env);
+  const id = checkedId(rawId, "id", "API key");
+  if (!(await revokeKey(env.db, caller, id))) throw notFoundIn("API key", id);
+}

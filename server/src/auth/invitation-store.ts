@@ -1,0 +1,80 @@
+/**
+ * The SQL of invitations. Times come from the database clock (now()); the token arrives hashed,
+ * or is hashed here before it is looked up.
+ */
+import type { Queryable } from "../db/db.ts";
+import type { Role } from "./caller.ts";
+import { hashToken } from "./secrets.ts";
+
+export interface InvitationRow {
+  readonly organization_id: string;
+  readonly id: string;
+  readonly email: string;
+  readonly role: Role;
+  readonly expires_at: Date;
+}
+
+export async function insertInvitation(
+  q: Queryable,
+  inv: {
+    organizationId: string;
+    id: string;
+    email: string;
+    role: Role;
+    tokenHash: string;
+    /** undefined: issued by an operator. */
+    createdBy: string | undefined;
+    ttlMs: number;
+  },
+): Promise<InvitationRow> {
+  const [row] = await q.query<InvitationRow & Record<string, unknown>>(
+    `insert into invitations (organization_id, id, email, role, token_hash, created_by, expires_at)
+     values ($1, $2, $3, $4, $5, $6, now() + $7 * interval '1 millisecond')
+     returning organization_id, id, email, role, expires_at`,
+    [
+      inv.organizationId,
+      inv.id,
+      inv.email,
+      inv.role,
+      inv.tokenHash,
+      inv.createdBy ?? null,
+      inv.ttlMs,
+    ],
+  );
+  if (!row) throw new Error("insert into invitations returned nothing");
+  return row;
+}
+
+/**
+ * Takes an open invitation for this email (marks it accepted, in the caller's
+ * transaction); undefined when the token is unknown, used, expired, or was
+ * issued to another email.
+ */
+export async function takeInvitation(
+  tx: Queryable,
+  token: string,
+  email: string,
+  userId: string,
+): Promise<InvitationRow | undefined> {
+  const [row] = await tx.query<InvitationRow & Record<string, unknown>>(
+    `update invitations set accepted_at = now(), accepted_by = $3
+      where token_hash = $1 and lower(email) = lower($2)
+        and accepted_at is null and expires_at > now()
+      returning organization_id, id, email, role, expires_at`,
+    [hashToken(token), email, userId],
+  );
+  return row;
+}
+
+/** Ends the open invitations a member issued in an organization (the member was removed). */
+export async function expireInvitationsBy(
+  q: Queryable,
+  organizationId: string,
+  userId: string,
+): Promise<void> {
+  await q.query(
+    `update invitations set expires_at = now()
+      where organization_id = $1 and created_by = $2 and accepted_at is null and expires_at > now()`,
+    [organizationId, userId],
+  );
+}
