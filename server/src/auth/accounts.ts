@@ -38,7 +38,13 @@ import {
 import { hashPassword, verifyPassword } from "./secrets.ts";
 import { createSession, type NewSession, revokeSession } from "./session-store.ts";
 import { type AuthEnv, loginSettings } from "./settings.ts";
-import { addressKey, checkAttempts, clearAttempts, countAttempt, emailKey } from "./throttle.ts";
+import {
+  checkAttempts,
+  clearAttempts,
+  countAddressAttempt,
+  countAttempt,
+  emailKey,
+} from "./throttle.ts";
 
 /** A new session, with the user and organization it is for. */
 export interface SignedIn {
@@ -63,7 +69,7 @@ export async function signUp(
 ): Promise<SignedIn> {
   const auth = loginSettings(env);
   const { db } = env;
-  await countAttempt(db, addressKey(address), auth.throttle.perAddress, auth.throttle.windowMs);
+  await countAddressAttempt(db, address, auth.throttle);
   const email = checkedEmail(req.email);
   const password = checkedNewPassword(req.password);
   const invited = req.invitationToken !== "";
@@ -113,12 +119,12 @@ export async function login(
 ): Promise<SignedIn> {
   const auth = loginSettings(env);
   const { db } = env;
-  const { perAddress, perEmail, windowMs } = auth.throttle;
+  const { perEmail, windowMs } = auth.throttle;
   const email = req.email.trim();
   // No account has an email that is not one (SignUp checks): answered like a wrong
   // password, before anything touches the database.
   if (!isEmailAddress(email)) throw wrongCredentials();
-  await countAttempt(db, addressKey(address), perAddress, windowMs);
+  await countAddressAttempt(db, address, auth.throttle);
   await checkAttempts(db, emailKey(email), perEmail, windowMs);
   const user = await userByEmail(db, email);
   const ok = await verifyPassword(req.password, user?.password_hash);
@@ -208,7 +214,7 @@ export async function switchOrganization(
 /** StartDemo: a read-only session in the shared demo organization, once it is seeded. */
 export async function startDemo(env: AuthEnv, address: string): Promise<NewSession> {
   const auth = loginSettings(env);
-  await countAttempt(env.db, addressKey(address), auth.throttle.perAddress, auth.throttle.windowMs);
+  await countAddressAttempt(env.db, address, auth.throttle);
   if (!auth.demo) {
     throw new DomainError(
       "precondition",

@@ -14,18 +14,19 @@ export interface InvitationRow {
   readonly expires_at: Date;
 }
 
+/** An invitation to issue (invitations.ts adds its token and lifetime). */
+export interface NewInvitation {
+  readonly organizationId: string;
+  readonly id: string;
+  readonly email: string;
+  readonly role: Role;
+  /** undefined: issued by an operator. */
+  readonly createdBy: string | undefined;
+}
+
 export async function insertInvitation(
   q: Queryable,
-  inv: {
-    organizationId: string;
-    id: string;
-    email: string;
-    role: Role;
-    tokenHash: string;
-    /** undefined: issued by an operator. */
-    createdBy: string | undefined;
-    ttlMs: number;
-  },
+  inv: NewInvitation & { tokenHash: string; ttlMs: number },
 ): Promise<InvitationRow> {
   const [row] = await q.query<InvitationRow & Record<string, unknown>>(
     `insert into invitations (organization_id, id, email, role, token_hash, created_by, expires_at)

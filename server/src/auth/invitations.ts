@@ -7,7 +7,12 @@ import { DomainError } from "@hivekeep/client-core/core";
 import type { Queryable } from "../db/db.ts";
 import { addMembership, membership, userByEmail } from "./account-store.ts";
 import type { Caller, Role } from "./caller.ts";
-import { type InvitationRow, insertInvitation, takeInvitation } from "./invitation-store.ts";
+import {
+  type InvitationRow,
+  insertInvitation,
+  type NewInvitation,
+  takeInvitation,
+} from "./invitation-store.ts";
 import { checkedEmail, ownerOnly } from "./rules.ts";
 import { hashToken, invitationPrefix, newToken } from "./secrets.ts";
 import { type AuthEnv, loginSettings } from "./settings.ts";
@@ -21,17 +26,8 @@ export interface IssuedInvitation {
   readonly token: string;
 }
 
-/** Writes a new invitation with a fresh token; `createdBy` undefined: issued by an operator. */
-export async function issueInvitation(
-  q: Queryable,
-  inv: {
-    organizationId: string;
-    id: string;
-    email: string;
-    role: Role;
-    createdBy: string | undefined;
-  },
-): Promise<IssuedInvitation> {
+/** Writes a new invitation with a fresh token (`pnpm invite` too). */
+export async function issueInvitation(q: Queryable, inv: NewInvitation): Promise<IssuedInvitation> {
   const token = newToken(invitationPrefix);
   const invitation = await insertInvitation(q, {
     ...inv,

@@ -67,6 +67,13 @@ export async function countAttempt(
   if (row && Number(row.attempts) > limit) throw exhausted(Number(row.retry_ms));
 }
 
+/** Counts a sign-in attempt (SignUp, Login, StartDemo) against the client's address. */
+export const countAddressAttempt = (
+  q: Queryable,
+  address: string,
+  limits: ThrottleLimits,
+): Promise<void> => countAttempt(q, addressKey(address), limits.perAddress, limits.windowMs);
+
 /** Throws `resource_exhausted` when the key has used up its window, without counting. */
 export async function checkAttempts(
   q: Queryable,
