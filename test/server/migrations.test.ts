@@ -3,13 +3,14 @@ import { decodePullResponse } from "@hivekeep/client-core/protocol";
 import { migrate, openPglite, openPostgres } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadMigrations } from "../../server/src/db/migrate.ts";
-import { changeWire, readFeed, readWirePage } from "../../server/src/store/feed.ts";
+import { readFeed, readWirePage } from "../../server/src/store/feed.ts";
 import { rowStateFromDb } from "../../server/src/store/row-state.ts";
 import {
   createScratchDatabase,
   databaseKinds,
   type ScratchDatabase,
 } from "../support/databases.ts";
+import { type FeedColumns, protoChange } from "../support/feed-wire.ts";
 
 const sqlTypes: Record<string, string> = {
   text: "text",
@@ -153,14 +154,14 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
         ["o", "u1", 2],
         ["p", "u2", 6001],
       ] as const) {
-        const stored = await old.query<{ wire: Uint8Array }>(
+        const stored = await old.query<FeedColumns & { wire: string }>(
           `select entity, entity_id, scope_id, op, payload, hlc, author_id, wire from changes
            where organization_id = $1 order by seq`,
           [tenant],
         );
         expect(stored).toHaveLength(count);
         for (const r of stored) {
-          expect(Buffer.from(r.wire)).toEqual(Buffer.from(changeWire(r as never)));
+          expect(Buffer.from(r.wire, "base64")).toEqual(Buffer.from(protoChange(r)));
         }
         const page = await readWirePage(old, tenant, user, 0, 7000);
         expect(page.count).toBe(count);

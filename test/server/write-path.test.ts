@@ -3,7 +3,7 @@ import type { Change, Hlc } from "@hivekeep/client-core/core";
 import { decodePullResponse } from "@hivekeep/client-core/protocol";
 import { type Db, migrate, openPglite, openPostgres } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changeWire, readFeed, readWirePage } from "../../server/src/store/feed.ts";
+import { readFeed, readWirePage } from "../../server/src/store/feed.ts";
 import { unpackClock } from "../../server/src/store/stored-clock.ts";
 import { writeTenant } from "../../server/src/store/tenant-write.ts";
 import {
@@ -16,6 +16,7 @@ import {
   databaseKinds,
   type ScratchDatabase,
 } from "../support/databases.ts";
+import { type FeedColumns, protoChange } from "../support/feed-wire.ts";
 
 const hlc = (ms: number, node = "dev-a"): Hlc =>
   `${String(ms).padStart(15, "0")}:00000:${node}` as Hlc;
@@ -214,13 +215,13 @@ describe.each(databaseKinds)("applyChanges on %s", (kind) => {
       ["wb1", 2, user],
       ["wb3", 1, ""],
     ]);
-    const stored = await db.query<{ payload: string; wire: Uint8Array }>(
+    const stored = await db.query<FeedColumns & { wire: string }>(
       `select entity, entity_id, scope_id, op, payload, hlc, author_id, wire from changes
        where organization_id = $1 and seq > $2 order by seq`,
       [org, before],
     );
     for (const r of stored) {
-      expect(Buffer.from(r.wire)).toEqual(Buffer.from(changeWire(r as never)));
+      expect(Buffer.from(r.wire, "base64")).toEqual(Buffer.from(protoChange(r)));
     }
     const page = await readWirePage(db, org, user, before, 100);
     expect(page).toMatchObject({ count: 4, lastSeq: before + 4, hasMore: false });

@@ -26,6 +26,8 @@ const text = fc.oneof(
   fc.string({ unit: "grapheme", maxLength: 40 }),
   fc.string({ unit: "binary", maxLength: 40 }),
   fc.string({ minLength: 100, maxLength: 3000 }),
+  // Long enough to be measured by encodeInto (wire.ts utf8Size), lone surrogates included.
+  fc.string({ unit: "binary", minLength: 64, maxLength: 400 }),
 );
 const change = fc.record({
   entity: text,

@@ -13,8 +13,7 @@ export type Row = Record<string, unknown>;
  * A column of `queryRaw`: text as the UTF-8 bytes the server sent where the
  * driver can hand them over undecoded (postgres.js: every column, numbers as
  * their digits), else the value as `query` parses it (PGlite decodes every
- * value itself), but a bytea as its text form (`\x` and hex) on both. Null for
- * SQL null.
+ * value itself). Null for SQL null.
  */
 export type RawValue = Uint8Array | string | number | boolean | null;
 

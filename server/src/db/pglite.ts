@@ -115,21 +115,13 @@ export function wrapPglite(pg: PGlite, options: PgliteOptions = {}): Db {
       throw new UnavailableError("the database is unavailable; try again shortly", { cause: err });
     }
   };
-  /**
-   * `queryRaw` hands a bytea over in its text form (`\x` and hex), as postgres.js does:
-   * PGlite's own parser builds the bytes one parseInt at a time, about 50 µs for a feed row's
-   * Change (Pull reads them: server/src/store/feed.ts).
-   */
-  const keepByteaText = { [types.BYTEA]: (text: string) => text };
   const wrap = (q: Pick<PGlite, "query" | "exec">): Queryable => ({
     async query<R extends Row>(text: string, params?: readonly unknown[]) {
       const res = await guarded(() => q.query<R>(text, params ? [...params] : undefined));
       return res.rows;
     },
     async queryRaw(text, params, each) {
-      const res = await guarded(() =>
-        q.query<RawValue[]>(text, [...params], { rowMode: "array", parsers: keepByteaText }),
-      );
+      const res = await guarded(() => q.query<RawValue[]>(text, [...params], { rowMode: "array" }));
       for (const row of res.rows) each(row);
     },
     async exec(text: string) {

@@ -8,8 +8,8 @@ import { changeWire, type FeedRow, WirePageWriter } from "../store/feed.ts";
 import { feedRowToProto } from "./mapping.ts";
 import { encodedChanges, isBinaryRequest } from "./pull-encoding.ts";
 
-/** The bytes the write path stores for a feed row (`changes.wire`). */
-const wireOf = (r: FeedRow): Uint8Array =>
+/** What the write path stores for a feed row (`changes.wire`, base64). */
+const wireOf = (r: FeedRow): string =>
   changeWire({
     entity: r.entity,
     entity_id: r.entityId,
@@ -19,14 +19,12 @@ const wireOf = (r: FeedRow): Uint8Array =>
     hlc: r.hlc,
     author_id: r.authorId,
   });
-/** `wire` as PGlite's `queryRaw` hands a bytea over: its text form, `\x` and hex. */
-const hexOf = (wire: Uint8Array): string => `\\x${Buffer.from(wire).toString("hex")}`;
 /** The changes framed as PGlite hands them over (a string), or postgres.js (its bytes). */
 const pageOf = (rows: FeedRow[], bytes = false) => {
   const writer = new WirePageWriter();
   for (const r of rows) {
-    const hex = hexOf(wireOf(r));
-    writer.add(r.seq, bytes ? Buffer.from(hex, "latin1") : hex);
+    const text = wireOf(r);
+    writer.add(r.seq, bytes ? Buffer.from(text, "latin1") : text);
   }
   return writer.finish();
 };
@@ -130,18 +128,16 @@ describe("hand-written Pull encoding", () => {
     expect(pageOf([])).toEqual({ count: 0, lastSeq: undefined, chunks: [] });
   });
 
-  it("refuses a wire value that is not a bytea's hex form, rather than misread it", () => {
-    const hex = hexOf(wireOf(row({ seq: 5 })));
+  it("refuses a wire value that is not base64, rather than misread it", () => {
+    const text = wireOf(row({ seq: 5 }));
     const malformed = [
-      hex.slice(2), // no \x
-      hex.slice(0, -1), // an odd number of digits
-      `${hex.slice(0, -2)}zz`, // not a hex digit
+      text.slice(1), // a length that is not a multiple of 4
+      `!!!!${text.slice(4)}`, // not base64 digits
+      `${text.slice(0, -4)}====`, // padding where digits belong
     ];
     for (const m of malformed) {
       for (const wire of [m, Buffer.from(m, "latin1")]) {
-        expect(() => new WirePageWriter().add(5, wire)).toThrow(
-          /feed row 5: wire is not a bytea in hex/,
-        );
+        expect(() => new WirePageWriter().add(5, wire)).toThrow(/feed row 5: wire is not base64/);
       }
     }
   });

@@ -113,7 +113,7 @@ interface FeedRecord {
   payload: Values;
   hlc: string;
   author_id: string;
-  /** The Change message's bytes (`changeWire`) in base64. */
+  /** The Change message's bytes in base64 (`changeWire`). */
   wire: string;
   /** Set only on a feed row that also writes its row (Target.feedRow). */
   row_complete?: boolean;
@@ -237,8 +237,7 @@ function merge(
   };
   // The change as Pull will send it, encoded once, here (feed.ts), with the
   // payload's text as the feed row stores it.
-  const wire = changeWire({ ...feedRow, payload: JSON.stringify(fed.payload) });
-  feedRow.wire = Buffer.from(wire.buffer, wire.byteOffset, wire.length).toString("base64");
+  feedRow.wire = changeWire({ ...feedRow, payload: JSON.stringify(fed.payload) });
   // The merge of a change into a row never seen, without orset columns, is
   // the change's own state, all of it accepted (merge.ts): row = payload.
   target.feedRow =
@@ -386,7 +385,7 @@ function feedSql(rowEntities: ReadonlySet<EntityName>): string {
     ${rowInserts.join("\n")}
     insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id, wire)
     select $1, f.seq, f.entity, f.entity_id, f.scope_id, f.op, f.payload::text, f.hlc, f.author_id,
-      decode(f.wire, 'base64')
+      f.wire
     from f`;
   feedSqlCache.set(cacheKey, sql);
   return sql;

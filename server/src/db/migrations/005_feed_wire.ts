@@ -37,10 +37,10 @@ export async function backfillChangeWire(tx: Queryable): Promise<void> {
     const wires = rows.map((r) => ({
       organization_id: r.organization_id,
       seq: r.seq,
-      wire: Buffer.from(changeWire(r)).toString("base64"),
+      wire: changeWire(r),
     }));
     await tx.query(
-      `update changes c set wire = decode(w.wire, 'base64')
+      `update changes c set wire = w.wire
        from json_to_recordset($1::text::json) as w(organization_id text, seq bigint, wire text)
        where c.organization_id = w.organization_id and c.seq = w.seq`,
       [JSON.stringify(wires)],

@@ -1,0 +1,32 @@
+/**
+ * A feed row's Change as protobuf-es writes it: what `changes.wire` must hold
+ * (base64) for the row's plain columns, by a writer independent of the one
+ * that stored it (client-core protocol/wire.ts).
+ */
+import { create, toBinary } from "@bufbuild/protobuf";
+import { ChangeSchema } from "@hivekeep/proto";
+
+/** A feed row's plain columns, as `query` returns them. */
+export type FeedColumns = {
+  entity: string;
+  entity_id: string;
+  scope_id: string;
+  op: number;
+  payload: string;
+  hlc: string;
+  author_id: string;
+};
+
+export const protoChange = (r: FeedColumns): Uint8Array =>
+  toBinary(
+    ChangeSchema,
+    create(ChangeSchema, {
+      entity: r.entity,
+      entityId: r.entity_id,
+      scopeId: r.scope_id,
+      op: r.op,
+      payloadJson: r.payload,
+      hlc: r.hlc,
+      authorId: r.author_id,
+    }),
+  );
