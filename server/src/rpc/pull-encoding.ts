@@ -3,10 +3,10 @@
  *
  * protobuf-es builds a message per feed row and encodes it by reflection,
  * about 8 µs per change (40 ms for a page of 5000, more than reading the page
- * from the database). The database keeps each change laid out for the wire,
- * and the server frames the changes into chunks as they arrive
- * (WirePageWriter in store/feed.ts), copying the bytes as the driver handed
- * them over. They decode to the same message as `toBinary(PullResponseSchema,
+ * from the database). Each feed row keeps its Change message's bytes, written
+ * once by the device's encoder when the row was appended (`changes.wire`,
+ * store/feed.ts), and the server frames them into chunks as they arrive
+ * (WirePageWriter). They decode to the same message as `toBinary(PullResponseSchema,
  * …)` writes for the same changes (proven by pull-encoding.test.ts).
  *
  * The bytes travel as unknown fields of an otherwise ordinary PullResponse
