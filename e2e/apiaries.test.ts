@@ -105,7 +105,7 @@ browserSuite("PWA: apiaries", () => {
     const { page } = await app.openPage({ serviceWorkers: "block" });
     await page.goto(app.server.url);
     const href = await page.locator('link[rel="manifest"]').getAttribute("href");
-    expect(href).toBeTruthy();
+    expect(href).toBe("/manifest.webmanifest");
     const manifestUrl = new URL(href ?? "", app.server.url);
 
     const res = await fetch(manifestUrl);

@@ -52,7 +52,7 @@ browserSuite("PWA: hosted mode (accounts, API keys, members, demo)", () => {
     await page.getByRole("button", { name: "Save" }).click();
     await heading(page, "Orchard hill").waitFor();
     const token = await page.evaluate(() => localStorage.getItem("hivekeep.sessionToken"));
-    expect(token).toBeTruthy();
+    expect(token).toMatch(/^hks_[A-Za-z0-9_-]{43}$/);
     await expect
       .poll(
         async () => (await app.server.as(token ?? "").call("ApiaryService/ListApiaries", {})).body,

@@ -25,7 +25,7 @@ describe.each(targetKinds)("ApiaryService on %s", (kind) => {
     const a = created.body.apiary;
     expect(a).toMatchObject({ name: "Lindenhof", address: "Am Waldrand 3", lat: 48.1, lng: 11.5 });
     expect(a.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(a.organizationId).toBeTruthy();
+    expect(a.organizationId).toBe(t.organizationId);
     expect(a.createdAt).toMatch(/Z$/);
     expect(a.updatedAt).toBe(a.createdAt);
     // Default values are omitted from responses (contract §2.1.4).
@@ -274,7 +274,7 @@ describe.each(targetKinds)("the change feed on %s", (kind) => {
     for (const c of mine) {
       expect(c).toMatchObject({ entity: "apiary", scopeId: a.id });
       expect(c.hlc).toMatch(/^\d{15}:\d{5}:.+$/);
-      expect(c.authorId).toBeTruthy();
+      expect(c.authorId).toBe(t.userId);
     }
     expect(JSON.parse(mine[0].payloadJson)).toEqual({
       name: "Feed",

@@ -49,8 +49,8 @@ describe.each(targetKinds)("EventService on %s", (kind) => {
       refId: hiveId,
       title: "Hive Hive 1 created",
     });
-    expect(created.authorId).toBeTruthy();
-    expect(created.organizationId).toBeTruthy();
+    expect(created.authorId).toBe(t.userId);
+    expect(created.organizationId).toBe(t.organizationId);
     expect(created.date).toMatch(/Z$/);
   });
 

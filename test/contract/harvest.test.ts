@@ -50,7 +50,7 @@ describe.each(targetKinds)("HarvestService on %s", (kind) => {
       note: "first spin",
     });
     expect(h.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(h.organizationId).toBeTruthy();
+    expect(h.organizationId).toBe(t.organizationId);
     // No queen reigned: the empty queenId is omitted (§2.1.4).
     expect(h).not.toHaveProperty("queenId");
     expect(await t.call("HarvestService/GetHarvest", { id: h.id })).toEqual({
@@ -86,7 +86,7 @@ describe.each(targetKinds)("HarvestService on %s", (kind) => {
       refId: harvest.id,
       date: harvest.date,
     });
-    expect(e.authorId).toBeTruthy();
+    expect(e.authorId).toBe(t.userId);
   });
 
   it("titles the HARVEST event 'Honey' when the variety is empty", async () => {

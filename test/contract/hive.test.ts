@@ -66,7 +66,7 @@ describe.each(targetKinds)("HiveService on %s", (kind) => {
       qrCode: "QR-1",
     });
     expect(h.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(h.organizationId).toBeTruthy();
+    expect(h.organizationId).toBe(t.organizationId);
     expect(h).not.toHaveProperty("photo"); // defaults are omitted (§2.1.4)
     const feed = await feedSince(before);
     expect(feed.map((c) => c.entity)).toEqual(["hive", "placement", "event"]);
@@ -288,7 +288,7 @@ describe.each(targetKinds)("HiveService on %s", (kind) => {
       },
       { type: "EVENT_TYPE_CREATED", apiaryId: a1, hiveId: h.id, refId: h.id },
     ]);
-    expect(events[0].authorId).toBeTruthy();
+    expect(events[0].authorId).toBe(t.userId);
     expect(events[1]).not.toHaveProperty("queenId");
   });
 

@@ -70,7 +70,7 @@ describe.each(targetKinds)("InspectionService on %s", (kind) => {
       superAdded: true,
     });
     expect(i.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(i.organizationId).toBeTruthy();
+    expect(i.organizationId).toBe(t.organizationId);
     expect(i.createdAt).toMatch(/Z$/);
     // No queen reigned and no photos: default values are omitted (§2.1.4).
     expect(i).not.toHaveProperty("queenId");
@@ -117,7 +117,7 @@ describe.each(targetKinds)("InspectionService on %s", (kind) => {
       title: "Inspection",
       date: "2026-05-01T07:00:00Z",
     });
-    expect(e.authorId).toBeTruthy();
+    expect(e.authorId).toBe(t.userId);
     // Both rows reach devices through the change feed (§4.11.1).
     expect((await newChanges()).map((c) => c.entity)).toEqual(["inspection", "event"]);
   });

@@ -40,7 +40,7 @@ describe.each(targetKinds)("QueenService on %s", (kind) => {
       note: "calm line",
     });
     expect(q.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(q.organizationId).toBeTruthy();
+    expect(q.organizationId).toBe(t.organizationId);
     expect(q.createdAt).toMatch(/Z$/);
     expect(q.updatedAt).toBe(q.createdAt);
     // Never replaced: replacedAt is unset and omitted (§2.1.4).
@@ -130,7 +130,7 @@ describe.each(targetKinds)("QueenService on %s", (kind) => {
     ]);
     expect(queenEvents[0]).toMatchObject({ apiaryId, hiveId, refEntity: "queen", refId: b.id });
     expect(queenEvents[1]).toMatchObject({ apiaryId, hiveId, refEntity: "queen", refId: a.id });
-    expect(queenEvents[1].authorId).toBeTruthy();
+    expect(queenEvents[1].authorId).toBe(t.userId);
 
     // The feed of CreateQueen B: A replaced, its event, B, its event, with growing HLCs.
     const { changes } = await pullAll(t, nextCursor);

@@ -46,7 +46,7 @@ describe.each(targetKinds)("TaskService on %s", (kind) => {
       priority: "TASK_PRIORITY_HIGH",
     });
     expect(task.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(task.organizationId).toBeTruthy();
+    expect(task.organizationId).toBe(t.organizationId);
     expect(task.createdAt).toMatch(/Z$/);
     // Open: done false is omitted (§2.1.4).
     expect(task).not.toHaveProperty("done");

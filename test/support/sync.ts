@@ -149,25 +149,47 @@ export interface Poke {
   readonly heartbeat: boolean;
 }
 
-/** Reads a Subscribe stream in the background; next() waits for the next message. */
+/**
+ * Reads a Subscribe stream in the background. `next()` and `until()` wait for an event (a
+ * message, or the stream's end), not for a while: without a ceiling they wait as long as the
+ * test may run, so a slow machine makes them late, never wrong.
+ */
 export function streamReader(stream: AsyncIterable<Poke>) {
   const got: Poke[] = [];
-  let notify: (() => void) | undefined;
+  const waiting = new Set<() => void>();
   let ended = false;
   let error: unknown;
+  const wake = () => {
+    for (const w of waiting) w();
+  };
   void (async () => {
     try {
       for await (const m of stream) {
         got.push({ cursor: m.cursor, heartbeat: m.heartbeat });
-        notify?.();
+        wake();
       }
     } catch (e) {
       error = e;
     } finally {
       ended = true;
-      notify?.();
+      wake();
     }
   })();
+  /** Resolves once `done()` holds (checked at each message and at the end), or after timeoutMs. */
+  const whenever = (done: () => boolean, timeoutMs?: number) =>
+    new Promise<void>((resolve) => {
+      const timer = timeoutMs === undefined ? undefined : setTimeout(() => settle(), timeoutMs);
+      const settle = () => {
+        clearTimeout(timer);
+        waiting.delete(check);
+        resolve();
+      };
+      const check = () => {
+        if (done() || ended) settle();
+      };
+      waiting.add(check);
+      check();
+    });
   return {
     got,
     get ended() {
@@ -176,29 +198,21 @@ export function streamReader(stream: AsyncIterable<Poke>) {
     get error() {
       return error;
     },
-    /** The next message, or undefined when none arrives within timeoutMs. */
-    async next(timeoutMs = 5_000): Promise<Poke | undefined> {
+    /** Resolves once the stream has ended (`error` says how). */
+    closed: (): Promise<void> => whenever(() => ended),
+    /** The next message, or undefined when the stream ends first (or none arrives within timeoutMs). */
+    async next(timeoutMs?: number): Promise<Poke | undefined> {
       const want = got.length + 1;
-      const end = Date.now() + timeoutMs;
-      while (got.length < want && !ended && Date.now() < end) {
-        await new Promise<void>((r) => {
-          notify = r;
-          setTimeout(r, 50);
-        });
-      }
+      await whenever(() => got.length >= want, timeoutMs);
       return got[want - 1];
     },
-    /** The first message so far or within timeoutMs that matches, or undefined. */
-    async until(match: (m: Poke) => boolean, timeoutMs = 5_000): Promise<Poke | undefined> {
-      const end = Date.now() + timeoutMs;
-      for (;;) {
-        const hit = got.find(match);
-        if (hit || ended || Date.now() >= end) return hit;
-        await new Promise<void>((r) => {
-          notify = r;
-          setTimeout(r, 50);
-        });
-      }
+    /**
+     * The first message so far that matches, else the first to come; undefined when the stream
+     * ends first (or none arrives within timeoutMs).
+     */
+    async until(match: (m: Poke) => boolean, timeoutMs?: number): Promise<Poke | undefined> {
+      await whenever(() => got.some(match), timeoutMs);
+      return got.find(match);
     },
   };
 }

@@ -37,7 +37,7 @@ import {
 import { toConnectError } from "@hivekeep/client-core/ops";
 import * as proto from "@hivekeep/proto";
 import { ChangeSchema, type PullRequest, PullResponseSchema } from "@hivekeep/proto";
-import { localUserId } from "@hivekeep/server";
+import { localOrganizationId, localUserId } from "@hivekeep/server";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterAll, beforeAll, it } from "vitest";
 import { storedCursor } from "../../client-core/src/device/pull-feed.ts";
@@ -61,6 +61,9 @@ export const targetKinds: TargetKind[] = [
 
 export interface TestTarget {
   readonly kind: TargetKind;
+  /** The caller's organization and user: what the target stamps on the records it writes. */
+  readonly organizationId: string;
+  readonly userId: string;
   /** POSTs a JSON body (object or raw string) to /hivekeep.v1.<service>/<method>, or its device equivalent. */
   call(path: string, body: unknown): Promise<JsonReply>;
   /** A typed client (on the server binary protobuf unless json is true; on the device, local). */
@@ -110,6 +113,12 @@ export function useTestTarget(kind: TargetKind): TestTarget {
   };
   return {
     kind,
+    get organizationId() {
+      return started().organizationId;
+    },
+    get userId() {
+      return started().userId;
+    },
     call: (path, body) => started().call(path, body),
     client: (service, opts) => started().client(service, opts),
     seed: (changes) => started().seed(changes),
@@ -119,6 +128,9 @@ export function useTestTarget(kind: TargetKind): TestTarget {
 function serverTarget(kind: DbKind, server: TestServer): TestTarget {
   return {
     kind,
+    // The single-user mode's tenant (the test server's default).
+    organizationId: localOrganizationId,
+    userId: localUserId,
     call: (path, body) => server.call(path, body),
     client: (service, opts) => server.client(service, opts),
     seed: (changes) => seedChanges(server, changes),
@@ -158,6 +170,7 @@ function errorReply(err: unknown): JsonReply {
 }
 
 async function startDeviceTarget(): Promise<{ target: TestTarget; stop: () => Promise<void> }> {
+  const account = { organizationId: randomUUID(), userId: localUserId };
   const device: HivekeepClient = await createHivekeepClient({
     baseUrl: "http://device-only.invalid",
     indexedDB: new IDBFactory(),
@@ -165,7 +178,7 @@ async function startDeviceTarget(): Promise<{ target: TestTarget; stop: () => Pr
     fetch: noNetwork,
     // The single-user id, as the server's single-user mode answers it: tests compare authorId
     // and personal-task scopes with it. The organization can be anything.
-    account: { organizationId: randomUUID(), userId: localUserId },
+    account,
   });
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
@@ -204,6 +217,7 @@ async function startDeviceTarget(): Promise<{ target: TestTarget; stop: () => Pr
 
   const target: TestTarget = {
     kind: "device",
+    ...account,
     async call(path, body) {
       const bytes = encoder.encode(typeof body === "string" ? body : JSON.stringify(body));
       if (path === "SyncService/Pull") return pull(bytes);

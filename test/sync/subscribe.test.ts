@@ -1,12 +1,22 @@
 /** SyncService.Subscribe: pokes, heartbeats, scoping and shutdown over HTTP/1.1. */
 import { createApiary, createTask } from "@hivekeep/client-core/core";
-import { SyncService } from "@hivekeep/proto";
-import { localOrganizationId } from "@hivekeep/server";
+import { type SubscribeResponse, SyncService } from "@hivekeep/proto";
+import { localOrganizationId, localUserId } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Deps } from "../../server/src/rpc/deps.ts";
+import { defaultHeartbeatMs, defaultPokeIntervalMs } from "../../server/src/rpc/subscribe.ts";
+import { feedHead } from "../../server/src/store/feed.ts";
 import { writeTenant } from "../../server/src/store/tenant-write.ts";
 import { seedContext } from "../support/command-seed.ts";
 import { databaseKinds } from "../support/databases.ts";
+import { eventually } from "../support/main-process.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import {
+  manualTiming,
+  openSubscribe,
+  watchedNotifier,
+  watchedTiming,
+} from "../support/subscribe-handler.ts";
 import { streamReader } from "../support/sync.ts";
 
 describe.each(databaseKinds)("Subscribe on %s", (kind) => {
@@ -49,44 +59,80 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
     const r = streamReader(
       t.client(SyncService).subscribe({ cursor: await head() }, { signal: abort.signal }),
     );
-    const beat = await r.next(3_000);
+    const beat = await r.next();
     abort.abort();
     expect(beat).toEqual({ cursor: "", heartbeat: true });
   });
 
   it("is not woken by another tenant's writes or another user's personal task", async () => {
+    // The handler on its own, on this database and its real notifier, with its time on a clock
+    // the test moves (it never does here): the stream never beats or paces on its own, and each
+    // step waits for a known event (the notifier dispatched a write; the stream handled what
+    // woke it and waits again), never for "no message within so many ms".
+    const { db, notifier } = t.server;
     const other = "00000000-0000-7000-8000-0000000000aa";
-    await t.server.db.query(
+    await db.query(
       "insert into organizations (id, name) values ($1, 'Other') on conflict do nothing",
       [other],
     );
-    const abort = new AbortController();
-    const r = streamReader(
-      t.client(SyncService).subscribe({ cursor: await head() }, { signal: abort.signal }),
+    const from = (await feedHead(db, localOrganizationId)) ?? 0;
+    const heard = watchedNotifier(notifier);
+    const watched = watchedTiming(
+      manualTiming({ heartbeatMs: defaultHeartbeatMs, pokeIntervalMs: defaultPokeIntervalMs })
+        .timing,
     );
-    await writeTenant(t.server.db, other, (w) =>
+    const deps = { db, notifier: heard.notifier } as unknown as Deps;
+    const s = openSubscribe(deps, String(from), localUserId, watched.timing);
+    let first: IteratorResult<SubscribeResponse> | undefined;
+    const firstRead = s.stream.next().then((r) => {
+      first = r;
+    });
+    // Subscribed, up to date, waiting for the feed (or its heartbeat).
+    expect(await watched.nextWait()).toBe(watched.timing.heartbeatMs);
+
+    // Another tenant's write: dispatched by the notifier, never to this stream.
+    const delivered = heard.nextDelivery(other);
+    await writeTenant(db, other, (w) =>
       w.apply(createApiary(seedContext(), { name: "Theirs", address: "", lat: 0, lng: 0 }).changes),
     );
+    expect(await delivered).toBe(await feedHead(db, other));
+    expect(heard.heard).toEqual([]);
+
+    // Another user's personal task in this tenant: it wakes the stream, which finds nothing
+    // it may see and waits again, without a message.
+    const waitsAgain = watched.nextWait();
     const personal = createTask(
       { ...seedContext(), authorId: "another-user" },
       { hive: undefined, apiaryExists: false },
       { title: "Their errand", hiveId: "", apiaryId: "", priority: 0 },
     );
-    await writeTenant(t.server.db, localOrganizationId, (w) => w.apply(personal.changes));
-    // The first message is a heartbeat, not a poke (waited for generously: on a
-    // loaded machine the stream may take a while to open); then our own write pokes.
-    const first = await r.next(10_000);
-    await write("Ours");
-    // Heartbeats (every 400 ms) until the poke: the first message that is not one, waited for
-    // generously, so a loaded machine that delays the notification does not fail the test.
-    const poke = await r.until((m) => !m.heartbeat, 30_000);
-    abort.abort();
-    expect(first).toEqual({ cursor: "", heartbeat: true });
-    expect(poke).toEqual({ cursor: await head(), heartbeat: false });
+    await writeTenant(db, localOrganizationId, (w) => w.apply(personal.changes));
+    const theirs = (await feedHead(db, localOrganizationId)) ?? 0;
+    await heard.heardSeq(theirs);
+    // Handled once the stream waits again (or, were it wrong, once it poked).
+    await Promise.race([waitsAgain, firstRead]);
+    expect(first).toBeUndefined();
+    expect(await waitsAgain).toBe(watched.timing.heartbeatMs);
+    expect(heard.heard).toEqual([theirs]);
+
+    // Our own write is the first message: a poke with its position.
+    await writeTenant(db, localOrganizationId, (w) =>
+      w.apply(createApiary(seedContext(), { name: "Ours", address: "", lat: 0, lng: 0 }).changes),
+    );
+    const ours = (await feedHead(db, localOrganizationId)) ?? 0;
+    await firstRead;
+    expect(first).toEqual({
+      done: false,
+      value: expect.objectContaining({ cursor: String(ours), heartbeat: false }),
+    });
+    s.end();
+    expect(await s.stream.next()).toEqual({ done: true, value: undefined });
+    expect(heard.notifier.size()).toBe(0);
   });
 
   it("leaves no listener behind when subscribers go away, a reader that lagged included", async () => {
-    const before = t.server.notifier.size();
+    // Streams of the tests before end on the server a moment after their clients went away.
+    await eventually(() => expect(t.server.notifier.size()).toBe(0));
     const gone = new AbortController();
     const r1 = streamReader(
       t.client(SyncService).subscribe({ cursor: await head() }, { signal: gone.signal }),
@@ -97,12 +143,15 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
       .client(SyncService)
       .subscribe({ cursor: await head() }, { signal: slow.signal });
     const it = stream[Symbol.asyncIterator]();
-    const firstRead = it.next();
-    await expect.poll(() => t.server.notifier.size()).toBe(before + 2);
+    // Each stream is subscribed once it has sent its first message (a heartbeat: both are
+    // up to date); the slow one is read no further during the burst.
+    expect(await r1.next()).toEqual({ cursor: "", heartbeat: true });
+    let m = await it.next();
+    expect(m).toEqual({ done: false, value: expect.objectContaining({ heartbeat: true }) });
+    expect(t.server.notifier.size()).toBe(2);
     for (let i = 0; i < 30; i++) await write(`Burst ${i}`);
     // The reader that lagged still reaches the newest cursor.
     const got: string[] = [];
-    let m = await firstRead;
     while (!m.done && got.length < 40) {
       if (!m.value.heartbeat) got.push(m.value.cursor);
       if (m.value.cursor === (await head())) break;
@@ -111,14 +160,15 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
     expect(got.at(-1)).toBe(await head());
     gone.abort();
     slow.abort();
-    await r1.next(500);
-    await expect.poll(() => t.server.notifier.size()).toBe(before);
+    await r1.closed();
+    // The server ends each stream once it sees its request gone.
+    await eventually(() => expect(t.server.notifier.size()).toBe(0));
   });
 
   it("rejects a malformed cursor with invalid_argument", async () => {
     const r = streamReader(t.client(SyncService).subscribe({ cursor: "abc" }));
-    await r.next(2_000);
-    expect(r.ended).toBe(true);
+    await r.closed();
+    expect(r.got).toEqual([]);
     expect(String(r.error)).toMatch(/invalid_argument/);
   });
 });
@@ -126,10 +176,13 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
 describe("Subscribe and shutdown", () => {
   it("ends open streams cleanly when the server stops", async () => {
     const t = await startTestServer("pglite");
+    await t.call("ApiaryService/CreateApiary", { name: "Before" });
     const r = streamReader(t.client(SyncService).subscribe({ cursor: "" }));
-    await new Promise((res) => setTimeout(res, 200));
+    // Open and waiting: it has poked (it started behind).
+    expect(await r.next()).toMatchObject({ heartbeat: false });
     await t.stop();
-    await r.next(2_000);
-    expect(r.ended).toBe(true);
+    await r.closed();
+    expect(r.error).toBeUndefined();
+    expect(r.got).toHaveLength(1);
   });
 });
