@@ -6,6 +6,7 @@
 import { create } from "@bufbuild/protobuf";
 import { createContextValues, createHandlerContext } from "@connectrpc/connect";
 import { SubscribeRequestSchema, type SubscribeResponse, SyncService } from "@hivekeep/proto";
+import type { Caller } from "../../server/src/auth/caller.ts";
 import { callerKey } from "../../server/src/rpc/context.ts";
 import type { Deps } from "../../server/src/rpc/deps.ts";
 import { type SubscribeTiming, subscribe } from "../../server/src/rpc/subscribe.ts";
@@ -33,11 +34,14 @@ export function manualNotifier(): { notifier: FeedNotifier; fire(seq: number): v
   };
 }
 
-/** The handler's stream for `userId` (an owner) from `cursor`; `end()` is the client going away. */
+/**
+ * The handler's stream from `cursor` for `caller` (a user id: an owner of the single-user
+ * tenant); `end()` is the client going away.
+ */
 export function openSubscribe(
   deps: Deps,
   cursor: string,
-  userId: string,
+  caller: string | Caller,
   timing: SubscribeTiming,
 ): { stream: AsyncGenerator<SubscribeResponse>; end(): void } {
   const requestAbort = new AbortController();
@@ -48,12 +52,12 @@ export function openSubscribe(
     requestMethod: "POST",
     url: "http://localhost/hivekeep.v1.SyncService/Subscribe",
     requestSignal: requestAbort.signal,
-    contextValues: createContextValues().set(callerKey, {
-      organizationId: subscribeOrg,
-      userId,
-      role: "owner",
-      demo: false,
-    }),
+    contextValues: createContextValues().set(
+      callerKey,
+      typeof caller === "string"
+        ? { organizationId: subscribeOrg, userId: caller, role: "owner", demo: false }
+        : caller,
+    ),
   });
   const stream = subscribe(deps, create(SubscribeRequestSchema, { cursor }), ctx, timing);
   return { stream, end: () => requestAbort.abort() };
