@@ -16,7 +16,7 @@ import { loadConfig, type RunningServer, startServer } from "@hivekeep/server";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScratchDatabase, type ScratchDatabase } from "../support/databases.ts";
-import { sleep, streamReader } from "../support/sync.ts";
+import { streamReader } from "../support/sync.ts";
 
 const serverDir = join(import.meta.dirname, "..", "..", "server");
 const hasPostgres = Boolean(process.env.DATABASE_URL);
@@ -41,23 +41,24 @@ async function startChild(databaseUrl: string) {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
-  child.stdout?.on("data", (d: Buffer) => {
+  let listening: ((url: string) => void) | undefined;
+  const read = (d: Buffer) => {
     out += d.toString();
-  });
-  child.stderr?.on("data", (d: Buffer) => {
-    out += d.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const end = Date.now() + 30_000;
-  let url: string | undefined;
-  while (url === undefined) {
     const line = out.split("\n").find((l) => l.includes("hivekeep listening"));
-    if (line) url = JSON.parse(line).url as string;
-    else if (child.exitCode !== null || Date.now() > end) {
-      child.kill("SIGKILL");
-      throw new Error(`server B did not start:\n${out}`);
-    } else await sleep(50);
-  }
+    if (line?.endsWith("}")) listening?.(JSON.parse(line).url as string);
+  };
+  child.stdout?.on("data", read);
+  child.stderr?.on("data", read);
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  // Its "listening" line, or its exit (waited for as long as the hook may run).
+  const url = await Promise.race([
+    new Promise<string>((resolve) => {
+      listening = resolve;
+    }),
+    exited.then((code) => {
+      throw new Error(`server B exited (${code}) before it listened:\n${out}`);
+    }),
+  ]);
   return { child, url, exited, output: () => out };
 }
 
@@ -122,7 +123,7 @@ const head = async (client: Client<typeof SyncService>): Promise<string> =>
       expect(await pokes.next()).toEqual({ cursor: "", heartbeat: true });
       await createApiary(b.url, "Written on B");
       const cursor = await head(onB);
-      const poke = await pokes.until((m) => m.cursor === cursor, 5_000);
+      const poke = await pokes.until((m) => m.cursor === cursor);
       expect(poke).toEqual({ cursor, heartbeat: false });
       // A serves the change B wrote.
       const page = await onA.pull({ cursor: "" });
@@ -136,16 +137,20 @@ const head = async (client: Client<typeof SyncService>): Promise<string> =>
     if (!a || !b) throw new Error("servers not started");
     const onA = syncClient(a.url);
     const onB = syncClient(b.url);
+    // B's heartbeat is the default 25 s: the stream opens one change behind instead, so its
+    // first poke says it is subscribed and waiting (not a pause that stands in for it).
+    await createApiary(b.url, "Written on B first");
+    const behind = await head(onB);
     const abort = new AbortController();
     const pokes = streamReader(
-      onB.subscribe({ cursor: await head(onB) }, { signal: abort.signal }),
+      onB.subscribe({ cursor: String(Number(behind) - 1) }, { signal: abort.signal }),
     );
     try {
-      // B's heartbeat is the default 25 s, so a pause stands in for "the stream is waiting".
-      await sleep(300);
+      expect(await pokes.next()).toEqual({ cursor: behind, heartbeat: false });
       await createApiary(a.url, "Written on A");
       const cursor = await head(onA);
-      const poke = await pokes.until((m) => m.cursor === cursor, 5_000);
+      // Only A's NOTIFY can bring it.
+      const poke = await pokes.until((m) => m.cursor === cursor);
       expect(poke).toEqual({ cursor, heartbeat: false });
     } finally {
       abort.abort();
