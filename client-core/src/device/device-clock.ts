@@ -34,8 +34,8 @@ export class DeviceClock {
    */
   constructor(
     state: DeviceClockState,
-    /** The wall clock (injected for tests). */
-    private readonly wallMs: () => number = Date.now,
+    /** The wall clock (injected for tests; the sync engine reads it too). */
+    readonly wallMs: () => number = Date.now,
     suffix: string = instanceSuffix(),
   ) {
     const node = `${state.node.slice(0, 64 - suffix.length - 1)}-${suffix}`;

@@ -178,6 +178,15 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
     expect(worker).toEqual([[5000, "t1"]]);
   });
 
+  it("dates lastSyncedAt by the device clock's wall clock, not the global one", async () => {
+    const wall = Date.parse("2026-05-02T08:00:00Z");
+    clock = new DeviceClock({ node: "dtest", offsetMs: 0 }, () => wall);
+    make();
+    await engine.syncNow();
+    expect(engine.status.lastSyncedAt).toEqual(new Date(wall));
+    expect(Date.now()).toBe(Date.parse("2026-05-01T10:00:00Z"));
+  });
+
   it("pushes once, after the debounce, for writes made within it", async () => {
     make().start();
     await vi.advanceTimersByTimeAsync(0);

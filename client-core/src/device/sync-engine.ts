@@ -87,8 +87,12 @@ export interface Timers {
 export interface SyncEngineOptions {
   readonly db: ReplicaDb;
   readonly transport: SyncTransport;
+  /**
+   * The device's clock, saved after re-stamping and after each cycle; its wall clock (injected
+   * in tests) dates `lastSyncedAt`.
+   */
   readonly clock: DeviceClock;
-  /** Save the clock (after re-stamping, and after each cycle). */
+  /** setTimeout and clearTimeout (default the global ones; tests inject fakes). */
   readonly timers?: Timers;
   readonly random?: () => number;
   /** Web Locks, for one leader per replica; absent = this client leads. */
@@ -386,7 +390,7 @@ export class SyncEngine {
       if (this.options.clock.offsetMs === undefined) await this.pull(1);
       await this.push();
       await this.pull(this.options.pullLimit ?? maxPullLimit);
-      const now = Date.now();
+      const now = this.options.clock.wallMs();
       await this.options.db.meta.bulkPut([
         { key: metaKeys.lastSyncedAt, value: now },
         ...this.options.clock.meta(),
