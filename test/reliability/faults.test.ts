@@ -17,6 +17,7 @@ import { request } from "node:http";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
+import { maxPullLimit } from "@hivekeep/client-core/core";
 import { SyncService } from "@hivekeep/proto";
 import postgres from "postgres";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -57,7 +58,7 @@ async function feedCounts(url: string): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   let cursor = "";
   for (;;) {
-    const r = await call(url, "SyncService/Pull", { cursor, limit: 5000 });
+    const r = await call(url, "SyncService/Pull", { cursor, limit: maxPullLimit });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     for (const c of r.body.changes ?? []) {
       const key = keyOf(c);
@@ -140,7 +141,7 @@ function expectExactlyOnce(counts: Map<string, number>, outcome: Outcome): void 
 async function expectPokeAfterWrite(url: string): Promise<void> {
   let cursor = "";
   for (let more = true; more; ) {
-    const page = await call(url, "SyncService/Pull", { cursor, limit: 5000 });
+    const page = await call(url, "SyncService/Pull", { cursor, limit: maxPullLimit });
     expect(page.status, JSON.stringify(page.body)).toBe(200);
     cursor = page.body.nextCursor;
     more = page.body.hasMore;
@@ -371,7 +372,7 @@ describe.each(databaseKinds)("faults on %s", (kind) => {
 
       // A large Pull dropped after its first bytes, several times.
       for (let i = 0; i < 5; i++)
-        await dropAfterFirstBytes(t.url, "SyncService/Pull", { cursor: "", limit: 5000 });
+        await dropAfterFirstBytes(t.url, "SyncService/Pull", { cursor: "", limit: maxPullLimit });
 
       // A large Push whose body stops half-way: nothing of it may land.
       const halfPushed = apiaryBatch(dev, 2000, "Half");

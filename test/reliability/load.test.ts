@@ -28,6 +28,7 @@
 import { connect, type Socket } from "node:net";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
+import { maxPullLimit } from "@hivekeep/client-core/core";
 import { SyncService } from "@hivekeep/proto";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -219,7 +220,10 @@ describe.each(databaseKinds)("Load on %s", (kind) => {
       // The readers are told the newest position; every stream is still open.
       let head = "";
       for (let more = true; more; ) {
-        const r = await call(load, s.url, "SyncService/Pull", { cursor: head, limit: 5000 });
+        const r = await call(load, s.url, "SyncService/Pull", {
+          cursor: head,
+          limit: maxPullLimit,
+        });
         head = r?.nextCursor ?? head;
         more = r?.hasMore === true;
       }

@@ -6,6 +6,7 @@
  * caller's own records and of the other tenant's.
  */
 import { randomUUID } from "node:crypto";
+import { maxPullLimit } from "@hivekeep/client-core/core";
 import { expect } from "vitest";
 import { type Account, invite, signUp } from "../../support/accounts.ts";
 import type { TestServer } from "../../support/server.ts";
@@ -112,7 +113,7 @@ async function seedTenant(owner: Account, marker: string): Promise<Tenant> {
   const ids: Record<string, string[]> = {};
   let cursor = "";
   for (;;) {
-    const page = await ok(o, "SyncService/Pull", { cursor, limit: 5000 });
+    const page = await ok(o, "SyncService/Pull", { cursor, limit: maxPullLimit });
     for (const c of page.changes ?? []) {
       const list = ids[c.entity] ?? [];
       ids[c.entity] = list;
@@ -183,7 +184,7 @@ export async function feedHead(
   let at = cursor;
   let changes = 0;
   for (;;) {
-    const r = await t.as(token).call("SyncService/Pull", { cursor: at, limit: 5000 });
+    const r = await t.as(token).call("SyncService/Pull", { cursor: at, limit: maxPullLimit });
     expect(r.status, `feed head: ${JSON.stringify(r.body)}`).toBe(200);
     changes += r.body.changes?.length ?? 0;
     at = r.body.nextCursor;
