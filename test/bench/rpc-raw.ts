@@ -9,7 +9,7 @@
  *   the apiary and queen as of the date; insert the inspection row (returning it: the answer),
  *   its INSPECTION event row and their two feed rows (pipelined); bump the feed head and
  *   pg_notify in one statement; commit. The rows go to tables shaped like ours (`like … including
- *   all`), the feed's without the `wire` column our writes encode (as workload.ts's raw
+ *   all`), the feed's without the `change_head` column our writes encode (as workload.ts's raw
  *   feed), and the head is a row of its own table, so the raw side leaves our data alone.
  *   What ours does beyond this: the row counts its list reads answer, the load of the new rows'
  *   ids (a create is an upsert), the merge, the invariant repair's pass, and reading the row back.
@@ -80,7 +80,7 @@ export async function createRpcRawTables(db: Db, organizationId: string): Promis
   await db.exec(`create table if not exists rpc_raw_inspections (like inspections including all);
     create table if not exists rpc_raw_events (like events including all);
     create table if not exists rpc_raw_changes (like changes including all);
-    alter table rpc_raw_changes drop column if exists wire_head, drop column if exists wire;
+    alter table rpc_raw_changes drop column if exists wire_head, drop column if exists change_head;
     create table if not exists rpc_raw_heads (organization_id text primary key, feed_seq bigint not null)`);
   await db.query(
     "insert into rpc_raw_heads values ($1, 0) on conflict (organization_id) do nothing",

@@ -70,13 +70,13 @@ const rawNames = rawColumns
 
 /**
  * Tables shaped like ours, the raw side's target: the feed without the
- * `wire` bytes our writes encode (migration 005), so the raw database writes
+ * `change_head` our writes encode (migration 005), so the raw database writes
  * and reads just the change's columns.
  */
 export async function createRawTables(db: Db): Promise<void> {
   await db.exec(`create table raw_inspections (like inspections including all);
     create table raw_changes (like changes including all);
-    alter table raw_changes drop column wire`);
+    alter table raw_changes drop column change_head`);
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   databaseKinds,
   type ScratchDatabase,
 } from "../support/databases.ts";
-import { type FeedColumns, protoChange } from "../support/feed-wire.ts";
+import { type FeedColumns, protoChangeHead } from "../support/feed-wire.ts";
 
 const sqlTypes: Record<string, string> = {
   text: "text",
@@ -154,14 +154,14 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
         ["o", "u1", 2],
         ["p", "u2", 6001],
       ] as const) {
-        const stored = await old.query<FeedColumns & { wire: string }>(
-          `select entity, entity_id, scope_id, op, payload, hlc, author_id, wire from changes
+        const stored = await old.query<FeedColumns & { change_head: string }>(
+          `select entity, entity_id, scope_id, op, hlc, author_id, change_head from changes
            where organization_id = $1 order by seq`,
           [tenant],
         );
         expect(stored).toHaveLength(count);
         for (const r of stored) {
-          expect(Buffer.from(r.wire, "base64")).toEqual(Buffer.from(protoChange(r)));
+          expect(Buffer.from(r.change_head, "base64")).toEqual(Buffer.from(protoChangeHead(r)));
         }
         const page = await readWirePage(old, tenant, user, 0, 7000);
         expect(page.count).toBe(count);
@@ -174,7 +174,7 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
           `insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
            values ('o', 3, 'apiary', 'a1', 'a1', 1, '{}', '000001767225600000:00002:dev-a', '')`,
         ),
-      ).rejects.toThrow(/wire/);
+      ).rejects.toThrow(/change_head/);
     } finally {
       await old.close();
       await own?.drop();

@@ -16,7 +16,7 @@ import {
   databaseKinds,
   type ScratchDatabase,
 } from "../support/databases.ts";
-import { type FeedColumns, protoChange } from "../support/feed-wire.ts";
+import { type FeedColumns, protoChangeHead } from "../support/feed-wire.ts";
 
 const hlc = (ms: number, node = "dev-a"): Hlc =>
   `${String(ms).padStart(15, "0")}:00000:${node}` as Hlc;
@@ -194,7 +194,7 @@ describe.each(databaseKinds)("applyChanges on %s", (kind) => {
     expect((await row("a2"))?.name).toBe("Two");
   });
 
-  it("stores each feed row's Change bytes, which the binary Pull sends as they are", async () => {
+  it("stores each feed row's Change bytes but the payload, which the binary Pull sends as they are", async () => {
     const before = await head();
     await writeTenant(db, org, (w) =>
       w.apply(
@@ -215,13 +215,13 @@ describe.each(databaseKinds)("applyChanges on %s", (kind) => {
       ["wb1", 2, user],
       ["wb3", 1, ""],
     ]);
-    const stored = await db.query<FeedColumns & { wire: string }>(
-      `select entity, entity_id, scope_id, op, payload, hlc, author_id, wire from changes
+    const stored = await db.query<FeedColumns & { change_head: string }>(
+      `select entity, entity_id, scope_id, op, hlc, author_id, change_head from changes
        where organization_id = $1 and seq > $2 order by seq`,
       [org, before],
     );
     for (const r of stored) {
-      expect(Buffer.from(r.wire, "base64")).toEqual(Buffer.from(protoChange(r)));
+      expect(Buffer.from(r.change_head, "base64")).toEqual(Buffer.from(protoChangeHead(r)));
     }
     const page = await readWirePage(db, org, user, before, 100);
     expect(page).toMatchObject({ count: 4, lastSeq: before + 4, hasMore: false });

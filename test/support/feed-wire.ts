@@ -1,7 +1,7 @@
 /**
- * A feed row's Change as protobuf-es writes it: what `changes.wire` must hold
- * (base64) for the row's plain columns, by a writer independent of the one
- * that stored it (client-core protocol/wire.ts).
+ * A feed row's Change without its payload as protobuf-es writes it: what
+ * `changes.change_head` must hold (base64) for the row's plain columns, by a
+ * writer independent of the one that stored it (client-core protocol/wire.ts).
  */
 import { create, toBinary } from "@bufbuild/protobuf";
 import { ChangeSchema } from "@hivekeep/proto";
@@ -12,12 +12,11 @@ export type FeedColumns = {
   entity_id: string;
   scope_id: string;
   op: number;
-  payload: string;
   hlc: string;
   author_id: string;
 };
 
-export const protoChange = (r: FeedColumns): Uint8Array =>
+export const protoChangeHead = (r: FeedColumns): Uint8Array =>
   toBinary(
     ChangeSchema,
     create(ChangeSchema, {
@@ -25,7 +24,6 @@ export const protoChange = (r: FeedColumns): Uint8Array =>
       entityId: r.entity_id,
       scopeId: r.scope_id,
       op: r.op,
-      payloadJson: r.payload,
       hlc: r.hlc,
       authorId: r.author_id,
     }),

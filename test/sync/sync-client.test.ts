@@ -269,19 +269,19 @@ describe.each(databaseKinds)("device sync client on %s", (kind) => {
     await expect(closed.pull("")).rejects.toMatchObject({ code: Code.Unavailable });
   });
 
-  it("fails a binary Pull with internal on a feed row whose stored bytes are not base64, and goes on", async () => {
+  it("fails a binary Pull with internal on a feed row whose stored head is not base64, and goes on", async () => {
     const { apiaryId, hiveId } = await withApiaryAndHive(t);
     const sync = createSyncClient({ baseUrl: t.url });
     const change = inspection(apiaryId, hiveId, device("client-core-m").stamp(), "fine");
     await sync.push([change]);
     const { db } = t.server;
     const where = "where entity = 'inspection' and entity_id = $1";
-    const [row] = await db.query<{ seq: number; wire: string }>(
-      `select seq, wire from changes ${where}`,
+    const [row] = await db.query<{ seq: number; change_head: string }>(
+      `select seq, change_head from changes ${where}`,
       [change.entityId],
     );
-    // Every stored wire is base64; this one is not.
-    await db.query(`update changes set wire = '[]' ${where}`, [change.entityId]);
+    // Every stored head is base64; this one is not.
+    await db.query(`update changes set change_head = '[]' ${where}`, [change.entityId]);
     try {
       const from = String((row?.seq ?? 1) - 1);
       await expect(
@@ -294,7 +294,10 @@ describe.each(databaseKinds)("device sync client on %s", (kind) => {
       // The connection and the server go on.
       expect((await sync.pull("", 1)).changes).toHaveLength(1);
     } finally {
-      await db.query(`update changes set wire = $2 ${where}`, [change.entityId, row?.wire]);
+      await db.query(`update changes set change_head = $2 ${where}`, [
+        change.entityId,
+        row?.change_head,
+      ]);
     }
     expect((await sync.pull(String((row?.seq ?? 1) - 1), 1)).changes[0]?.entityId).toBe(
       change.entityId,

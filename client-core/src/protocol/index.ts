@@ -11,7 +11,10 @@ export {
   changeFields,
   decodePullResponse,
   encodeChange,
+  encodeChangeHead,
   encodePushRequest,
   type PullPage,
+  payloadFieldHeaderSize,
   type SyncChange,
+  writePayloadFieldHeader,
 } from "./wire.ts";

@@ -14,8 +14,11 @@ import {
   changeFields,
   decodePullResponse,
   encodeChange,
+  encodeChangeHead,
   encodePushRequest,
+  payloadFieldHeaderSize,
   type SyncChange,
+  writePayloadFieldHeader,
 } from "./wire.ts";
 
 // Strings of every kind protobuf-es must agree on: empty, ASCII, multi-byte,
@@ -72,6 +75,30 @@ describe("encodeChange", () => {
     fc.assert(
       fc.property(change, (c) => {
         expect(encodeChange(c)).toEqual(toBinary(ChangeSchema, create(ChangeSchema, c)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("encodeChangeHead and writePayloadFieldHeader", () => {
+  it("with the payload after them, make a message that reads as the whole change", () => {
+    fc.assert(
+      fc.property(change, (c) => {
+        fc.pre(c.payloadJson !== "");
+        const head = encodeChangeHead(c);
+        const payload = new TextEncoder().encode(c.payloadJson);
+        const out = new Uint8Array(
+          head.length + payloadFieldHeaderSize(payload.length) + payload.length,
+        );
+        out.set(head);
+        const at = writePayloadFieldHeader(out, head.length, payload.length);
+        out.set(payload, at);
+        expect(at + payload.length).toBe(out.length);
+        expect(head).toEqual(
+          toBinary(ChangeSchema, create(ChangeSchema, { ...c, payloadJson: "" })),
+        );
+        expect(fromBinary(ChangeSchema, out)).toEqual(create(ChangeSchema, c));
       }),
       { numRuns: 300 },
     );

@@ -12,10 +12,11 @@
  * everything else (PushResponse, errors, small calls) goes through protobuf-es.
  *
  * This is the one place that knows the layout of `Change` besides sync.proto:
- * the server encodes each change with `encodeChange` when it appends it to the
- * feed, stores those bytes, and frames them into Pull pages as they are
- * (server/src/store/feed.ts). `changeFields` lists the fields the code below
- * writes and reads; wire.test.ts fails when ChangeSchema has any other.
+ * the server encodes each change's fields but its payload (`encodeChangeHead`)
+ * when it appends it to the feed, stores those bytes beside the payload, and
+ * frames both into Pull pages as they are (`writePayloadFieldHeader` between
+ * them; server/src/store/feed.ts). `changeFields` lists the fields the code
+ * below writes and reads; wire.test.ts fails when ChangeSchema has any other.
  *
  * `encodePushRequest` writes byte for byte what `toBinary(PushRequestSchema, …)`
  * writes (and `encodeChange` what `toBinary(ChangeSchema, …)` does), and
@@ -177,6 +178,26 @@ export function encodeChange(c: SyncChange): Uint8Array {
   const o = writeChange(out, 0, c, oneChange, 0);
   if (o !== out.length) throw new Error(`change encoding wrote ${o} bytes, expected ${out.length}`);
   return out;
+}
+
+/**
+ * The bytes of change `c`'s message without its payload_json: what the server
+ * stores per feed row. Followed by the payload's field (`writePayloadFieldHeader`
+ * and the payload's UTF-8), it is the whole message, its payload last.
+ */
+export const encodeChangeHead = (c: SyncChange): Uint8Array =>
+  encodeChange({ ...c, payloadJson: "" });
+
+/** The bytes of payload_json's tag and length for a payload of `bytes` UTF-8 bytes. */
+export const payloadFieldHeaderSize = (bytes: number): number => 1 + varintSize(bytes);
+
+/**
+ * Writes payload_json's tag and length for a payload of `bytes` (more than 0)
+ * UTF-8 bytes into `out` at `o`; returns where the payload's bytes go.
+ */
+export function writePayloadFieldHeader(out: Uint8Array, o: number, bytes: number): number {
+  out[o] = payloadJsonTag;
+  return writeVarint(out, o + 1, bytes);
 }
 
 /**

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Db, Queryable } from "./db.ts";
-import { backfillChangeWire } from "./migrations/005_feed_wire.ts";
+import { backfillChangeHead } from "./migrations/005_feed_wire.ts";
 
 const migrationsDir = join(import.meta.dirname, "migrations");
 /** Arbitrary constant: the advisory lock key of the migration runner. */
@@ -25,7 +25,7 @@ export interface Migration {
 
 /** The TypeScript steps of migrations, by version. */
 const steps: ReadonlyMap<number, (tx: Queryable) => Promise<void>> = new Map([
-  [5, backfillChangeWire],
+  [5, backfillChangeHead],
 ]);
 
 export function loadMigrations(dir = migrationsDir): Migration[] {

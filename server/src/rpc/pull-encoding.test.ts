@@ -4,27 +4,27 @@ import { isStorableText } from "@hivekeep/client-core/core";
 import { PullResponseSchema } from "@hivekeep/proto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { changeWire, type FeedRow, WirePageWriter } from "../store/feed.ts";
+import { changeHead, type FeedRow, WirePageWriter } from "../store/feed.ts";
 import { feedRowToProto } from "./mapping.ts";
 import { encodedChanges, isBinaryRequest } from "./pull-encoding.ts";
 
-/** What the write path stores for a feed row (`changes.wire`, base64). */
-const wireOf = (r: FeedRow): string =>
-  changeWire({
+/** What the write path stores for a feed row's Change but its payload (`changes.change_head`). */
+const headOf = (r: FeedRow): string =>
+  changeHead({
     entity: r.entity,
     entity_id: r.entityId,
     scope_id: r.scopeId,
     op: r.op,
-    payload: r.payloadJson,
     hlc: r.hlc,
     author_id: r.authorId,
   });
-/** The changes framed as PGlite hands them over (a string), or postgres.js (its bytes). */
+/** The changes framed as PGlite hands them over (strings), or postgres.js (their UTF-8). */
 const pageOf = (rows: FeedRow[], bytes = false) => {
   const writer = new WirePageWriter();
   for (const r of rows) {
-    const text = wireOf(r);
-    writer.add(r.seq, bytes ? Buffer.from(text, "latin1") : text);
+    const head = headOf(r);
+    if (bytes) writer.add(r.seq, Buffer.from(head, "latin1"), Buffer.from(r.payloadJson, "utf8"));
+    else writer.add(r.seq, head, r.payloadJson);
   }
   return writer.finish();
 };
@@ -128,18 +128,21 @@ describe("hand-written Pull encoding", () => {
     expect(pageOf([])).toEqual({ count: 0, lastSeq: undefined, chunks: [] });
   });
 
-  it("refuses a wire value that is not base64, rather than misread it", () => {
-    const text = wireOf(row({ seq: 5 }));
+  it("refuses a head that is not base64 or an empty payload, rather than misread them", () => {
+    const head = headOf(row({ seq: 5 }));
     const malformed = [
-      text.slice(1), // a length that is not a multiple of 4
-      `!!!!${text.slice(4)}`, // not base64 digits
-      `${text.slice(0, -4)}====`, // padding where digits belong
+      head.slice(1), // a length that is not a multiple of 4
+      `!!!!${head.slice(4)}`, // not base64 digits
+      `${head.slice(0, -4)}====`, // padding where digits belong
     ];
     for (const m of malformed) {
-      for (const wire of [m, Buffer.from(m, "latin1")]) {
-        expect(() => new WirePageWriter().add(5, wire)).toThrow(/feed row 5: wire is not base64/);
+      for (const value of [m, Buffer.from(m, "latin1")]) {
+        expect(() => new WirePageWriter().add(5, value, "{}")).toThrow(
+          /feed row 5: change_head is not base64/,
+        );
       }
     }
+    expect(() => new WirePageWriter().add(5, head, "")).toThrow(/feed row 5: empty payload/);
   });
 
   it("has nothing for JSON, so only binary requests get it", () => {

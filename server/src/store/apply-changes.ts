@@ -5,8 +5,8 @@
  *
  *   load target rows → merge each change with the shared rule (client-core)
  *   → write the merged rows → append the accepted part of each change to the
- *   feed with the next sequence numbers, and with its Change message's bytes,
- *   which Pull sends as they are (feed.ts).
+ *   feed with the next sequence numbers, and with its Change message's bytes
+ *   but the payload, which Pull sends as they are (feed.ts).
  *
  * A change of which nothing was accepted (a re-push, or one that lost every
  * column) adds no feed row.
@@ -29,7 +29,7 @@ import {
 } from "@hivekeep/client-core/core";
 import { type Queryable, settled } from "../db/db.ts";
 import { entitySql, sqlTypes } from "./entity-sql.ts";
-import { changeWire } from "./feed.ts";
+import { changeHead } from "./feed.ts";
 import { rowStateFromDb } from "./row-state.ts";
 import { clockJson, packClock, type StoredClock } from "./stored-clock.ts";
 
@@ -113,8 +113,8 @@ interface FeedRecord {
   payload: Values;
   hlc: string;
   author_id: string;
-  /** The Change message's bytes in base64 (`changeWire`). */
-  wire: string;
+  /** The Change message's bytes but the payload, base64 (`changeHead`). */
+  change_head: string;
   /** Set only on a feed row that also writes its row (Target.feedRow). */
   row_complete?: boolean;
   row_clock?: StoredClock;
@@ -233,11 +233,10 @@ function merge(
     payload: fed.payload,
     hlc: change.hlc,
     author_id: change.authorId,
-    wire: "",
+    // The change as Pull will send it (with the payload), encoded once, here.
+    change_head: "",
   };
-  // The change as Pull will send it, encoded once, here (feed.ts), with the
-  // payload's text as the feed row stores it.
-  feedRow.wire = changeWire({ ...feedRow, payload: JSON.stringify(fed.payload) });
+  feedRow.change_head = changeHead(feedRow);
   // The merge of a change into a row never seen, without orset columns, is
   // the change's own state, all of it accepted (merge.ts): row = payload.
   target.feedRow =
@@ -380,12 +379,13 @@ function feedSql(rowEntities: ReadonlySet<EntityName>): string {
   });
   const sql = `with f as (
       select * from json_to_recordset($2::text::json) as r(seq bigint, entity text, entity_id text,
-        scope_id text, op smallint, payload json, hlc text, author_id text, wire text,
+        scope_id text, op smallint, payload json, hlc text, author_id text, change_head text,
         row_complete boolean, row_clock json))
     ${rowInserts.join("\n")}
-    insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id, wire)
+    insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id,
+      change_head)
     select $1, f.seq, f.entity, f.entity_id, f.scope_id, f.op, f.payload::text, f.hlc, f.author_id,
-      f.wire
+      f.change_head
     from f`;
   feedSqlCache.set(cacheKey, sql);
   return sql;

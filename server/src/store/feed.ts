@@ -1,22 +1,31 @@
 /**
  * Reading the change feed (SyncService.Pull).
  *
- * Each feed row keeps, besides its plain columns, `wire`: its Change message
- * as the device's encoder writes it (client-core protocol/wire.ts, the one
- * hand-written layout of Change besides sync.proto), in base64. The write path
- * encodes it once, when it appends the row (apply-changes.ts; migration 005's
- * step for rows written before), so the binary Pull only frames stored bytes,
- * and no SQL or server code lays out or reads protobuf. The JSON Pull reads
- * the plain columns.
+ * Each feed row keeps, besides its plain columns, `change_head`: its Change
+ * message but payload_json, as the device's encoder writes it (client-core
+ * protocol/wire.ts `encodeChangeHead`, the one hand-written layout of Change
+ * besides sync.proto), in base64. The write path encodes it once, when it
+ * appends the row (apply-changes.ts; migration 005's step for rows written
+ * before). The binary Pull frames the stored head and the stored payload as
+ * they are, with payload_json's tag and length between them (from wire.ts), so
+ * no SQL or server code lays out or reads protobuf. The JSON Pull reads the
+ * plain columns.
  *
- * Base64 text rather than bytea: both drivers hand a bytea over in its text
- * form, hex, twice its size, which the database must write and Node decode
- * (about 5 ms for a page of 5000 changes, against 3 ms for base64), and PGlite
- * would parse it into bytes one parseInt at a time (about 50 µs a change).
- * Base64 text costs a third more space than bytes and nothing to select.
+ * Why not the whole message: the payload is most of a change, and the feed
+ * already keeps it for the JSON Pull; a second copy in every row cost Push
+ * 20-60 µs a change on PGlite (its 16 MB of shared buffers fill twice as fast)
+ * and 15 µs on Postgres. Why base64 text rather than bytea: both drivers hand a
+ * bytea over in its text form, hex (twice the bytes to send and decode), and
+ * PGlite parses hex into bytes one parseInt at a time (about 50 µs a change).
  */
 import { readableScopeSql, userScope } from "@hivekeep/client-core/core";
-import { encodeChange, varintSize, writeVarint } from "@hivekeep/client-core/protocol";
+import {
+  encodeChangeHead,
+  payloadFieldHeaderSize,
+  varintSize,
+  writePayloadFieldHeader,
+  writeVarint,
+} from "@hivekeep/client-core/protocol";
 import type { Queryable } from "../db/db.ts";
 
 /** A change of the feed. */
@@ -39,23 +48,21 @@ export async function feedHead(q: Queryable, organizationId: string): Promise<nu
   return row === undefined ? undefined : Number(row.feed_seq);
 }
 
-/** What `changes.wire` keeps for a feed row: its Change message's bytes, base64. */
-export function changeWire(row: {
+/** What `changes.change_head` keeps for a feed row: its Change message's bytes but the payload, base64. */
+export function changeHead(row: {
   readonly entity: string;
   readonly entity_id: string;
   readonly scope_id: string;
   readonly op: number;
-  /** The payload's JSON text, as the `payload` column keeps it. */
-  readonly payload: string;
   readonly hlc: string;
   readonly author_id: string;
 }): string {
-  const bytes = encodeChange({
+  const bytes = encodeChangeHead({
     entity: row.entity,
     entityId: row.entity_id,
     scopeId: row.scope_id,
     op: row.op,
-    payloadJson: row.payload,
+    payloadJson: "",
     hlc: row.hlc,
     authorId: row.author_id,
   });
@@ -77,11 +84,12 @@ export interface WirePage {
 const chunkBytes = 256 * 1024;
 
 /**
- * Frames stored changes (`changes.wire`) into chunks of the response as they
- * arrive: per change the tag of field 1, the length and the stored bytes,
- * which Node's base64 decoder writes straight into the chunk. Nothing of a row
- * is kept until the page is in: no string or object per value that would live
- * through the query.
+ * Frames stored changes into chunks of the response as they arrive: per change
+ * the tag of field 1 and the message's length, its head (`change_head`,
+ * decoded from base64 straight into the chunk by Node), payload_json's tag and
+ * length, and the payload's UTF-8 (copied as postgres.js hands it over; PGlite
+ * hands a string, encoded into the chunk). Nothing of a row is kept until the
+ * page is in: no string or object per value that would live through the query.
  */
 export class WirePageWriter {
   private readonly chunks: Uint8Array[] = [];
@@ -90,23 +98,30 @@ export class WirePageWriter {
   private count = 0;
   private lastSeq: number | undefined;
 
-  /** A change `seq` as its `changes.wire` (base64; postgres.js hands the text over as bytes). */
-  add(seq: number, wire: string | Uint8Array): void {
-    const text = typeof wire === "string" ? wire : latin1(wire);
-    const bytes = base64Bytes(text);
-    if (bytes < 0) throw new Error(`feed row ${seq}: wire is not base64`);
-    const total = 1 + varintSize(bytes) + bytes;
+  /** A change `seq`: its `change_head` (base64) and its payload's text. */
+  add(seq: number, head: string | Uint8Array, payload: string | Uint8Array): void {
+    const headText = typeof head === "string" ? head : latin1(head);
+    const headBytes = base64Bytes(headText);
+    if (headBytes < 0) throw new Error(`feed row ${seq}: change_head is not base64`);
+    const payloadBytes = typeof payload === "string" ? Buffer.byteLength(payload) : payload.length;
+    if (payloadBytes === 0) throw new Error(`feed row ${seq}: empty payload`);
+    const message = headBytes + payloadFieldHeaderSize(payloadBytes) + payloadBytes;
+    const total = 1 + varintSize(message) + message;
     if (this.o + total > this.buf.length) {
       if (this.o > 0) this.chunks.push(this.buf.subarray(0, this.o));
       this.buf = Buffer.allocUnsafe(Math.max(chunkBytes, total));
       this.o = 0;
     }
-    this.buf[this.o] = 0x0a; // field 1 (changes), length-delimited
-    const at = writeVarint(this.buf, this.o + 1, bytes);
-    if (this.buf.write(text, at, bytes, "base64") !== bytes) {
-      throw new Error(`feed row ${seq}: wire is not base64`);
+    const out = this.buf;
+    out[this.o] = 0x0a; // field 1 (changes), length-delimited
+    let at = writeVarint(out, this.o + 1, message);
+    if (out.write(headText, at, headBytes, "base64") !== headBytes) {
+      throw new Error(`feed row ${seq}: change_head is not base64`);
     }
-    this.o = at + bytes;
+    at = writePayloadFieldHeader(out, at + headBytes, payloadBytes);
+    if (typeof payload === "string") out.write(payload, at, payloadBytes, "utf8");
+    else out.set(payload, at);
+    this.o = at + payloadBytes;
     this.count++;
     this.lastSeq = seq;
   }
@@ -131,6 +146,10 @@ const latin1 = (text: Uint8Array): string =>
   (Buffer.isBuffer(text) ? text : Buffer.from(text.buffer, text.byteOffset, text.length)).toString(
     "latin1",
   );
+
+/** Text as a driver hands it over: a string, or its UTF-8 (postgres.js). */
+const isText = (v: unknown): v is string | Uint8Array =>
+  typeof v === "string" || v instanceof Uint8Array;
 
 /** The digits of a number as postgres.js hands them over undecoded. */
 function digits(text: Uint8Array): number {
@@ -162,17 +181,19 @@ export async function readWirePage(
   // Thrown once the query is done: a driver must see each row handled.
   let failure: unknown;
   await q.queryRaw(
-    `select seq, wire from changes ${feedWhere}`,
+    `select seq, change_head, payload from changes ${feedWhere}`,
     [organizationId, after, userScope(userId), limit + 1],
-    ([seq, wire]) => {
+    ([seq, head, payload]) => {
       if (n++ >= limit || failure !== undefined) return;
       try {
         // postgres.js hands seq over as its digits, PGlite as a number.
         const n = seq instanceof Uint8Array ? digits(seq) : seq;
-        if (typeof n !== "number" || !(typeof wire === "string" || wire instanceof Uint8Array)) {
-          throw new TypeError(`feed: unexpected row ${typeof seq}, ${typeof wire}`);
+        if (typeof n !== "number" || !isText(head) || !isText(payload)) {
+          throw new TypeError(
+            `feed: unexpected row ${typeof seq}, ${typeof head}, ${typeof payload}`,
+          );
         }
-        writer.add(n, wire);
+        writer.add(n, head, payload);
       } catch (err) {
         failure = err;
       }
