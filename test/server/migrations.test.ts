@@ -3,14 +3,14 @@ import { decodePullResponse } from "@hivekeep/client-core/protocol";
 import { migrate, openPglite, openPostgres } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadMigrations } from "../../server/src/db/migrate.ts";
-import { readFeed, readWirePage } from "../../server/src/store/feed.ts";
+import { type HeadColumns, readFeed, readWirePage } from "../../server/src/store/feed.ts";
 import { rowStateFromDb } from "../../server/src/store/row-state.ts";
 import {
   createScratchDatabase,
   databaseKinds,
   type ScratchDatabase,
 } from "../support/databases.ts";
-import { type FeedColumns, protoChangeHead } from "../support/feed-wire.ts";
+import { protoChangeHead } from "../support/feed-wire.ts";
 
 const sqlTypes: Record<string, string> = {
   text: "text",
@@ -154,7 +154,7 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
         ["o", "u1", 2],
         ["p", "u2", 6001],
       ] as const) {
-        const stored = await old.query<FeedColumns & { change_head: string }>(
+        const stored = await old.query<HeadColumns & { change_head: string }>(
           `select entity, entity_id, scope_id, op, hlc, author_id, change_head from changes
            where organization_id = $1 order by seq`,
           [tenant],

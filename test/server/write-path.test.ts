@@ -3,7 +3,7 @@ import type { Change, Hlc } from "@hivekeep/client-core/core";
 import { decodePullResponse } from "@hivekeep/client-core/protocol";
 import { type Db, migrate, openPglite, openPostgres } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFeed, readWirePage } from "../../server/src/store/feed.ts";
+import { type HeadColumns, readFeed, readWirePage } from "../../server/src/store/feed.ts";
 import { unpackClock } from "../../server/src/store/stored-clock.ts";
 import { writeTenant } from "../../server/src/store/tenant-write.ts";
 import {
@@ -16,7 +16,7 @@ import {
   databaseKinds,
   type ScratchDatabase,
 } from "../support/databases.ts";
-import { type FeedColumns, protoChangeHead } from "../support/feed-wire.ts";
+import { protoChangeHead } from "../support/feed-wire.ts";
 
 const hlc = (ms: number, node = "dev-a"): Hlc =>
   `${String(ms).padStart(15, "0")}:00000:${node}` as Hlc;
@@ -215,7 +215,7 @@ describe.each(databaseKinds)("applyChanges on %s", (kind) => {
       ["wb1", 2, user],
       ["wb3", 1, ""],
     ]);
-    const stored = await db.query<FeedColumns & { change_head: string }>(
+    const stored = await db.query<HeadColumns & { change_head: string }>(
       `select entity, entity_id, scope_id, op, hlc, author_id, change_head from changes
        where organization_id = $1 and seq > $2 order by seq`,
       [org, before],

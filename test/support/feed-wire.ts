@@ -5,18 +5,9 @@
  */
 import { create, toBinary } from "@bufbuild/protobuf";
 import { ChangeSchema } from "@hivekeep/proto";
+import type { HeadColumns } from "../../server/src/store/feed.ts";
 
-/** A feed row's plain columns, as `query` returns them. */
-export type FeedColumns = {
-  entity: string;
-  entity_id: string;
-  scope_id: string;
-  op: number;
-  hlc: string;
-  author_id: string;
-};
-
-export const protoChangeHead = (r: FeedColumns): Uint8Array =>
+export const protoChangeHead = (r: HeadColumns): Uint8Array =>
   toBinary(
     ChangeSchema,
     create(ChangeSchema, {

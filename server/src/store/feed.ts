@@ -48,15 +48,18 @@ export async function feedHead(q: Queryable, organizationId: string): Promise<nu
   return row === undefined ? undefined : Number(row.feed_seq);
 }
 
-/** What `changes.change_head` keeps for a feed row: its Change message's bytes but the payload, base64. */
-export function changeHead(row: {
+/** A feed row's columns that its `change_head` holds. */
+export type HeadColumns = {
   readonly entity: string;
   readonly entity_id: string;
   readonly scope_id: string;
   readonly op: number;
   readonly hlc: string;
   readonly author_id: string;
-}): string {
+};
+
+/** What `changes.change_head` keeps for a feed row: its Change message's bytes but the payload, base64. */
+export function changeHead(row: HeadColumns): string {
   const bytes = encodeChangeHead({
     entity: row.entity,
     entityId: row.entity_id,

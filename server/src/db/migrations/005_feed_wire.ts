@@ -5,22 +5,13 @@
  * upgraded from an older version serves the same Pulls. Run by migrate.ts
  * after 005_feed_wire.sql, in its transaction.
  */
-import { changeHead } from "../../store/feed.ts";
+import { changeHead, type HeadColumns } from "../../store/feed.ts";
 import type { Queryable } from "../db.ts";
 
 /** Rows read and written per statement: the feed may be long. */
 const batch = 5000;
 
-type OldRow = {
-  organization_id: string;
-  seq: number;
-  entity: string;
-  entity_id: string;
-  scope_id: string;
-  op: number;
-  hlc: string;
-  author_id: string;
-};
+type OldRow = HeadColumns & { organization_id: string; seq: number };
 
 export async function backfillChangeHead(tx: Queryable): Promise<void> {
   // Walks the primary key (organization_id, seq) in order, a batch at a time.
