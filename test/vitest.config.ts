@@ -21,6 +21,9 @@ export default defineConfig({
             "pwa/src/**/*.test.{ts,tsx}",
           ],
           environment: "node",
+          // expect.poll waits for what it expects up to just under the test's own limit (its
+          // default of 1 s failed first on a loaded machine; a passing poll returns at once).
+          expect: { poll: { timeout: 4_500 } },
         },
       },
       {
@@ -31,6 +34,7 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, "test/reliability/**"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          expect: { poll: { timeout: 25_000 } },
         },
       },
       {
@@ -40,6 +44,7 @@ export default defineConfig({
           include: ["e2e/**/*.test.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          expect: { poll: { timeout: 50_000 } },
           fileParallelism: false,
         },
       },
