@@ -9,22 +9,11 @@
  *   per hive, Get* of listed rows, the statistics), called the same way on the server over HTTP
  *   and on a device's local services, so "equal to the server's view" is one `toEqual`.
  */
-import type { DescService } from "@bufbuild/protobuf";
-import { type Client, Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { createHivekeepClient, type HivekeepClient } from "@hivekeep/client-core";
 import { type Change, entities, entityNames, type Hlc } from "@hivekeep/client-core/core";
-import {
-  ApiaryService,
-  EventService,
-  HarvestService,
-  HiveService,
-  InspectionService,
-  QueenService,
-  StatsService,
-  SyncService,
-  TaskService,
-  TreatmentService,
-} from "@hivekeep/proto";
+import { type RecordClients, recordClients } from "@hivekeep/client-core/ops";
+import { SyncService } from "@hivekeep/proto";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { expect } from "vitest";
 import type { TestServer } from "../support/server.ts";
@@ -132,32 +121,9 @@ export async function rowsWithBase(client: HivekeepClient): Promise<string[]> {
 }
 
 /** The record services, on the server (HTTP) or on a device (its local replica). */
-export interface Services {
-  readonly apiaries: Client<typeof ApiaryService>;
-  readonly hives: Client<typeof HiveService>;
-  readonly inspections: Client<typeof InspectionService>;
-  readonly queens: Client<typeof QueenService>;
-  readonly tasks: Client<typeof TaskService>;
-  readonly treatments: Client<typeof TreatmentService>;
-  readonly harvests: Client<typeof HarvestService>;
-  readonly events: Client<typeof EventService>;
-  readonly stats: Client<typeof StatsService>;
-}
+export type Services = RecordClients;
 
-export const serverServices = (t: TestServer): Services => {
-  const c = <S extends DescService>(s: S) => t.client(s);
-  return {
-    apiaries: c(ApiaryService),
-    hives: c(HiveService),
-    inspections: c(InspectionService),
-    queens: c(QueenService),
-    tasks: c(TaskService),
-    treatments: c(TreatmentService),
-    harvests: c(HarvestService),
-    events: c(EventService),
-    stats: c(StatsService),
-  };
-};
+export const serverServices = (t: TestServer): Services => recordClients((s) => t.client(s));
 
 const page = { pageSize: 500 };
 

@@ -10,7 +10,6 @@
  */
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import {
-  type Client,
   Code,
   ConnectError,
   createClient,
@@ -19,19 +18,7 @@ import {
   type Transport,
 } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import {
-  ApiaryService,
-  AuthService,
-  EventService,
-  HarvestService,
-  HiveService,
-  InspectionService,
-  QueenService,
-  StatsService,
-  SyncService,
-  TaskService,
-  TreatmentService,
-} from "@hivekeep/proto";
+import { AuthService, SyncService } from "@hivekeep/proto";
 import { Dexie, liveQuery, type Observable } from "dexie";
 import { v7 as uuidv7 } from "uuid";
 import type { Clock } from "../core/hlc.ts";
@@ -39,7 +26,7 @@ import { errorInterceptor } from "../ops/errors.ts";
 import { localStats } from "../ops/local-stats.ts";
 import { readOnlyInterceptor } from "../ops/read-only.ts";
 import type { ReplicaStore } from "../ops/replica-store.ts";
-import { recordServices } from "../ops/services.ts";
+import { type RecordClients, recordClients, recordServices } from "../ops/services.ts";
 import type { OpsSession } from "../ops/session.ts";
 import { createSyncClient } from "../sync/sync-client.ts";
 import { type AccountRecord, lastAccount, rememberAccount } from "./accounts.ts";
@@ -86,16 +73,7 @@ export interface HivekeepClientOptions {
   readonly readOnly?: boolean;
 }
 
-export interface HivekeepClient {
-  readonly apiaries: Client<typeof ApiaryService>;
-  readonly hives: Client<typeof HiveService>;
-  readonly inspections: Client<typeof InspectionService>;
-  readonly queens: Client<typeof QueenService>;
-  readonly tasks: Client<typeof TaskService>;
-  readonly treatments: Client<typeof TreatmentService>;
-  readonly harvests: Client<typeof HarvestService>;
-  readonly events: Client<typeof EventService>;
-  readonly stats: Client<typeof StatsService>;
+export interface HivekeepClient extends RecordClients {
   /** The local services as a Connect transport: `createClient(HiveService, client.transport)`. */
   readonly transport: Transport;
   readonly organizationId: string;
@@ -305,15 +283,7 @@ export async function createHivekeepClient(
   await engine.refresh(true);
 
   const client: HivekeepClient = {
-    apiaries: createClient(ApiaryService, local),
-    hives: createClient(HiveService, local),
-    inspections: createClient(InspectionService, local),
-    queens: createClient(QueenService, local),
-    tasks: createClient(TaskService, local),
-    treatments: createClient(TreatmentService, local),
-    harvests: createClient(HarvestService, local),
-    events: createClient(EventService, local),
-    stats: createClient(StatsService, local),
+    ...recordClients((service) => createClient(service, local)),
     transport: local,
     organizationId: account.organizationId,
     userId: account.userId,

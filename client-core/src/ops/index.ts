@@ -42,7 +42,7 @@ export type {
   StoredRow,
 } from "./replica-store.ts";
 export { isHoldable, requestValuesGuard } from "./request-values.ts";
-export { recordServices } from "./services.ts";
+export { type RecordClients, recordClients, recordServices } from "./services.ts";
 export { commandContext, type OpsSession, type SessionOf } from "./session.ts";
 export { settled } from "./settled.ts";
 export {

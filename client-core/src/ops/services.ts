@@ -1,8 +1,10 @@
 /**
  * Every record service of the contract over a replica, registered on a Connect router: the
- * server mounts these behind its auth interceptor, a device behind createRouterTransport.
+ * server mounts these behind its auth interceptor, a device behind createRouterTransport. And
+ * the same services as clients, one per field, which a device client and the tests hold.
  */
-import type { ConnectRouter } from "@connectrpc/connect";
+import type { DescService } from "@bufbuild/protobuf";
+import type { Client, ConnectRouter } from "@connectrpc/connect";
 import {
   ApiaryService,
   EventService,
@@ -45,5 +47,38 @@ export function recordServices(session: SessionOf): (router: ConnectRouter) => v
     router.service(HarvestService, harvestService(sessionOf));
     router.service(EventService, eventService(sessionOf));
     router.service(StatsService, statsService(sessionOf));
+  };
+}
+
+/** A client of each record service, under the name the device client exposes it by. */
+export interface RecordClients {
+  readonly apiaries: Client<typeof ApiaryService>;
+  readonly hives: Client<typeof HiveService>;
+  readonly inspections: Client<typeof InspectionService>;
+  readonly queens: Client<typeof QueenService>;
+  readonly tasks: Client<typeof TaskService>;
+  readonly treatments: Client<typeof TreatmentService>;
+  readonly harvests: Client<typeof HarvestService>;
+  readonly events: Client<typeof EventService>;
+  readonly stats: Client<typeof StatsService>;
+}
+
+/**
+ * The record clients, each made by `clientOf` (e.g. `createClient(service, transport)`), so the
+ * device's local services and a server reached over HTTP are held the same way.
+ */
+export function recordClients(
+  clientOf: <S extends DescService>(service: S) => Client<S>,
+): RecordClients {
+  return {
+    apiaries: clientOf(ApiaryService),
+    hives: clientOf(HiveService),
+    inspections: clientOf(InspectionService),
+    queens: clientOf(QueenService),
+    tasks: clientOf(TaskService),
+    treatments: clientOf(TreatmentService),
+    harvests: clientOf(HarvestService),
+    events: clientOf(EventService),
+    stats: clientOf(StatsService),
   };
 }
