@@ -6,6 +6,7 @@
 import { EventType } from "@hivekeep/proto";
 import type { Change } from "../change.ts";
 import { maxTextLength } from "../column-value.ts";
+import type { Values } from "../merge.ts";
 import { upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
 
@@ -56,4 +57,47 @@ export function recordEvent(ctx: CommandContext, input: EventInput): Change {
     title: eventTitle(input.title),
     created_at: ctx.now.toISOString(),
   });
+}
+
+/** The hive as of a record's date (the ops' hiveAt): where it stood, which queen reigned. */
+export interface HiveAsOf {
+  readonly id: string;
+  readonly apiaryId: string;
+  /** "" when no queen reigned then. */
+  readonly queenId: string;
+}
+
+/**
+ * A new record of a hive's life (inspection, treatment, harvest) and the event that points at
+ * it: both freeze the hive's apiary and reigning queen as of the record's date, and the row
+ * lives in that apiary's scope.
+ */
+export function recordOfHive(
+  ctx: CommandContext,
+  entity: "inspection" | "treatment" | "harvest",
+  hive: HiveAsOf,
+  fields: Values,
+  event: Pick<EventInput, "type" | "date" | "title" | "amountKg">,
+): { id: string; changes: Change[] } {
+  const id = ctx.newId();
+  return {
+    id,
+    changes: [
+      upsert(ctx, entity, id, hive.apiaryId, {
+        hive_id: hive.id,
+        apiary_id: hive.apiaryId,
+        queen_id: hive.queenId,
+        ...fields,
+        created_at: ctx.now.toISOString(),
+      }),
+      recordEvent(ctx, {
+        ...event,
+        apiaryId: hive.apiaryId,
+        hiveId: hive.id,
+        queenId: hive.queenId,
+        refEntity: entity,
+        refId: id,
+      }),
+    ],
+  };
 }

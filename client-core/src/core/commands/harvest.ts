@@ -8,9 +8,9 @@
 import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
 import { entities } from "../entities.ts";
-import { tombstone, upsert } from "./change-builders.ts";
+import { tombstone } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
-import { EventType, recordEvent } from "./event.ts";
+import { EventType, type HiveAsOf, recordOfHive } from "./event.ts";
 import { checkedPayload } from "./payload-check.ts";
 
 export interface CreateHarvestInput {
@@ -26,13 +26,8 @@ export interface CreateHarvestInput {
   readonly note: string;
 }
 
-/** The hive as of the harvest's date (see the server's hiveAt). */
-export interface HarvestHive {
-  readonly id: string;
-  readonly apiaryId: string;
-  /** "" when no queen reigned then. */
-  readonly queenId: string;
-}
+/** The hive as of the harvest's date. */
+export type HarvestHive = HiveAsOf;
 
 /** A live row the delete tombstones: its id and the scope it lives in. */
 export interface ScopedRow {
@@ -79,31 +74,12 @@ export function createHarvest(
     note: input.note,
   });
   if (hive === undefined) throw notFound("hive", input.hiveId);
-  const id = ctx.newId();
-  const variety = String(fields.variety);
-  return {
-    id,
-    changes: [
-      upsert(ctx, "harvest", id, hive.apiaryId, {
-        hive_id: hive.id,
-        apiary_id: hive.apiaryId,
-        queen_id: hive.queenId,
-        ...fields,
-        created_at: ctx.now.toISOString(),
-      }),
-      recordEvent(ctx, {
-        type: EventType.HARVEST,
-        date: input.date,
-        apiaryId: hive.apiaryId,
-        hiveId: hive.id,
-        queenId: hive.queenId,
-        refEntity: "harvest",
-        refId: id,
-        amountKg: input.amountKg,
-        title: harvestTitle(input.amountKg, variety),
-      }),
-    ],
-  };
+  return recordOfHive(ctx, "harvest", hive, fields, {
+    type: EventType.HARVEST,
+    date: input.date,
+    amountKg: input.amountKg,
+    title: harvestTitle(input.amountKg, String(fields.variety)),
+  });
 }
 
 /** Tombstones the harvest and its HARVEST events, so honey figures drop. */

@@ -13,7 +13,7 @@ import { entities } from "../entities.ts";
 import { type OrSetState, orSetTags, orSetValues } from "../or-set.ts";
 import { upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
-import { EventType, recordEvent } from "./event.ts";
+import { EventType, type HiveAsOf, recordOfHive } from "./event.ts";
 import { checkedPayload } from "./payload-check.ts";
 import { checkPhoto, checkPhotoCount } from "./photo-check.ts";
 
@@ -45,13 +45,8 @@ export interface CreateInspectionInput extends InspectionFields {
   readonly date: string;
 }
 
-/** The hive as of the inspection's date (see the server's hiveAt). */
-export interface InspectionHive {
-  readonly id: string;
-  readonly apiaryId: string;
-  /** "" when no queen reigned then. */
-  readonly queenId: string;
-}
+/** The hive as of the inspection's date. */
+export type InspectionHive = HiveAsOf;
 
 /** What the photo commands need to know of a stored inspection. */
 export interface InspectionState {
@@ -98,30 +93,11 @@ export function createInspection(
     super_added: input.superAdded,
   });
   if (hive === undefined) throw notFound("hive", input.hiveId);
-  const id = ctx.newId();
-  const date = fields.date as string;
-  return {
-    id,
-    changes: [
-      upsert(ctx, "inspection", id, hive.apiaryId, {
-        hive_id: hive.id,
-        apiary_id: hive.apiaryId,
-        queen_id: hive.queenId,
-        ...fields,
-        created_at: ctx.now.toISOString(),
-      }),
-      recordEvent(ctx, {
-        type: EventType.INSPECTION,
-        date,
-        apiaryId: hive.apiaryId,
-        hiveId: hive.id,
-        queenId: hive.queenId,
-        refEntity: "inspection",
-        refId: id,
-        title: "Inspection",
-      }),
-    ],
-  };
+  return recordOfHive(ctx, "inspection", hive, fields, {
+    type: EventType.INSPECTION,
+    date: fields.date as string,
+    title: "Inspection",
+  });
 }
 
 /**

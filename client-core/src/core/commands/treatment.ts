@@ -8,9 +8,8 @@
 import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
 import { entities } from "../entities.ts";
-import { upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
-import { EventType, recordEvent } from "./event.ts";
+import { EventType, type HiveAsOf, recordOfHive } from "./event.ts";
 import { checkedPayload } from "./payload-check.ts";
 
 /** The reason of a treatment that names none (contract §4.7). */
@@ -31,13 +30,8 @@ export interface CreateTreatmentInput {
   readonly date: string;
 }
 
-/** The hive as of the treatment's date (see the server's hiveAt). */
-export interface TreatmentHive {
-  readonly id: string;
-  readonly apiaryId: string;
-  /** "" when no queen reigned then. */
-  readonly queenId: string;
-}
+/** The hive as of the treatment's date. */
+export type TreatmentHive = HiveAsOf;
 
 /**
  * @param hive the hive as of input.date, or undefined when it does not exist
@@ -63,27 +57,9 @@ export function createTreatment(
     date: input.date,
   });
   if (hive === undefined) throw notFound("hive", input.hiveId);
-  const id = ctx.newId();
-  return {
-    id,
-    changes: [
-      upsert(ctx, "treatment", id, hive.apiaryId, {
-        hive_id: hive.id,
-        ...fields,
-        apiary_id: hive.apiaryId,
-        queen_id: hive.queenId,
-        created_at: ctx.now.toISOString(),
-      }),
-      recordEvent(ctx, {
-        type: EventType.TREATMENT,
-        date: fields.date as string,
-        apiaryId: hive.apiaryId,
-        hiveId: hive.id,
-        queenId: hive.queenId,
-        refEntity: "treatment",
-        refId: id,
-        title: product,
-      }),
-    ],
-  };
+  return recordOfHive(ctx, "treatment", hive, fields, {
+    type: EventType.TREATMENT,
+    date: fields.date as string,
+    title: product,
+  });
 }
