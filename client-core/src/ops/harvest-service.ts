@@ -18,7 +18,7 @@ import {
 import { EventType } from "../core/commands/event.ts";
 import { createHarvest, deleteHarvest, type HarvestState } from "../core/commands/harvest.ts";
 import { notFound } from "../core/domain-error.ts";
-import { hiveAt } from "./hive-at.ts";
+import { hiveAsOf } from "./hive-at.ts";
 import { pageResponse, pageWindow } from "./paging.ts";
 import type { Filter } from "./query.ts";
 import type { ReplicaReader } from "./replica-store.ts";
@@ -100,12 +100,11 @@ export function harvestService(sessionOf: SessionOf): ServiceImpl<typeof Harvest
       const harvest = await s.store.write(async (w) => {
         const cc = commandContext(s);
         const date = isoOr(req.date, cc.now, "date");
-        const at = req.hiveId === "" ? undefined : await hiveAt(w, req.hiveId, date);
-        const { id, changes } = createHarvest(
-          cc,
-          at && { id: req.hiveId, apiaryId: at.apiaryId, queenId: at.queenId },
-          { ...req, date, bestBefore: isoOrNull(req.bestBefore, "bestBefore") },
-        );
+        const { id, changes } = createHarvest(cc, await hiveAsOf(w, req.hiveId, date), {
+          ...req,
+          date,
+          bestBefore: isoOrNull(req.bestBefore, "bestBefore"),
+        });
         await w.apply(changes);
         return mustGetHarvest(w, s.organizationId, id);
       });

@@ -3,7 +3,9 @@
  * harvests freeze both as of their date, so a back-dated record gets the apiary and queen of that
  * date. Placements and queens of one hive are few: they are read whole and chosen here.
  */
+import type { HiveAsOf } from "../core/commands/event.ts";
 import { placementAt } from "../core/placement-at.ts";
+import { parseRfc3339 } from "../core/rfc3339.ts";
 import type { ReplicaReader, StoredRow } from "./replica-store.ts";
 import { settled } from "./settled.ts";
 
@@ -48,4 +50,19 @@ export async function hiveAt(
     apiaryId: text(placement?.values.apiary_id) || text(hive.values.apiary_id),
     queenId: queen?.id ?? "",
   };
+}
+
+/**
+ * The hive a new inspection, treatment or harvest freezes, as of its date: undefined when the
+ * request names no hive or the hive does not exist, which the command answers (invalid_argument
+ * or not_found). An unreadable date is left to the command too, which rejects it.
+ */
+export async function hiveAsOf(
+  r: ReplicaReader,
+  hiveId: string,
+  date: string,
+): Promise<HiveAsOf | undefined> {
+  if (hiveId === "" || "error" in parseRfc3339(date)) return undefined;
+  const at = await hiveAt(r, hiveId, date);
+  return at && { id: hiveId, apiaryId: at.apiaryId, queenId: at.queenId };
 }

@@ -23,8 +23,7 @@ import {
 } from "../core/commands/inspection.ts";
 import { notFound } from "../core/domain-error.ts";
 import { emptyOrSet, type OrSetState } from "../core/or-set.ts";
-import { parseRfc3339 } from "../core/rfc3339.ts";
-import { hiveAt } from "./hive-at.ts";
+import { hiveAsOf } from "./hive-at.ts";
 import { pageResponse, pageWindow } from "./paging.ts";
 import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
@@ -96,12 +95,7 @@ export function inspectionService(sessionOf: SessionOf): ServiceImpl<typeof Insp
       const cc = commandContext(s);
       const date = isoOr(req.date, cc.now, "date");
       const inspection = await s.store.write(async (w) => {
-        // An unreadable date is left to the command, which rejects it as invalid_argument.
-        const at =
-          req.hiveId === "" || "error" in parseRfc3339(date)
-            ? undefined
-            : await hiveAt(w, req.hiveId, date);
-        const hive = at && { id: req.hiveId, apiaryId: at.apiaryId, queenId: at.queenId };
+        const hive = await hiveAsOf(w, req.hiveId, date);
         const { id, changes } = createInspection(cc, hive, { ...req, date });
         await w.apply(changes);
         return mustGetInspection(w, s.organizationId, id);

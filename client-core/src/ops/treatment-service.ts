@@ -15,8 +15,7 @@ import {
 } from "@hivekeep/proto";
 import { createTreatment } from "../core/commands/treatment.ts";
 import { notFound } from "../core/domain-error.ts";
-import { parseRfc3339 } from "../core/rfc3339.ts";
-import { hiveAt } from "./hive-at.ts";
+import { hiveAsOf } from "./hive-at.ts";
 import { pageResponse, pageWindow } from "./paging.ts";
 import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type SessionOf } from "./session.ts";
@@ -66,12 +65,7 @@ export function treatmentService(sessionOf: SessionOf): ServiceImpl<typeof Treat
       const date = isoOr(req.date, cc.now, "date");
       const withdrawalUntil = isoOrNull(req.withdrawalUntil, "withdrawalUntil");
       const treatment = await s.store.write(async (w) => {
-        // An unreadable date is left to the command, which rejects it as invalid_argument.
-        const at =
-          req.hiveId === "" || "error" in parseRfc3339(date)
-            ? undefined
-            : await hiveAt(w, req.hiveId, date);
-        const hive = at && { id: req.hiveId, apiaryId: at.apiaryId, queenId: at.queenId };
+        const hive = await hiveAsOf(w, req.hiveId, date);
         const { id, changes } = createTreatment(cc, hive, { ...req, date, withdrawalUntil });
         await w.apply(changes);
         return mustGetTreatment(w, s.organizationId, id);
