@@ -7,14 +7,13 @@ import type { ApiKey } from "@hivekeep/proto";
 import { type FormEvent, useState } from "react";
 import { authClient } from "../../api.ts";
 import { useAppSession } from "../../app/client.tsx";
-import { paths } from "../../app/routes.tsx";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { TextField } from "../../ui/forms.tsx";
-import { Card, ConfirmButton, Empty, ErrorText, Page } from "../../ui/page.tsx";
+import { Card, ConfirmButton, Empty, ErrorText } from "../../ui/page.tsx";
 import { useAuthCall } from "../account/useAuthError.ts";
 import { settingsMessages } from "./messages.ts";
-import { CopyField, NeedsNetwork, ServerListView, useServerList } from "./parts.tsx";
+import { CopyField, ServerListView, ServerScreen, useServerList } from "./parts.tsx";
 
 export default function ApiKeys() {
   const t = useMessages(settingsMessages);
@@ -26,20 +25,15 @@ export default function ApiKeys() {
   const online = keys.online;
   const [created, setCreated] = useState<{ name: string; secret: string } | undefined>();
 
-  if (!session.loginMode || session.readOnly) {
-    return (
-      <Page title={t("apiKeys")} back={paths.settings}>
-        <Card>
-          <p>{session.readOnly ? t("keysDemo") : t("keysSingleUser")}</p>
-        </Card>
-      </Page>
-    );
-  }
-
   return (
-    <Page title={t("apiKeys")} back={paths.settings}>
-      <p className="muted">{t("apiKeysIntro")}</p>
-      {!online && <NeedsNetwork />}
+    <ServerScreen
+      title={t("apiKeys")}
+      intro={t("apiKeysIntro")}
+      unavailable={
+        session.readOnly ? t("keysDemo") : !session.loginMode ? t("keysSingleUser") : undefined
+      }
+      online={online}
+    >
       {created ? (
         <Card title={t("newKey", { name: created.name })} className="secret">
           <p className="notice notice--warn">{t("keyOnce")}</p>
@@ -83,7 +77,7 @@ export default function ApiKeys() {
           }
         </ServerListView>
       </Card>
-    </Page>
+    </ServerScreen>
   );
 }
 

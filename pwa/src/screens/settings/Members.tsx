@@ -11,12 +11,12 @@ import { paths } from "../../app/routes.tsx";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { SelectField, TextField } from "../../ui/forms.tsx";
-import { Card, ConfirmButton, ErrorText, Page } from "../../ui/page.tsx";
+import { Card, ConfirmButton, ErrorText } from "../../ui/page.tsx";
 import { looksLikeEmail } from "../account/errors.ts";
 import { authErrorMessages } from "../account/messages.ts";
 import { useAuthCall } from "../account/useAuthError.ts";
 import { settingsMessages } from "./messages.ts";
-import { CopyField, NeedsNetwork, ServerListView, useServerList } from "./parts.tsx";
+import { CopyField, ServerListView, ServerScreen, useServerList } from "./parts.tsx";
 
 export default function Members() {
   const t = useMessages(settingsMessages);
@@ -28,20 +28,13 @@ export default function Members() {
   );
   const online = members.online;
 
-  if (!allowed) {
-    return (
-      <Page title={t("members")} back={paths.settings}>
-        <Card>
-          <p>{session.loginMode ? t("ownersOnly") : t("singleUser")}</p>
-        </Card>
-      </Page>
-    );
-  }
-
   return (
-    <Page title={t("members")} back={paths.settings}>
-      <p className="muted">{t("membersIntro")}</p>
-      {!online && <NeedsNetwork />}
+    <ServerScreen
+      title={t("members")}
+      intro={t("membersIntro")}
+      unavailable={allowed ? undefined : session.loginMode ? t("ownersOnly") : t("singleUser")}
+      online={online}
+    >
       <Card title={session.organization}>
         <ServerListView list={members}>
           {(items) => (
@@ -61,7 +54,7 @@ export default function Members() {
         </ServerListView>
       </Card>
       <Invite disabled={!online} />
-    </Page>
+    </ServerScreen>
   );
 }
 

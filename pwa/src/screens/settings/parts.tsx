@@ -1,11 +1,12 @@
 /**
  * Pieces of the account screens: a secret to copy, the offline note, and a list kept on the
- * server only (API keys, members).
+ * server only (API keys, members) with the screen around it.
  */
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { paths } from "../../app/routes.tsx";
 import { useOnline } from "../../app/useOnline.ts";
 import { useMessages } from "../../i18n.ts";
-import { ErrorText } from "../../ui/page.tsx";
+import { Card, ErrorText, Page } from "../../ui/page.tsx";
 import { useAuthError } from "../account/useAuthError.ts";
 import { settingsMessages } from "./messages.ts";
 
@@ -65,6 +66,36 @@ export function NeedsNetwork() {
     <p className="notice notice--warn" role="status">
       {t("needsNetwork")}
     </p>
+  );
+}
+
+/**
+ * A settings screen of what only the server keeps (API keys, members): when `unavailable` says
+ * why this session has none (single-user mode, a demo, not an owner), that alone; otherwise the
+ * intro, the offline note while offline, and the screen's cards.
+ */
+export function ServerScreen(props: {
+  readonly title: string;
+  readonly intro: string;
+  readonly unavailable: string | undefined;
+  readonly online: boolean;
+  readonly children: ReactNode;
+}) {
+  if (props.unavailable !== undefined) {
+    return (
+      <Page title={props.title} back={paths.settings}>
+        <Card>
+          <p>{props.unavailable}</p>
+        </Card>
+      </Page>
+    );
+  }
+  return (
+    <Page title={props.title} back={paths.settings}>
+      <p className="muted">{props.intro}</p>
+      {!props.online && <NeedsNetwork />}
+      {props.children}
+    </Page>
   );
 }
 
