@@ -16,7 +16,17 @@ interface FieldProps {
   readonly error?: string;
   /** The id of a hint shared with other fields (shown once, beside them), read out too. */
   readonly describedBy?: string;
-  readonly children: (id: string, describedBy: string | undefined) => ReactNode;
+  readonly children: (control: FieldControl) => ReactNode;
+}
+
+/**
+ * What ties a control to its field, spread onto it: the id the label names, the hint and error
+ * read out with it, and invalid while the field shows an error.
+ */
+export interface FieldControl {
+  readonly id: string;
+  readonly "aria-describedby": string | undefined;
+  readonly "aria-invalid": true | undefined;
 }
 
 /** A label, the control, and an optional hint or error read out with it. */
@@ -31,7 +41,11 @@ export function Field({ label, hint, error, describedBy: shared, children }: Fie
       <label className="field__label" htmlFor={id}>
         {label}
       </label>
-      {children(id, describedBy)}
+      {children({
+        id,
+        "aria-describedby": describedBy,
+        "aria-invalid": error ? true : undefined,
+      })}
       {hint && (
         <p className="field__hint" id={hintId}>
           {hint}
@@ -67,10 +81,10 @@ export function TextField(props: TextFieldProps) {
   const suggest = props.suggestions !== undefined;
   return (
     <Field label={props.label} hint={props.hint} error={props.error}>
-      {(id, describedBy) => (
+      {(control) => (
         <>
           <input
-            id={id}
+            {...control}
             className="input"
             type={props.type ?? "text"}
             value={props.value}
@@ -81,8 +95,6 @@ export function TextField(props: TextFieldProps) {
             placeholder={props.placeholder}
             // biome-ignore lint/a11y/noAutofocus: only where a form opens for one field.
             autoFocus={props.autoFocus}
-            aria-describedby={describedBy}
-            aria-invalid={props.error ? true : undefined}
             onChange={(e) => props.onChange(e.target.value)}
           />
           {suggest && (
@@ -108,14 +120,13 @@ export function TextArea(props: {
 }) {
   return (
     <Field label={props.label} hint={props.hint}>
-      {(id, describedBy) => (
+      {(control) => (
         <textarea
-          id={id}
+          {...control}
           className="input input--area"
           rows={props.rows ?? 3}
           value={props.value}
           maxLength={props.maxLength}
-          aria-describedby={describedBy}
           onChange={(e) => props.onChange(e.target.value)}
         />
       )}
@@ -166,17 +177,15 @@ export function NumberField(props: {
       describedBy={props.describedBy}
       error={props.error}
     >
-      {(id, describedBy) => (
+      {(control) => (
         <span className="input-unit">
           <input
-            id={id}
+            {...control}
             className="input"
             type="text"
             inputMode="decimal"
             required={props.required}
             defaultValue={numberInputText(props.value, locale)}
-            aria-describedby={describedBy}
-            aria-invalid={props.error ? true : undefined}
             onChange={(e) => props.onChange(parseNumberInput(e.target.value))}
           />
           {props.unit && <span className="input-unit__unit">{props.unit}</span>}
@@ -202,14 +211,12 @@ export function SelectField<V extends string | number>(props: {
 }) {
   return (
     <Field label={props.label} hint={props.hint} error={props.error}>
-      {(id, describedBy) => (
+      {(control) => (
         <select
-          id={id}
+          {...control}
           className="input"
           value={String(props.value)}
           required={props.required}
-          aria-describedby={describedBy}
-          aria-invalid={props.error ? true : undefined}
           onChange={(e) => {
             const found = props.options.find((o) => String(o.value) === e.target.value);
             if (found) props.onChange(found.value);
@@ -239,15 +246,13 @@ export function DateField(props: {
   const toInput = props.dateOnly ? toLocalDateInput : toLocalInput;
   return (
     <Field label={props.label} hint={props.hint} error={props.error}>
-      {(id, describedBy) => (
+      {(control) => (
         <input
-          id={id}
+          {...control}
           className="input"
           type={props.dateOnly ? "date" : "datetime-local"}
           required={props.required}
           value={props.value ? toInput(props.value) : ""}
-          aria-describedby={describedBy}
-          aria-invalid={props.error ? true : undefined}
           onChange={(e) => props.onChange(fromLocalInput(e.target.value))}
         />
       )}
