@@ -5,7 +5,7 @@
  */
 import type { Hive } from "@hivekeep/proto";
 import { useState } from "react";
-import { useLocation, useParams } from "wouter";
+import { useLocation } from "wouter";
 import { useClient, useLive, useReadOnly } from "../../app/client.tsx";
 import { listAll } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
@@ -19,9 +19,9 @@ import {
   TextArea,
   TextField,
 } from "../../ui/forms.tsx";
-import { Loading, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
+import { Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
-import { HiveLine, useHive } from "./parts.tsx";
+import { HiveLine, HiveRecordForm } from "./parts.tsx";
 import { addYears, validAmountKg, validWaterContent, withdrawalAt } from "./rules.ts";
 
 const varieties = [
@@ -36,12 +36,7 @@ const varieties = [
 ] as const;
 
 export default function HarvestForm() {
-  const { id } = useParams<{ id: string }>();
-  const hive = useHive(id);
-  if (hive === undefined) return <Loading />;
-  if (hive === null) return <NotFound back={paths.hives} />;
-  // Keyed by the hive: another hive's form starts afresh.
-  return <Form key={hive.id} hive={hive} />;
+  return <HiveRecordForm form={Form} />;
 }
 
 function Form(props: { hive: Hive }) {

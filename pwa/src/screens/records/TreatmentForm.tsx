@@ -5,7 +5,7 @@
  */
 import type { Hive } from "@hivekeep/proto";
 import { useState } from "react";
-import { useLocation, useParams } from "wouter";
+import { useLocation } from "wouter";
 import { useClient, useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/routes.tsx";
 import { daysSince, toTimestamp, useFormat } from "../../format.ts";
@@ -17,9 +17,9 @@ import {
   NumberField,
   TextField,
 } from "../../ui/forms.tsx";
-import { Loading, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
+import { Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
-import { HiveLine, useHive } from "./parts.tsx";
+import { HiveLine, HiveRecordForm } from "./parts.tsx";
 import { validWithdrawalDays, withdrawalEnd } from "./rules.ts";
 
 /** Common products in Central Europe (trade names are the same in both languages). */
@@ -43,12 +43,7 @@ const ingredients = ["oxalic", "formic", "lactic", "thymol", "amitraz", "flumeth
 const methods = ["trickle", "spray", "evaporate", "sublimate", "strips"] as const;
 
 export default function TreatmentForm() {
-  const { id } = useParams<{ id: string }>();
-  const hive = useHive(id);
-  if (hive === undefined) return <Loading />;
-  if (hive === null) return <NotFound back={paths.hives} />;
-  // Keyed by the hive: another hive's form starts afresh.
-  return <Form key={hive.id} hive={hive} />;
+  return <HiveRecordForm form={Form} />;
 }
 
 function Form(props: { hive: Hive }) {

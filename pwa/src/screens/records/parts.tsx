@@ -1,10 +1,12 @@
 /** Small pieces the record forms share: the marking colour choice, the hive line and the hive a route names. */
 import type { Hive, MarkingColor } from "@hivekeep/proto";
-import { useId } from "react";
+import { type ComponentType, useId } from "react";
+import { useParams } from "wouter";
 import { useLive, useLiveResult } from "../../app/client.tsx";
+import { paths } from "../../app/routes.tsx";
 import { useMessages } from "../../i18n.ts";
 import { commonMessages, label, markings } from "../../ui/messages.ts";
-import { MarkingDot } from "../../ui/page.tsx";
+import { Loading, MarkingDot, NotFound } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
 
 /** The five marking colours as big radio buttons, each with its dot and its name. */
@@ -68,4 +70,16 @@ export function useHive(id: string): Hive | null | undefined {
   if (result === undefined) return undefined;
   if ("error" in result || result.value === undefined) return null;
   return result.value;
+}
+
+/**
+ * The form of a new record for the hive the route names (`/hives/:id/…`), once the hive is
+ * read; keyed by the hive, so another hive's form starts afresh.
+ */
+export function HiveRecordForm(props: { readonly form: ComponentType<{ hive: Hive }> }) {
+  const { id } = useParams<{ id: string }>();
+  const hive = useHive(id);
+  if (hive === undefined) return <Loading />;
+  if (hive === null) return <NotFound back={paths.hives} />;
+  return <props.form key={hive.id} hive={hive} />;
 }
