@@ -40,6 +40,7 @@ import {
   lastColonyState,
   type MeasurementKey,
   measurementRanges,
+  newDraft,
   toCreateFields,
   togglePreset,
 } from "./fields.ts";
@@ -89,23 +90,7 @@ function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom?: Inspectio
   // As the form started (this inspection, once saved, becomes the hive's last one).
   const [prefillFrom] = useState(props.prefillFrom);
 
-  const [draft, setDraft] = useState<InspectionDraft>(() => ({
-    ...props.prefill,
-    date: new Date(),
-    queenSeen: false,
-    eggsSeen: false,
-    coveredLarva: false,
-    superAdded: false,
-    queenCells: undefined,
-    weightKg: undefined,
-    tempHive: undefined,
-    tempOutside: undefined,
-    humidityHive: undefined,
-    humidityOutside: undefined,
-    weather: "",
-    varroa: "",
-    note: "",
-  }));
+  const [draft, setDraft] = useState<InspectionDraft>(() => newDraft(props.prefill, new Date()));
   const set =
     <K extends keyof InspectionDraft>(key: K) =>
     (value: InspectionDraft[K]) =>

@@ -5,11 +5,11 @@ import {
   colonyStateOf,
   emptyColonyState,
   hasPreset,
-  type InspectionDraft,
   invalidMeasurements,
   isColonyCheck,
   isMeasurementOnly,
   lastColonyState,
+  newDraft,
   toCreateFields,
   togglePreset,
 } from "./fields.ts";
@@ -17,23 +17,7 @@ import {
 const insp = (fields: MessageInitShape<typeof InspectionSchema>) =>
   create(InspectionSchema, fields);
 
-const draft: InspectionDraft = {
-  ...emptyColonyState,
-  date: undefined,
-  queenSeen: false,
-  eggsSeen: false,
-  coveredLarva: false,
-  superAdded: false,
-  queenCells: undefined,
-  weightKg: undefined,
-  tempHive: undefined,
-  tempOutside: undefined,
-  humidityHive: undefined,
-  humidityOutside: undefined,
-  weather: "",
-  varroa: "",
-  note: "",
-};
+const draft = newDraft(emptyColonyState, undefined);
 
 describe("lastColonyState", () => {
   it("takes the newest inspection with colony state, skipping a scale's measurement records across pages", async () => {
@@ -81,6 +65,36 @@ describe("colonyStateOf", () => {
       temperament: Temperament.GENTLE,
       calmness: 3,
     });
+  });
+});
+
+describe("newDraft", () => {
+  it("starts from the colony state and the date, with nothing seen, measured or written", () => {
+    const colony = { ...emptyColonyState, frames: 10, stores: Stores.GOOD };
+    const date = new Date("2026-05-01T10:00:00Z");
+    const d = newDraft(colony, date);
+    expect(d.date).toBe(date);
+    expect(toCreateFields(d)).toEqual({
+      note: "",
+      weightKg: 0,
+      tempHive: 0,
+      tempOutside: 0,
+      humidityHive: 0,
+      humidityOutside: 0,
+      weather: "",
+      queenSeen: false,
+      eggsSeen: false,
+      coveredLarva: false,
+      frames: 10,
+      broodFrames: 0,
+      stores: Stores.GOOD,
+      temperament: Temperament.UNSPECIFIED,
+      calmness: 0,
+      queenCells: 0,
+      varroa: "",
+      superAdded: false,
+    });
+    expect(invalidMeasurements(d)).toEqual([]);
   });
 });
 

@@ -99,6 +99,27 @@ export interface InspectionDraft extends ColonyState {
   readonly note: string;
 }
 
+/** A new inspection's draft: the colony state it starts from, everything else not set. */
+export function newDraft(colony: ColonyState, date: Date | undefined): InspectionDraft {
+  return {
+    ...colony,
+    date,
+    queenSeen: false,
+    eggsSeen: false,
+    coveredLarva: false,
+    superAdded: false,
+    queenCells: undefined,
+    weightKg: undefined,
+    tempHive: undefined,
+    tempOutside: undefined,
+    humidityHive: undefined,
+    humidityOutside: undefined,
+    weather: "",
+    varroa: "",
+    note: "",
+  };
+}
+
 export type MeasurementKey =
   | "weightKg"
   | "tempHive"
