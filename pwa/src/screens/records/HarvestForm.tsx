@@ -6,7 +6,7 @@
 import type { Hive } from "@hivekeep/proto";
 import { useState } from "react";
 import { useLocation } from "wouter";
-import { useClient, useLive, useReadOnly } from "../../app/client.tsx";
+import { useClient, useLive } from "../../app/client.tsx";
 import { listAll } from "../../app/list-all.ts";
 import { paths } from "../../app/routes.tsx";
 import { toTimestamp, useFormat } from "../../format.ts";
@@ -19,9 +19,9 @@ import {
   TextArea,
   TextField,
 } from "../../ui/forms.tsx";
-import { Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
+import { useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
-import { HiveLine, HiveRecordForm } from "./parts.tsx";
+import { HiveRecordPage } from "./parts.tsx";
 import { addYears, validAmountKg, validWaterContent, withdrawalAt } from "./rules.ts";
 
 const varieties = [
@@ -36,14 +36,14 @@ const varieties = [
 ] as const;
 
 export default function HarvestForm() {
-  return <HiveRecordForm form={Form} />;
+  const t = useMessages(recordMessages);
+  return <HiveRecordPage title={t("newHarvest")} form={Form} />;
 }
 
 function Form(props: { hive: Hive }) {
   const t = useMessages(recordMessages);
   const fmt = useFormat();
   const client = useClient();
-  const readOnly = useReadOnly();
   const [, navigate] = useLocation();
   const hiveId = props.hive.id;
   const treatments = useLive(
@@ -79,15 +79,11 @@ function Form(props: { hive: Hive }) {
     navigate(paths.hive(hiveId), { replace: true });
   });
 
-  const back = paths.hive(hiveId);
-  if (readOnly) return <ReadOnlyPage title={t("newHarvest")} back={back} />;
-
   const blocking = treatments && withdrawalAt(treatments, date ?? new Date());
   const waterHigh = water !== undefined && validWaterContent(water) && water > 18;
 
   return (
-    <Page title={t("newHarvest")} back={back}>
-      <HiveLine hive={props.hive} />
+    <>
       {blocking && (
         <p className="notice notice--warn" role="status">
           <span className="notice__text">
@@ -164,6 +160,6 @@ function Form(props: { hive: Hive }) {
         <TextArea label={t("note")} value={note} onChange={setNote} />
         <FormFooter action={save} label={t("saveHarvest")} big />
       </form>
-    </Page>
+    </>
   );
 }

@@ -6,7 +6,7 @@
 import type { Hive } from "@hivekeep/proto";
 import { useState } from "react";
 import { useLocation } from "wouter";
-import { useClient, useReadOnly } from "../../app/client.tsx";
+import { useClient } from "../../app/client.tsx";
 import { paths } from "../../app/routes.tsx";
 import { daysSince, toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
@@ -17,9 +17,9 @@ import {
   NumberField,
   TextField,
 } from "../../ui/forms.tsx";
-import { Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
+import { useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
-import { HiveLine, HiveRecordForm } from "./parts.tsx";
+import { HiveRecordPage } from "./parts.tsx";
 import { validWithdrawalDays, withdrawalEnd } from "./rules.ts";
 
 /** Common products in Central Europe (trade names are the same in both languages). */
@@ -43,14 +43,14 @@ const ingredients = ["oxalic", "formic", "lactic", "thymol", "amitraz", "flumeth
 const methods = ["trickle", "spray", "evaporate", "sublimate", "strips"] as const;
 
 export default function TreatmentForm() {
-  return <HiveRecordForm form={Form} />;
+  const t = useMessages(recordMessages);
+  return <HiveRecordPage title={t("newTreatment")} form={Form} />;
 }
 
 function Form(props: { hive: Hive }) {
   const t = useMessages(recordMessages);
   const fmt = useFormat();
   const client = useClient();
-  const readOnly = useReadOnly();
   const [, navigate] = useLocation();
   const hiveId = props.hive.id;
 
@@ -81,94 +81,88 @@ function Form(props: { hive: Hive }) {
     navigate(paths.hive(hiveId), { replace: true });
   });
 
-  const back = paths.hive(hiveId);
-  if (readOnly) return <ReadOnlyPage title={t("newTreatment")} back={back} />;
-
   const daysOk = validWithdrawalDays(days);
   const end = daysOk ? withdrawalEnd(date ?? new Date(), days) : undefined;
   const left = end ? -(daysSince(end) ?? 0) : 0;
 
   return (
-    <Page title={t("newTreatment")} back={back}>
-      <HiveLine hive={props.hive} />
-      <form
-        className="form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          const productOk = product.trim() !== "";
-          setProductError(productOk ? undefined : t("productRequired"));
-          setDaysError(daysOk ? undefined : t("withdrawalDaysInvalid"));
-          if (productOk && daysOk) void save.run(date ?? new Date());
-          else focusFirstInvalid(e.currentTarget);
+    <form
+      className="form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        const productOk = product.trim() !== "";
+        setProductError(productOk ? undefined : t("productRequired"));
+        setDaysError(daysOk ? undefined : t("withdrawalDaysInvalid"));
+        if (productOk && daysOk) void save.run(date ?? new Date());
+        else focusFirstInvalid(e.currentTarget);
+      }}
+    >
+      <TextField
+        label={t("product")}
+        value={product}
+        onChange={(v) => {
+          setProduct(v);
+          if (v.trim() !== "") setProductError(undefined);
         }}
-      >
+        suggestions={products}
+        hint={t("productHint")}
+        error={productError}
+        required
+        autoFocus
+      />
+      <div className="form__row">
         <TextField
-          label={t("product")}
-          value={product}
-          onChange={(v) => {
-            setProduct(v);
-            if (v.trim() !== "") setProductError(undefined);
-          }}
-          suggestions={products}
-          hint={t("productHint")}
-          error={productError}
-          required
-          autoFocus
+          label={t("activeIngredient")}
+          value={activeIngredient}
+          onChange={setActiveIngredient}
+          suggestions={ingredients.map((k) => t(`ingredientOption.${k}`))}
         />
-        <div className="form__row">
-          <TextField
-            label={t("activeIngredient")}
-            value={activeIngredient}
-            onChange={setActiveIngredient}
-            suggestions={ingredients.map((k) => t(`ingredientOption.${k}`))}
-          />
-          <TextField label={t("dose")} value={dose} onChange={setDose} hint={t("doseHint")} />
-        </div>
-        <div className="form__row">
-          <TextField
-            label={t("method")}
-            value={method}
-            onChange={setMethod}
-            suggestions={methods.map((k) => t(`methodOption.${k}`))}
-          />
-          <TextField label={t("reason")} value={reason} onChange={setReason} />
-        </div>
-        <div className="form__row">
-          <DateField label={t("date")} value={date} onChange={setDate} required />
-          <TextField label={t("batchNumber")} value={batchNumber} onChange={setBatchNumber} />
-        </div>
-        <div className="form__row">
-          <NumberField
-            label={t("withdrawalDays")}
-            value={days}
-            onChange={(d) => {
-              setDays(d);
-              if (validWithdrawalDays(d)) setDaysError(undefined);
-            }}
-            unit={t("days")}
-            hint={t("withdrawalDaysHint")}
-            error={daysError}
-            min={0}
-            step={1}
-          />
-          <output className="records-withdrawal" aria-live="polite">
-            {end ? (
-              <>
-                <span className="records-withdrawal__label">{t("withdrawalEnds")}</span>
-                <span className="records-withdrawal__date">{fmt.date(end)}</span>
-                <span className="records-withdrawal__rest">
-                  {left > 0 ? t("withdrawalEndsIn", { count: left }) : t("withdrawalEnded")}
-                  {left > 0 && ` · ${t("withdrawalNoHarvest")}`}
-                </span>
-              </>
-            ) : (
-              <span className="records-withdrawal__none">{t("withdrawalNone")}</span>
-            )}
-          </output>
-        </div>
-        <FormFooter action={save} label={t("saveTreatment")} big />
-      </form>
-    </Page>
+        <TextField label={t("dose")} value={dose} onChange={setDose} hint={t("doseHint")} />
+      </div>
+      <div className="form__row">
+        <TextField
+          label={t("method")}
+          value={method}
+          onChange={setMethod}
+          suggestions={methods.map((k) => t(`methodOption.${k}`))}
+        />
+        <TextField label={t("reason")} value={reason} onChange={setReason} />
+      </div>
+      <div className="form__row">
+        <DateField label={t("date")} value={date} onChange={setDate} required />
+        <TextField label={t("batchNumber")} value={batchNumber} onChange={setBatchNumber} />
+      </div>
+      <div className="form__row">
+        <NumberField
+          label={t("withdrawalDays")}
+          value={days}
+          onChange={(d) => {
+            setDays(d);
+            if (validWithdrawalDays(d)) setDaysError(undefined);
+          }}
+          unit={t("days")}
+          hint={t("withdrawalDaysHint")}
+          error={daysError}
+          min={0}
+          step={1}
+        />
+        <output className="records-withdrawal" aria-live="polite">
+          {end ? (
+            <>
+              <span className="records-withdrawal__label">{t("withdrawalEnds")}</span>
+              <span className="records-withdrawal__date">{fmt.date(end)}</span>
+              <span className="records-withdrawal__rest">
+                {left > 0 ? t("withdrawalEndsIn", { count: left }) : t("withdrawalEnded")}
+                {left > 0 && ` · ${t("withdrawalNoHarvest")}`}
+              </span>
+            </>
+          ) : (
+            <span className="records-withdrawal__none">{t("withdrawalNone")}</span>
+          )}
+        </output>
+      </div>
+      <FormFooter action={save} label={t("saveTreatment")} big />
+    </form>
   );
 }

@@ -2,11 +2,11 @@
 import type { Hive, MarkingColor } from "@hivekeep/proto";
 import { type ComponentType, useId } from "react";
 import { useParams } from "wouter";
-import { useLive, useLiveResult } from "../../app/client.tsx";
+import { useLive, useLiveResult, useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/routes.tsx";
 import { useMessages } from "../../i18n.ts";
 import { commonMessages, label, markings } from "../../ui/messages.ts";
-import { Loading, MarkingDot, NotFound } from "../../ui/page.tsx";
+import { Loading, MarkingDot, NotFound, Page, ReadOnlyPage } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
 
 /** The five marking colours as big radio buttons, each with its dot and its name. */
@@ -73,13 +73,25 @@ export function useHive(id: string): Hive | null | undefined {
 }
 
 /**
- * The form of a new record for the hive the route names (`/hives/:id/…`), once the hive is
- * read; keyed by the hive, so another hive's form starts afresh.
+ * The page of a new record for the hive the route names (`/hives/:id/…`), once the hive is read:
+ * its line under the title, then the form, keyed by the hive so another hive's form starts
+ * afresh. A read-only session gets the read-only page instead.
  */
-export function HiveRecordForm(props: { readonly form: ComponentType<{ hive: Hive }> }) {
+export function HiveRecordPage(props: {
+  readonly title: string;
+  readonly form: ComponentType<{ hive: Hive }>;
+}) {
   const { id } = useParams<{ id: string }>();
   const hive = useHive(id);
+  const readOnly = useReadOnly();
   if (hive === undefined) return <Loading />;
   if (hive === null) return <NotFound back={paths.hives} />;
-  return <props.form key={hive.id} hive={hive} />;
+  const back = paths.hive(hive.id);
+  if (readOnly) return <ReadOnlyPage title={props.title} back={back} />;
+  return (
+    <Page key={hive.id} title={props.title} back={back}>
+      <HiveLine hive={hive} />
+      <props.form hive={hive} />
+    </Page>
+  );
 }
