@@ -19,7 +19,7 @@ import { EventType } from "../core/commands/event.ts";
 import { createHarvest, deleteHarvest, type HarvestState } from "../core/commands/harvest.ts";
 import { notFound } from "../core/domain-error.ts";
 import { hiveAsOf } from "./hive-at.ts";
-import { pageResponse, pageWindow } from "./paging.ts";
+import { listPage } from "./list-page.ts";
 import type { Filter } from "./query.ts";
 import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
@@ -68,25 +68,18 @@ export function harvestService(sessionOf: SessionOf): ServiceImpl<typeof Harvest
   return {
     async listHarvests(req, ctx) {
       const s = sessionOf(ctx);
-      const window = pageWindow(req.page);
       const where: Filter[] = [];
       if (req.hiveId !== "") where.push({ column: "hive_id", eq: req.hiveId });
       if (req.apiaryId !== "") where.push({ column: "apiary_id", eq: req.apiaryId });
-      const { rows, total } = await s.store.read((r) =>
-        r.list("harvest", {
-          where,
-          orderBy: [
-            { column: "date", desc: true },
-            { column: "created_at", desc: true },
-            { column: "id", desc: true },
-          ],
-          ...window,
-        }),
-      );
-      return create(ListHarvestsResponseSchema, {
-        harvests: rows.map((row) => toProto(HarvestSchema, "harvest", row, s.organizationId)),
-        page: pageResponse(window, rows.length, total),
+      const { items, page } = await listPage(s, "harvest", HarvestSchema, req.page, {
+        where,
+        orderBy: [
+          { column: "date", desc: true },
+          { column: "created_at", desc: true },
+          { column: "id", desc: true },
+        ],
       });
+      return create(ListHarvestsResponseSchema, { harvests: items, page });
     },
 
     async getHarvest(req, ctx) {

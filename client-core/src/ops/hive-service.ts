@@ -24,7 +24,7 @@ import {
 } from "../core/commands/hive.ts";
 import { notFound } from "../core/domain-error.ts";
 import { hiveAt } from "./hive-at.ts";
-import { pageResponse, pageWindow } from "./paging.ts";
+import { listPage } from "./list-page.ts";
 import type { ReplicaReader, StoredRow } from "./replica-store.ts";
 import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
 import { isoOr } from "./timestamps.ts";
@@ -95,18 +95,11 @@ export function hiveService(sessionOf: SessionOf): ServiceImpl<typeof HiveServic
   return {
     async listHives(req, ctx) {
       const s = sessionOf(ctx);
-      const window = pageWindow(req.page);
-      const { rows, total } = await s.store.read((r) =>
-        r.list("hive", {
-          where: req.apiaryId === "" ? [] : [{ column: "apiary_id", eq: req.apiaryId }],
-          orderBy: [{ column: "name", fold: "ascii" }, { column: "id" }],
-          ...window,
-        }),
-      );
-      return create(ListHivesResponseSchema, {
-        hives: rows.map((row) => toProto(HiveSchema, "hive", row, s.organizationId)),
-        page: pageResponse(window, rows.length, total),
+      const { items, page } = await listPage(s, "hive", HiveSchema, req.page, {
+        where: req.apiaryId === "" ? [] : [{ column: "apiary_id", eq: req.apiaryId }],
+        orderBy: [{ column: "name", fold: "ascii" }, { column: "id" }],
       });
+      return create(ListHivesResponseSchema, { hives: items, page });
     },
 
     async getHive(req, ctx) {

@@ -24,7 +24,7 @@ import {
 import { notFound } from "../core/domain-error.ts";
 import { emptyOrSet, type OrSetState } from "../core/or-set.ts";
 import { hiveAsOf } from "./hive-at.ts";
-import { pageResponse, pageWindow } from "./paging.ts";
+import { listPage } from "./list-page.ts";
 import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
 import { isoOr } from "./timestamps.ts";
@@ -65,23 +65,14 @@ export function inspectionService(sessionOf: SessionOf): ServiceImpl<typeof Insp
   return {
     async listInspections(req, ctx) {
       const s = sessionOf(ctx);
-      const window = pageWindow(req.page);
-      const { rows, total } = await s.store.read((r) =>
-        r.list("inspection", {
-          where: req.hiveId === "" ? [] : [{ column: "hive_id", eq: req.hiveId }],
-          orderBy: [
-            { column: "date", desc: true },
-            { column: "id", desc: true },
-          ],
-          ...window,
-        }),
-      );
-      return create(ListInspectionsResponseSchema, {
-        inspections: rows.map((row) =>
-          toProto(InspectionSchema, "inspection", row, s.organizationId),
-        ),
-        page: pageResponse(window, rows.length, total),
+      const { items, page } = await listPage(s, "inspection", InspectionSchema, req.page, {
+        where: req.hiveId === "" ? [] : [{ column: "hive_id", eq: req.hiveId }],
+        orderBy: [
+          { column: "date", desc: true },
+          { column: "id", desc: true },
+        ],
       });
+      return create(ListInspectionsResponseSchema, { inspections: items, page });
     },
 
     async getInspection(req, ctx) {

@@ -18,7 +18,7 @@ import { createQueen, type QueenHive, updateQueen } from "../core/commands/queen
 import { notFound } from "../core/domain-error.ts";
 import { parseRfc3339 } from "../core/rfc3339.ts";
 import { hiveAt } from "./hive-at.ts";
-import { pageResponse, pageWindow } from "./paging.ts";
+import { listPage } from "./list-page.ts";
 import type { Filter } from "./query.ts";
 import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
@@ -66,24 +66,17 @@ export function queenService(sessionOf: SessionOf): ServiceImpl<typeof QueenServ
     // Newest introduction first; a hive's history reads top down.
     async listQueens(req, ctx) {
       const s = sessionOf(ctx);
-      const window = pageWindow(req.page);
       const where: Filter[] = [];
       if (req.hiveId !== "") where.push({ column: "hive_id", eq: req.hiveId });
       if (req.onlyActive) where.push({ column: "active", eq: true });
-      const { rows, total } = await s.store.read((r) =>
-        r.list("queen", {
-          where,
-          orderBy: [
-            { column: "introduced_at", orElse: "created_at", desc: true },
-            { column: "id", desc: true },
-          ],
-          ...window,
-        }),
-      );
-      return create(ListQueensResponseSchema, {
-        queens: rows.map((row) => toProto(QueenSchema, "queen", row, s.organizationId)),
-        page: pageResponse(window, rows.length, total),
+      const { items, page } = await listPage(s, "queen", QueenSchema, req.page, {
+        where,
+        orderBy: [
+          { column: "introduced_at", orElse: "created_at", desc: true },
+          { column: "id", desc: true },
+        ],
       });
+      return create(ListQueensResponseSchema, { queens: items, page });
     },
 
     async getQueen(req, ctx) {

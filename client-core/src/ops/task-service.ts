@@ -18,7 +18,7 @@ import {
 import { createTask, setTaskDone } from "../core/commands/task.ts";
 import { notFound } from "../core/domain-error.ts";
 import { isReadableScope } from "../core/entities.ts";
-import { pageResponse, pageWindow } from "./paging.ts";
+import { listPage } from "./list-page.ts";
 import type { Filter } from "./query.ts";
 import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type SessionOf } from "./session.ts";
@@ -41,26 +41,19 @@ export function taskService(sessionOf: SessionOf): ServiceImpl<typeof TaskServic
   return {
     async listTasks(req, ctx) {
       const s = sessionOf(ctx);
-      const window = pageWindow(req.page);
       const where: Filter[] = [{ readableBy: s.userId }];
       if (req.hiveId !== "") where.push({ column: "hive_id", eq: req.hiveId });
       if (req.onlyOpen) where.push({ column: "done", eq: false });
-      const { rows, total } = await s.store.read((r) =>
-        r.list("task", {
-          where,
-          orderBy: [
-            { column: "done", ifNull: false },
-            { column: "due_at" },
-            { column: "created_at" },
-            { column: "id" },
-          ],
-          ...window,
-        }),
-      );
-      return create(ListTasksResponseSchema, {
-        tasks: rows.map((row) => toProto(TaskSchema, "task", row, s.organizationId)),
-        page: pageResponse(window, rows.length, total),
+      const { items, page } = await listPage(s, "task", TaskSchema, req.page, {
+        where,
+        orderBy: [
+          { column: "done", ifNull: false },
+          { column: "due_at" },
+          { column: "created_at" },
+          { column: "id" },
+        ],
       });
+      return create(ListTasksResponseSchema, { tasks: items, page });
     },
 
     async getTask(req, ctx) {

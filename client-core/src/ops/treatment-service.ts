@@ -16,7 +16,7 @@ import {
 import { createTreatment } from "../core/commands/treatment.ts";
 import { notFound } from "../core/domain-error.ts";
 import { hiveAsOf } from "./hive-at.ts";
-import { pageResponse, pageWindow } from "./paging.ts";
+import { listPage } from "./list-page.ts";
 import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type SessionOf } from "./session.ts";
 import { isoOr, isoOrNull } from "./timestamps.ts";
@@ -36,21 +36,14 @@ export function treatmentService(sessionOf: SessionOf): ServiceImpl<typeof Treat
   return {
     async listTreatments(req, ctx) {
       const s = sessionOf(ctx);
-      const window = pageWindow(req.page);
-      const { rows, total } = await s.store.read((r) =>
-        r.list("treatment", {
-          where: req.hiveId === "" ? [] : [{ column: "hive_id", eq: req.hiveId }],
-          orderBy: [
-            { column: "date", desc: true },
-            { column: "id", desc: true },
-          ],
-          ...window,
-        }),
-      );
-      return create(ListTreatmentsResponseSchema, {
-        treatments: rows.map((row) => toProto(TreatmentSchema, "treatment", row, s.organizationId)),
-        page: pageResponse(window, rows.length, total),
+      const { items, page } = await listPage(s, "treatment", TreatmentSchema, req.page, {
+        where: req.hiveId === "" ? [] : [{ column: "hive_id", eq: req.hiveId }],
+        orderBy: [
+          { column: "date", desc: true },
+          { column: "id", desc: true },
+        ],
       });
+      return create(ListTreatmentsResponseSchema, { treatments: items, page });
     },
 
     async getTreatment(req, ctx) {
