@@ -13,7 +13,13 @@ import { TextField } from "../../ui/forms.tsx";
 import { Card, ConfirmButton, Empty, ErrorText } from "../../ui/page.tsx";
 import { useAuthCall } from "../account/useAuthError.ts";
 import { settingsMessages } from "./messages.ts";
-import { CopyField, ServerListView, ServerScreen, useServerList } from "./parts.tsx";
+import {
+  CopyField,
+  ServerFormFooter,
+  ServerListView,
+  ServerScreen,
+  useServerList,
+} from "./parts.tsx";
 
 export default function ApiKeys() {
   const t = useMessages(settingsMessages);
@@ -112,16 +118,13 @@ function CreateKey(props: {
           maxLength={200}
           required
         />
-        <ErrorText text={error} />
-        <div className="form__actions">
-          <button
-            type="submit"
-            className="button button--primary"
-            disabled={busy || props.disabled}
-          >
-            {busy ? t("creatingKey") : t("createKey")}
-          </button>
-        </div>
+        <ServerFormFooter
+          error={error}
+          busy={busy}
+          disabled={props.disabled}
+          label={t("createKey")}
+          busyLabel={t("creatingKey")}
+        />
       </form>
     </Card>
   );

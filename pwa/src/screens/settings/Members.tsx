@@ -16,7 +16,13 @@ import { looksLikeEmail } from "../account/errors.ts";
 import { authErrorMessages } from "../account/messages.ts";
 import { useAuthCall } from "../account/useAuthError.ts";
 import { settingsMessages } from "./messages.ts";
-import { CopyField, ServerListView, ServerScreen, useServerList } from "./parts.tsx";
+import {
+  CopyField,
+  ServerFormFooter,
+  ServerListView,
+  ServerScreen,
+  useServerList,
+} from "./parts.tsx";
 
 export default function Members() {
   const t = useMessages(settingsMessages);
@@ -152,16 +158,13 @@ function Invite(props: { disabled: boolean }) {
             ]}
           />
         </div>
-        <ErrorText text={error} />
-        <div className="form__actions">
-          <button
-            type="submit"
-            className="button button--primary"
-            disabled={busy || props.disabled}
-          >
-            {busy ? t("inviting") : t("createInvitation")}
-          </button>
-        </div>
+        <ServerFormFooter
+          error={error}
+          busy={busy}
+          disabled={props.disabled}
+          label={t("createInvitation")}
+          busyLabel={t("inviting")}
+        />
       </form>
       {invitation && (
         <section

@@ -70,6 +70,33 @@ export function NeedsNetwork() {
 }
 
 /**
+ * The end of a form the server answers (create a key, invite): what went wrong, and the submit
+ * button, off while the call runs (then saying so) or while the screen cannot reach the server.
+ */
+export function ServerFormFooter(props: {
+  readonly error: string | undefined;
+  readonly busy: boolean;
+  readonly disabled: boolean;
+  readonly label: string;
+  readonly busyLabel: string;
+}) {
+  return (
+    <>
+      <ErrorText text={props.error} />
+      <div className="form__actions">
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={props.busy || props.disabled}
+        >
+          {props.busy ? props.busyLabel : props.label}
+        </button>
+      </div>
+    </>
+  );
+}
+
+/**
  * A settings screen of what only the server keeps (API keys, members): when `unavailable` says
  * why this session has none (single-user mode, a demo, not an owner), that alone; otherwise the
  * intro, the offline note while offline, and the screen's cards.
