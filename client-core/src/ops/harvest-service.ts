@@ -10,31 +10,21 @@ import {
   CreateHarvestResponseSchema,
   DeleteHarvestResponseSchema,
   GetHarvestResponseSchema,
-  type Harvest,
   HarvestSchema,
   type HarvestService,
   ListHarvestsResponseSchema,
 } from "@hivekeep/proto";
 import { EventType } from "../core/commands/event.ts";
 import { createHarvest, deleteHarvest, type HarvestState } from "../core/commands/harvest.ts";
-import { notFound } from "../core/domain-error.ts";
 import { hiveAsOf } from "./hive-at.ts";
-import { listPage } from "./list-page.ts";
 import type { Filter } from "./query.ts";
+import { getRecord, listPage } from "./record-reads.ts";
 import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
 import { isoOr, isoOrNull } from "./timestamps.ts";
-import { toProto } from "./to-proto.ts";
 
-async function mustGetHarvest(
-  r: ReplicaReader,
-  organizationId: string,
-  id: string,
-): Promise<Harvest> {
-  const row = await r.get("harvest", id);
-  if (!row) throw notFound("harvest", id);
-  return toProto(HarvestSchema, "harvest", row, organizationId);
-}
+const mustGetHarvest = (r: ReplicaReader, organizationId: string, id: string) =>
+  getRecord(r, "harvest", HarvestSchema, organizationId, id);
 
 /**
  * The harvest and its live HARVEST events as DeleteHarvest needs them; all are about to be

@@ -8,7 +8,6 @@ import {
   CreateHiveResponseSchema,
   DeleteHiveResponseSchema,
   GetHiveResponseSchema,
-  type Hive,
   HiveSchema,
   type HiveService,
   ListHivesResponseSchema,
@@ -22,26 +21,17 @@ import {
   relocateHive,
   updateHive,
 } from "../core/commands/hive.ts";
-import { notFound } from "../core/domain-error.ts";
 import { hiveAt } from "./hive-at.ts";
-import { listPage } from "./list-page.ts";
+import { getRecord, listPage } from "./record-reads.ts";
 import type { ReplicaReader, StoredRow } from "./replica-store.ts";
 import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
 import { isoOr } from "./timestamps.ts";
-import { toProto } from "./to-proto.ts";
 import { withoutUnchanged } from "./unchanged.ts";
 
 const text = (v: unknown): string => (typeof v === "string" ? v : "");
 
-export async function mustGetHive(
-  r: ReplicaReader,
-  organizationId: string,
-  id: string,
-): Promise<Hive> {
-  const row = await r.get("hive", id);
-  if (!row) throw notFound("hive", id);
-  return toProto(HiveSchema, "hive", row, organizationId);
-}
+export const mustGetHive = (r: ReplicaReader, organizationId: string, id: string) =>
+  getRecord(r, "hive", HiveSchema, organizationId, id);
 
 /**
  * The state the hive commands need, read inside the write: the hive, its open placements (both

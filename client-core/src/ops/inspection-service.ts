@@ -9,7 +9,6 @@ import {
   AddInspectionPhotoResponseSchema,
   CreateInspectionResponseSchema,
   GetInspectionResponseSchema,
-  type Inspection,
   InspectionSchema,
   type InspectionService,
   ListInspectionsResponseSchema,
@@ -21,24 +20,15 @@ import {
   type InspectionState,
   removeInspectionPhoto,
 } from "../core/commands/inspection.ts";
-import { notFound } from "../core/domain-error.ts";
 import { emptyOrSet, type OrSetState } from "../core/or-set.ts";
 import { hiveAsOf } from "./hive-at.ts";
-import { listPage } from "./list-page.ts";
+import { getRecord, listPage } from "./record-reads.ts";
 import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
 import { isoOr } from "./timestamps.ts";
-import { toProto } from "./to-proto.ts";
 
-async function mustGetInspection(
-  r: ReplicaReader,
-  organizationId: string,
-  id: string,
-): Promise<Inspection> {
-  const row = await r.get("inspection", id);
-  if (!row) throw notFound("inspection", id);
-  return toProto(InspectionSchema, "inspection", row, organizationId);
-}
+const mustGetInspection = (r: ReplicaReader, organizationId: string, id: string) =>
+  getRecord(r, "inspection", InspectionSchema, organizationId, id);
 
 type PhotoCommand = typeof addInspectionPhoto;
 

@@ -9,28 +9,22 @@ import {
   CreateQueenResponseSchema,
   GetQueenResponseSchema,
   ListQueensResponseSchema,
-  type Queen,
   QueenSchema,
   type QueenService,
   UpdateQueenResponseSchema,
 } from "@hivekeep/proto";
 import { createQueen, type QueenHive, updateQueen } from "../core/commands/queen.ts";
-import { notFound } from "../core/domain-error.ts";
 import { parseRfc3339 } from "../core/rfc3339.ts";
 import { hiveAt } from "./hive-at.ts";
-import { listPage } from "./list-page.ts";
 import type { Filter } from "./query.ts";
+import { getRecord, listPage } from "./record-reads.ts";
 import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
 import { isoOf, isoOr } from "./timestamps.ts";
-import { toProto } from "./to-proto.ts";
 import { withoutUnchanged } from "./unchanged.ts";
 
-async function mustGetQueen(r: ReplicaReader, organizationId: string, id: string): Promise<Queen> {
-  const row = await r.get("queen", id);
-  if (!row) throw notFound("queen", id);
-  return toProto(QueenSchema, "queen", row, organizationId);
-}
+const mustGetQueen = (r: ReplicaReader, organizationId: string, id: string) =>
+  getRecord(r, "queen", QueenSchema, organizationId, id);
 
 /** The hive as CreateQueen needs it, read inside the write. */
 async function queenHive(

@@ -18,8 +18,8 @@ import {
 import { createTask, setTaskDone } from "../core/commands/task.ts";
 import { notFound } from "../core/domain-error.ts";
 import { isReadableScope } from "../core/entities.ts";
-import { listPage } from "./list-page.ts";
 import type { Filter } from "./query.ts";
+import { listPage } from "./record-reads.ts";
 import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type SessionOf } from "./session.ts";
 import { isoOf } from "./timestamps.ts";

@@ -9,28 +9,18 @@ import {
   CreateTreatmentResponseSchema,
   GetTreatmentResponseSchema,
   ListTreatmentsResponseSchema,
-  type Treatment,
   TreatmentSchema,
   type TreatmentService,
 } from "@hivekeep/proto";
 import { createTreatment } from "../core/commands/treatment.ts";
-import { notFound } from "../core/domain-error.ts";
 import { hiveAsOf } from "./hive-at.ts";
-import { listPage } from "./list-page.ts";
+import { getRecord, listPage } from "./record-reads.ts";
 import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type SessionOf } from "./session.ts";
 import { isoOr, isoOrNull } from "./timestamps.ts";
-import { toProto } from "./to-proto.ts";
 
-async function mustGetTreatment(
-  r: ReplicaReader,
-  organizationId: string,
-  id: string,
-): Promise<Treatment> {
-  const row = await r.get("treatment", id);
-  if (!row) throw notFound("treatment", id);
-  return toProto(TreatmentSchema, "treatment", row, organizationId);
-}
+const mustGetTreatment = (r: ReplicaReader, organizationId: string, id: string) =>
+  getRecord(r, "treatment", TreatmentSchema, organizationId, id);
 
 export function treatmentService(sessionOf: SessionOf): ServiceImpl<typeof TreatmentService> {
   return {
