@@ -162,17 +162,25 @@ export function clearSessionToken(options?: { loggedOut?: boolean }): void {
   if (had) notify();
 }
 
-/** Calls onChange whenever the token changes; returns the unsubscribe function. */
-export function subscribeSessionToken(onChange: () => void): () => void {
+/**
+ * Calls onChange whenever the stored `key` changes: in this tab (one of `here`, which the writer
+ * calls) or in another (a storage event); returns the unsubscribe function.
+ */
+function subscribeStored(key: string, here: Set<() => void>, onChange: () => void): () => void {
   const onStorage = (event: StorageEvent) => {
-    if (event.key === tokenKey || event.key === null) onChange();
+    if (event.key === key || event.key === null) onChange();
   };
-  listeners.add(onChange);
+  here.add(onChange);
   window.addEventListener("storage", onStorage);
   return () => {
-    listeners.delete(onChange);
+    here.delete(onChange);
     window.removeEventListener("storage", onStorage);
   };
+}
+
+/** Calls onChange whenever the token changes; returns the unsubscribe function. */
+export function subscribeSessionToken(onChange: () => void): () => void {
+  return subscribeStored(tokenKey, listeners, onChange);
 }
 
 let identityRaw: string | undefined;
@@ -222,15 +230,7 @@ export function cacheIdentity(identity: Identity, token?: string): void {
 
 /** Calls onChange whenever the cached identity changes (here or in another tab). */
 export function subscribeIdentity(onChange: () => void): () => void {
-  const onStorage = (event: StorageEvent) => {
-    if (event.key === identityKey || event.key === null) onChange();
-  };
-  identityListeners.add(onChange);
-  window.addEventListener("storage", onStorage);
-  return () => {
-    identityListeners.delete(onChange);
-    window.removeEventListener("storage", onStorage);
-  };
+  return subscribeStored(identityKey, identityListeners, onChange);
 }
 
 /** The email last signed in with on this device (to fill in the sign-in form). */
