@@ -1,6 +1,6 @@
 /**
  * The store port: what the contract operations (ops/*-service.ts) need of a replica. Three
- * implementations pass one suite (replica-store.suite.ts): SQL on the server (the one write path),
+ * implementations pass one suite (client-core/src/testing/replica-store-suite.ts): SQL on the server (the one write path),
  * Dexie on the device, and memory for unit tests.
  *
  * Reads see only rows that exist for the API: complete (every required column written) and not
