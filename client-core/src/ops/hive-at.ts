@@ -53,16 +53,25 @@ export async function hiveAt(
 }
 
 /**
- * The hive a new inspection, treatment or harvest freezes, as of its date: undefined when the
- * request names no hive or the hive does not exist, which the command answers (invalid_argument
- * or not_found). An unreadable date is left to the command too, which rejects it.
+ * hiveAt for the hive and date a request names: undefined when it names no hive or the hive does
+ * not exist, which the command answers (invalid_argument or not_found). An unreadable date is
+ * left to the command too, which rejects it.
  */
+export async function requestedHiveAt(
+  r: ReplicaReader,
+  hiveId: string,
+  date: string,
+): Promise<HiveAt | undefined> {
+  if (hiveId === "" || "error" in parseRfc3339(date)) return undefined;
+  return hiveAt(r, hiveId, date);
+}
+
+/** The hive a new inspection, treatment or harvest freezes, as of its date. */
 export async function hiveAsOf(
   r: ReplicaReader,
   hiveId: string,
   date: string,
 ): Promise<HiveAsOf | undefined> {
-  if (hiveId === "" || "error" in parseRfc3339(date)) return undefined;
-  const at = await hiveAt(r, hiveId, date);
+  const at = await requestedHiveAt(r, hiveId, date);
   return at && { id: hiveId, apiaryId: at.apiaryId, queenId: at.queenId };
 }

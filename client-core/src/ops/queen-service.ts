@@ -14,8 +14,7 @@ import {
   UpdateQueenResponseSchema,
 } from "@hivekeep/proto";
 import { createQueen, type QueenHive, updateQueen } from "../core/commands/queen.ts";
-import { parseRfc3339 } from "../core/rfc3339.ts";
-import { hiveAt } from "./hive-at.ts";
+import { requestedHiveAt } from "./hive-at.ts";
 import type { Filter } from "./query.ts";
 import { getRecord, listPage } from "./record-reads.ts";
 import type { ReplicaReader } from "./replica-store.ts";
@@ -33,9 +32,7 @@ async function queenHive(
   hiveId: string,
   introducedAt: string,
 ): Promise<QueenHive | undefined> {
-  // An unreadable date is left to the command, which rejects it as invalid_argument.
-  if (hiveId === "" || "error" in parseRfc3339(introducedAt)) return undefined;
-  const at = await hiveAt(r, hiveId, introducedAt);
+  const at = await requestedHiveAt(r, hiveId, introducedAt);
   if (!at) return undefined;
   // The hive's active queens (normally at most one), oldest introduction first.
   const { rows: reigning } = await r.list("queen", {
