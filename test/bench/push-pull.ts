@@ -16,7 +16,9 @@
  *   same select of the raw feed, page after page, every value parsed by the driver. A sample is
  *   one pass's changes/s; passes alternate after one pass each to warm up.
  * Beside the ratios, the server process's CPU time per 1000 changes, ours and raw: what the
- * work costs the server, whatever runs in parallel.
+ * work costs the server, whatever runs in parallel; and this process's (the device's) for ours,
+ * which the raw side has no counterpart of: it shows how much of ours is the device's share
+ * (receiving and decoding a Pull, encoding a Push), on the same cores as the server.
  *
  * BENCH_BATCHES (default 40; 10 with --quick) sets the number of push batches, and so the
  * feed's length; BENCH_PULL_PASSES (default 5; 3 with --quick) the measured pull passes.
@@ -36,16 +38,25 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
     const { apiaryId, hiveId } = await newHive(server.url, "Bench");
     await server.ask("setup", { apiaryId, hiveId });
 
-    // Server CPU seconds spent on each side's measured work.
+    // Server CPU seconds spent on each side's measured work, and this process's (the
+    // device's) for ours.
     const cpu = { oursPush: 0, rawPush: 0, oursPull: 0, rawPull: 0 };
+    const device = { oursPush: 0, oursPull: 0 };
+    const deviceSeconds = () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1e6;
+    };
     const withCpu = async <T>(
       side: keyof typeof cpu | undefined,
       work: () => Promise<T>,
     ): Promise<T> => {
       if (!side) return work();
       const before = await server.cpu();
+      const deviceBefore = deviceSeconds();
       const result = await work();
+      const deviceAfter = deviceSeconds();
       cpu[side] += (await server.cpu()) - before;
+      if (side === "oursPush" || side === "oursPull") device[side] += deviceAfter - deviceBefore;
       return result;
     };
     const elapsed = async (work: () => Promise<unknown>) => {
@@ -116,6 +127,7 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
           details: {
             "server CPU ms/1000 changes (ours)": perThousand(cpu.oursPush, pushed),
             "server CPU ms/1000 changes (raw)": perThousand(cpu.rawPush, pushed),
+            "device CPU ms/1000 changes (ours)": perThousand(device.oursPush, pushed),
           },
         },
         pushSamples,
@@ -133,6 +145,7 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
           details: {
             "server CPU ms/1000 changes (ours)": perThousand(cpu.oursPull, pulled),
             "server CPU ms/1000 changes (raw)": perThousand(cpu.rawPull, pulled),
+            "device CPU ms/1000 changes (ours)": perThousand(device.oursPull, pulled),
           },
         },
         pullSamples,

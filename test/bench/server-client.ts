@@ -19,9 +19,13 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** Node's options that write a CPU profile into `dir` when the process exits; none without one. */
+const profiling = (dir: string | undefined) => (dir ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : []);
+
 export async function startServerProcess(databaseUrl: string | undefined): Promise<ServerProcess> {
   const child: ChildProcess = fork(join(import.meta.dirname, "server-process.ts"), [], {
-    execArgv: ["--import", "tsx"],
+    // BENCH_SERVER_PROFILE=<dir>: the server process writes a CPU profile there when it stops.
+    execArgv: ["--import", "tsx", ...profiling(process.env.BENCH_SERVER_PROFILE)],
     env: { ...process.env, DATABASE_URL: databaseUrl ?? "" },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
