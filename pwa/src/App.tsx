@@ -4,6 +4,7 @@
  */
 import { lazy, Suspense, useEffect, useMemo } from "react";
 import { Router } from "wouter";
+import { AppRoutes } from "./app/AppRoutes.tsx";
 import {
   type AppSession,
   AppSessionProvider,
@@ -11,7 +12,6 @@ import {
   useReplica,
   useSyncStatus,
 } from "./app/client.tsx";
-import { AppRoutes } from "./app/routes.tsx";
 import { Shell } from "./app/Shell.tsx";
 import { shellMessages } from "./app/shell-messages.ts";
 import { UpdatePrompt } from "./app/UpdatePrompt.tsx";

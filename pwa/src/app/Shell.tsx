@@ -7,7 +7,7 @@ import { Link, useLocation } from "wouter";
 import { useMessages } from "../i18n.ts";
 import { useAppSession } from "./client.tsx";
 import { ErrorBoundary } from "./ErrorBoundary.tsx";
-import { paths } from "./routes.tsx";
+import { paths } from "./paths.ts";
 import { SyncBar } from "./SyncBar.tsx";
 import { shellMessages } from "./shell-messages.ts";
 

@@ -7,8 +7,8 @@ import { Link } from "wouter";
 import { useFormat } from "../format.ts";
 import { useMessages } from "../i18n.ts";
 import { useClient, useSyncStatus } from "./client.tsx";
+import { paths } from "./paths.ts";
 import { setPendingChanges } from "./pending.ts";
-import { paths } from "./routes.tsx";
 import { shellMessages } from "./shell-messages.ts";
 import { useOnline } from "./useOnline.ts";
 

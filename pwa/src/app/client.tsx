@@ -4,6 +4,7 @@
  * same with no signal. Writes go through `useClient()`'s services, which write the replica and
  * queue the change for the sync engine.
  */
+import { Code, ConnectError } from "@connectrpc/connect";
 import { createHivekeepClient, type HivekeepClient, type SyncStatus } from "@hivekeep/client-core";
 import {
   createContext,
@@ -101,6 +102,79 @@ export function useLiveResult<T>(
     deps,
   );
 }
+
+/**
+ * What a screen shows for a live query, as one status:
+ * - `loading` until the first answer for these deps (or a remembered one, see `keep`);
+ * - `ready` with the answer;
+ * - `not-found` when the query answered `undefined` or a service said `not_found` (a deep link to
+ *   a record deleted meanwhile);
+ * - `failed` for any other failure: the replica could not be read. It is never shown as "Not
+ *   found" (`<LiveView>` in ui/page.tsx says what failed).
+ */
+export type Live<T> =
+  | { readonly status: "loading" }
+  | { readonly status: "ready"; readonly value: T }
+  | { readonly status: "not-found" }
+  | { readonly status: "failed"; readonly error: unknown };
+
+/** A query's failure as a status: `not_found` from a service is an answer, the rest a failure. */
+export function liveFailure(error: unknown): Live<never> {
+  return ConnectError.from(error).code === Code.NotFound
+    ? { status: "not-found" }
+    : { status: "failed", error };
+}
+
+/**
+ * The last answers of queries that asked to be kept, per replica and name: coming back to a
+ * screen shows its last answer at once while the query runs again (the overview's GetDashboard
+ * takes seconds on a big replica), so Loading shows only the first time after the app opens.
+ * Written when an answer arrives, never during a render.
+ */
+const kept = new WeakMap<HivekeepClient, Map<string, unknown>>();
+
+/**
+ * A live query as one status (`Live<T>`): the query runs again whenever the replica changes,
+ * and a failure is an answer, not a throw. `keep` names a query whose last answer is shown at
+ * once the next time (see `kept`). Each screen area names its queries in its `queries.ts`:
+ *
+ *   export const useHive = (id: string) =>
+ *     useLiveQuery(async (c) => (await c.hives.getHive({ id })).hive, [id]);
+ */
+export function useLiveQuery<T>(
+  query: (client: HivekeepClient) => Promise<T | undefined>,
+  deps: DependencyList,
+  options?: { readonly keep?: string },
+): Live<T> {
+  const client = useClient();
+  const key = [client, ...deps];
+  const name = options?.keep;
+  const [state, setState] = useState<{ key: unknown[]; live: Live<T> } | undefined>(undefined);
+  const subscribe = () => {
+    const sub = client.live(query).subscribe({
+      next: (value) => {
+        if (name !== undefined && value !== undefined) {
+          const answers = kept.get(client) ?? new Map<string, unknown>();
+          kept.set(client, answers);
+          answers.set(name, value);
+        }
+        setState({
+          key,
+          live: value === undefined ? { status: "not-found" } : { status: "ready", value },
+        });
+      },
+      error: (error: unknown) => setState({ key, live: liveFailure(error) }),
+    });
+    return () => sub.unsubscribe();
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key holds the client and the caller's deps.
+  useEffect(subscribe, key);
+  if (state !== undefined && sameKey(state.key, key)) return state.live;
+  const last = name === undefined ? undefined : kept.get(client)?.get(name);
+  return last === undefined ? loading : { status: "ready", value: last as T };
+}
+
+const loading: Live<never> = { status: "loading" };
 
 /** The sync engine's status, re-rendered on every change. */
 export function useSyncStatus(): SyncStatus {

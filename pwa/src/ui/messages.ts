@@ -26,6 +26,9 @@ export const commonMessages = defineMessages("common", {
     none: "None",
     notFound: "Not found",
     notFoundText: "This record does not exist on this device. It may have been deleted.",
+    readFailed: "Could not read",
+    readFailedText:
+      "The records on this device could not be read ({{message}}). Reload the app to try again.",
     readOnlyDemo: "Demo: read-only. Sign up to keep your own records.",
     confirmDelete: "Really delete?",
     yes: "Yes",
@@ -97,6 +100,9 @@ export const commonMessages = defineMessages("common", {
     none: "Keine",
     notFound: "Nicht gefunden",
     notFoundText: "Diesen Eintrag gibt es auf diesem Gerät nicht. Vielleicht wurde er gelöscht.",
+    readFailed: "Lesen fehlgeschlagen",
+    readFailedText:
+      "Die Einträge auf diesem Gerät konnten nicht gelesen werden ({{message}}). Laden Sie die App neu, um es erneut zu versuchen.",
     readOnlyDemo: "Demo: nur lesen. Registrieren Sie sich, um eigene Einträge zu führen.",
     confirmDelete: "Wirklich löschen?",
     yes: "Ja",

@@ -3,7 +3,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { MarkingColor } from "@hivekeep/proto";
 import { type ReactNode, useEffect, useState } from "react";
 import { Link } from "wouter";
-import { useReadOnly } from "../app/client.tsx";
+import { type Live, useReadOnly } from "../app/client.tsx";
 import { useMessages } from "../i18n.ts";
 import { commonMessages, markingCss } from "./messages.ts";
 
@@ -74,6 +74,43 @@ export function NotFound(props: { readonly back: string }) {
       <p>{t("notFoundText")}</p>
     </Page>
   );
+}
+
+/** The replica could not be read (storage failed): said as such, never as "Not found". */
+export function ReadFailed(props: { readonly error: unknown; readonly back?: string }) {
+  const t = useMessages(commonMessages);
+  return (
+    <Page title={t("readFailed")} back={props.back}>
+      <p className="error" role="alert">
+        {t("readFailedText", { message: errorText(props.error) })}
+      </p>
+    </Page>
+  );
+}
+
+/**
+ * A screen's live data: Loading, Not found (with the way back), Could not read, or the screen
+ * drawn from the value.
+ *
+ *   const hive = useHive(id);
+ *   return <LiveView live={hive} back={paths.hives}>{(h) => <HiveView hive={h} />}</LiveView>;
+ */
+export function LiveView<T>(props: {
+  readonly live: Live<T>;
+  readonly back: string;
+  readonly children: (value: T) => ReactNode;
+}) {
+  const { live } = props;
+  switch (live.status) {
+    case "loading":
+      return <Loading />;
+    case "not-found":
+      return <NotFound back={props.back} />;
+    case "failed":
+      return <ReadFailed error={live.error} back={props.back} />;
+    case "ready":
+      return props.children(live.value);
+  }
 }
 
 /** What went wrong with a local operation, as the service said it (Connect's message). */

@@ -7,7 +7,7 @@ import { type FormEvent, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { authClient } from "../../api.ts";
 import { useAppSession, useSyncStatus } from "../../app/client.tsx";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { useOnline } from "../../app/useOnline.ts";
 import { useMessages } from "../../i18n.ts";
 import { setSessionToken } from "../../session.ts";

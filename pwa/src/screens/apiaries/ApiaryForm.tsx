@@ -3,7 +3,7 @@ import type { Apiary } from "@hivekeep/proto";
 import { useId, useState } from "react";
 import { useLocation, useParams } from "wouter";
 import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import { FormFooter, NumberField, TextField } from "../../ui/forms.tsx";
 import { commonMessages } from "../../ui/messages.ts";

@@ -1,6 +1,6 @@
 import { Link } from "wouter";
 import { useApiaries } from "../../app/list-all.ts";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import { Empty, Loading, Page, Writable } from "../../ui/page.tsx";
 import { apiaryMessages } from "./messages.ts";

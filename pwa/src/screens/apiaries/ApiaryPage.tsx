@@ -2,7 +2,7 @@
 import { Link, useLocation, useParams } from "wouter";
 import { useClient, useLive, useLiveResult, useReadOnly } from "../../app/client.tsx";
 import { listAll } from "../../app/list-all.ts";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { commonMessages, label } from "../../ui/messages.ts";

@@ -12,7 +12,7 @@ import type { GetDashboardResponse, MarkingColor } from "@hivekeep/proto";
 import { type DependencyList, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { useClient, useLive, useReadOnly } from "../../app/client.tsx";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { type Format, toDate, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { BarChart } from "../../ui/charts/Chart.tsx";

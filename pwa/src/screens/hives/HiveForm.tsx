@@ -8,7 +8,7 @@ import { useState } from "react";
 import { Link, useLocation, useParams, useSearch } from "wouter";
 import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
 import { useApiaries } from "../../app/list-all.ts";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import {
   FormFooter,

@@ -6,7 +6,7 @@ import { useMemo, useState } from "react";
 import { Link } from "wouter";
 import { useLive } from "../../app/client.tsx";
 import { allApiaries, allHives, listAll } from "../../app/list-all.ts";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { toDate, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { TextField } from "../../ui/forms.tsx";

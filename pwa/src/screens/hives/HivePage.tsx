@@ -20,7 +20,7 @@ import { lazy, type ReactNode, Suspense, useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
 import { allApiaries, listAll } from "../../app/list-all.ts";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { type Format, toDate, useFormat } from "../../format.ts";
 import { type Messages, type Translate, useMessages } from "../../i18n.ts";
 import { commonMessages, label } from "../../ui/messages.ts";

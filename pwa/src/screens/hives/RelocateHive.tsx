@@ -8,7 +8,7 @@ import { useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
 import { allApiaries } from "../../app/list-all.ts";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { DateField, FormFooter, focusFirstInvalid } from "../../ui/forms.tsx";

@@ -8,7 +8,7 @@ import { Stores, Temperament } from "@hivekeep/proto";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useParams } from "wouter";
 import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { toDate, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { commonMessages, label } from "../../ui/messages.ts";

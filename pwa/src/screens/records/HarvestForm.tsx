@@ -8,7 +8,7 @@ import { useState } from "react";
 import { useLocation } from "wouter";
 import { useClient, useLive } from "../../app/client.tsx";
 import { listAll } from "../../app/list-all.ts";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import {

@@ -9,7 +9,7 @@ import type { Hive, MarkingColor, Queen } from "@hivekeep/proto";
 import { useState } from "react";
 import { useLocation, useParams } from "wouter";
 import { useClient, useLive, useLiveResult, useReadOnly } from "../../app/client.tsx";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { toDate, toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import {

@@ -9,7 +9,7 @@ import { useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { useClient, useLive, useReadOnly } from "../../app/client.tsx";
 import { allApiaries, allHives } from "../../app/list-all.ts";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { toTimestamp } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import {

@@ -8,7 +8,7 @@ import { type ReactNode, useState } from "react";
 import { Link } from "wouter";
 import { useClient, useLive, useReadOnly } from "../../app/client.tsx";
 import { allApiaries, allHives, listAll } from "../../app/list-all.ts";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import { Empty, ErrorNote, Loading, Page, useAction, Writable } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";

@@ -7,7 +7,7 @@
  */
 import { type Task, TaskPriority } from "@hivekeep/proto";
 import { Link } from "wouter";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { toDate, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { recordMessages } from "./messages.ts";

@@ -7,7 +7,7 @@ import type { Hive } from "@hivekeep/proto";
 import { useState } from "react";
 import { useLocation } from "wouter";
 import { useClient } from "../../app/client.tsx";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { daysSince, toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import {

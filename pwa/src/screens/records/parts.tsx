@@ -3,7 +3,7 @@ import type { Hive, MarkingColor } from "@hivekeep/proto";
 import { type ComponentType, useId } from "react";
 import { useParams } from "wouter";
 import { useLive, useLiveResult, useReadOnly } from "../../app/client.tsx";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import { commonMessages, label, markings } from "../../ui/messages.ts";
 import { Loading, MarkingDot, NotFound, Page, ReadOnlyPage } from "../../ui/page.tsx";

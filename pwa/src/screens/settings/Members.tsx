@@ -7,7 +7,7 @@ import { type Member, Role } from "@hivekeep/proto";
 import { type FormEvent, useState } from "react";
 import { authClient } from "../../api.ts";
 import { useAppSession } from "../../app/client.tsx";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { SelectField, TextField } from "../../ui/forms.tsx";

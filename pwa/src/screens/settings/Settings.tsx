@@ -7,7 +7,7 @@ import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { authClient } from "../../api.ts";
 import { useAppSession, useSyncStatus } from "../../app/client.tsx";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { useOnline } from "../../app/useOnline.ts";
 import { useFormat } from "../../format.ts";
 import { refreshIdentity, useIdentity } from "../../hooks/useSession.ts";

@@ -3,7 +3,7 @@
  * server only (API keys, members) with the screen around it.
  */
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { useOnline } from "../../app/useOnline.ts";
 import { useMessages } from "../../i18n.ts";
 import { Card, ErrorText, Page } from "../../ui/page.tsx";

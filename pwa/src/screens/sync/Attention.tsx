@@ -6,7 +6,7 @@
 import type { QuarantinedItem } from "@hivekeep/client-core";
 import { Link } from "wouter";
 import { useClient, useSyncStatus } from "../../app/client.tsx";
-import { paths } from "../../app/routes.tsx";
+import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import { ConfirmButton, Empty, ErrorNote, Page, useAction } from "../../ui/page.tsx";
 import { syncMessages } from "./messages.ts";
