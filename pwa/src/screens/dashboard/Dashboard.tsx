@@ -20,10 +20,11 @@ import { monthTicks } from "../../ui/charts/ticks.ts";
 import { Card, Empty, Loading, MarkingDot, Page, Writable } from "../../ui/page.tsx";
 import { dueAfterDays } from "../hives/hive-logic.ts";
 import { isMeasurementOnly } from "../inspections/fields.ts";
+import { type Reading, readingsOf, readingValue } from "../inspections/present.ts";
 import { dueState } from "../records/rules.ts";
 import { honeyBars, honeyByYear, type MonthKg, monthsBefore } from "./honey.ts";
 import { dashboardMessages } from "./messages.ts";
-import { groupRecent, type Reading, readingsOf } from "./recent.ts";
+import { groupRecent } from "./recent.ts";
 
 const useWords = () => useMessages(dashboardMessages);
 type T = ReturnType<typeof useWords>;
@@ -303,12 +304,7 @@ function Tasks(props: { readonly t: T; readonly d: GetDashboardResponse }) {
 }
 
 function readingText(t: T, fmt: Format, r: Reading): string {
-  const value =
-    r.kind === "weight"
-      ? fmt.kg(r.value)
-      : r.kind === "temperature"
-        ? fmt.celsius(r.value)
-        : fmt.percent(r.value);
+  const value = readingValue(fmt, r);
   // Kept on one line: "67 %" does not break between number and unit.
   return (r.place === "outside" ? t("outsideValue", { value }) : value).replace(/ /g, "\u00a0");
 }

@@ -1,7 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { InspectionSchema } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
-import { groupRecent, readingsOf } from "./recent.ts";
+import { readingsOf } from "../inspections/present.ts";
+import { groupRecent } from "./recent.ts";
 
 describe("readingsOf", () => {
   it("lists what was measured, leaving out 0 (not measured)", () => {

@@ -1,30 +1,7 @@
 /**
- * The measurements a recent inspection holds, and the recent list's rows (a scale's run of
- * readings folded into one). Whether one is only measurements: inspections/fields.ts.
+ * The recent list's rows (a scale's run of readings folded into one). The readings an inspection
+ * holds: inspections/present.ts; whether one is only measurements: inspections/fields.ts.
  */
-import type { Inspection } from "@hivekeep/proto";
-import { measured } from "../../ui/charts/series.ts";
-
-export interface Reading {
-  readonly kind: "weight" | "temperature" | "humidity";
-  readonly place: "hive" | "outside";
-  readonly value: number;
-}
-
-/** The measurements of an inspection (0 = not measured). */
-export function readingsOf(
-  i: Pick<Inspection, "weightKg" | "tempHive" | "tempOutside" | "humidityHive" | "humidityOutside">,
-): Reading[] {
-  const all: Reading[] = [
-    { kind: "weight", place: "hive", value: i.weightKg },
-    { kind: "temperature", place: "hive", value: i.tempHive },
-    { kind: "temperature", place: "outside", value: i.tempOutside },
-    { kind: "humidity", place: "hive", value: i.humidityHive },
-    { kind: "humidity", place: "outside", value: i.humidityOutside },
-  ];
-  return all.filter((r) => measured(r.value));
-}
-
 /** A row of the recent list: one inspection, or a run of one hive's measurements. */
 export type RecentRow<R> =
   | { readonly kind: "one"; readonly item: R }

@@ -1,0 +1,23 @@
+import { create } from "@bufbuild/protobuf";
+import { InspectionSchema } from "@hivekeep/proto";
+import { describe, expect, it } from "vitest";
+import { makeFormat } from "../../format.ts";
+import { readingValue } from "./present.ts";
+
+describe("readingValue", () => {
+  const en = makeFormat("en-GB");
+  const de = makeFormat("de-DE");
+
+  it("gives each kind its unit, in the language's numbers", () => {
+    expect(readingValue(en, { kind: "weight", value: 43.25 })).toBe("43.3 kg");
+    expect(readingValue(de, { kind: "weight", value: 43.25 })).toBe("43,3 kg");
+    expect(readingValue(en, { kind: "temperature", value: 34.5 })).toBe("34.5°C");
+    expect(readingValue(de, { kind: "humidity", value: 61.4 })).toBe("61\u00a0%");
+  });
+
+  it("is what the hive page, the overview and the inspection page show", () => {
+    const i = create(InspectionSchema, { weightKg: 40, humidityOutside: 70 });
+    expect(i.weightKg).toBe(40);
+    expect(readingValue(en, { kind: "humidity", value: i.humidityOutside })).toBe("70\u00a0%");
+  });
+});
