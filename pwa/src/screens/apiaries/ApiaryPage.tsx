@@ -17,7 +17,7 @@ import {
   Writable,
 } from "../../ui/page.tsx";
 import { apiaryMessages } from "./messages.ts";
-import { coordsText, hasCoords, mapUrl } from "./present.ts";
+import { hasCoords, mapUrl } from "./present.ts";
 import { type ApiaryPage as Data, useApiaryPage } from "./queries.ts";
 
 export default function ApiaryPage() {
@@ -63,7 +63,7 @@ function Place(props: { readonly apiary: Apiary }) {
       {hasCoords(a) && (
         <p>
           <a href={mapUrl(a)} target="_blank" rel="noreferrer">
-            {t("map")} {coordsText(fmt, a)}
+            {t("map")} ({fmt.number(a.lat, 5)}, {fmt.number(a.lng, 5)})
           </a>
         </p>
       )}

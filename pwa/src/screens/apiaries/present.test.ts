@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeFormat } from "../../format.ts";
-import { coordsText, hasCoords, mapUrl } from "./present.ts";
+import { hasCoords, mapUrl } from "./present.ts";
 
 describe("an apiary's place", () => {
   const lindenhof = { lat: 47.99, lng: 7.84 };
@@ -15,11 +14,5 @@ describe("an apiary's place", () => {
     expect(mapUrl(lindenhof)).toBe(
       "https://www.openstreetmap.org/?mlat=47.99&mlon=7.84#map=16/47.99/7.84",
     );
-  });
-
-  it("writes the coordinates to five places in the language's numbers", () => {
-    const place = { lat: 47.9912345, lng: -7.5 };
-    expect(coordsText(makeFormat("en-GB"), place)).toBe("(47.99123, -7.5)");
-    expect(coordsText(makeFormat("de-DE"), place)).toBe("(47,99123, -7,5)");
   });
 });

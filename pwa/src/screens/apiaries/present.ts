@@ -1,6 +1,5 @@
 /** Where an apiary is, as its page shows it: whether it has coordinates, and the map link. */
 import type { Apiary } from "@hivekeep/proto";
-import type { Format } from "../../format.ts";
 
 /** Coordinates 0, 0 mean none were given (a form leaves them empty). */
 export function hasCoords(a: Pick<Apiary, "lat" | "lng">): boolean {
@@ -10,9 +9,4 @@ export function hasCoords(a: Pick<Apiary, "lat" | "lng">): boolean {
 /** The place on OpenStreetMap, marked and zoomed to a street. */
 export function mapUrl(a: Pick<Apiary, "lat" | "lng">): string {
   return `https://www.openstreetmap.org/?mlat=${a.lat}&mlon=${a.lng}#map=16/${a.lat}/${a.lng}`;
-}
-
-/** "(47.99, 7.84)": the coordinates to five places (about a metre), in the language's numbers. */
-export function coordsText(fmt: Format, a: Pick<Apiary, "lat" | "lng">): string {
-  return `(${fmt.number(a.lat, 5)}, ${fmt.number(a.lng, 5)})`;
 }
