@@ -4,8 +4,8 @@
  *
  *   listAll((page) => c.hives.listHives({ page }), (r) => r.hives)
  *
- * The lists many screens need have their own: `allHives(c)` and `allApiaries(c)` inside a
- * bigger query, or `useApiaries()` on its own.
+ * The lists many screens need have their own: `allHives(c)` and `allApiaries(c)`, read inside
+ * an area's query (`screens/<area>/queries.ts`, e.g. `useApiaryList()`).
  */
 import type { HivekeepClient } from "@hivekeep/client-core";
 import { maxPageSize } from "@hivekeep/client-core/core";
@@ -42,7 +42,10 @@ export function allApiaries(c: HivekeepClient): Promise<Apiary[]> {
   );
 }
 
-/** Every apiary, live; undefined until the first answer. */
+/**
+ * Every apiary, live; undefined until the first answer (a failure throws to the error boundary).
+ * For the forms until they read through `useLiveQuery`; a screen uses its area's query.
+ */
 export function useApiaries(): Apiary[] | undefined {
   return useLive(allApiaries, []);
 }

@@ -10,16 +10,22 @@
  */
 import type { Harvest, Treatment } from "@hivekeep/proto";
 import type { ReactNode } from "react";
+import { useNow } from "../../app/now.tsx";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { recordMessages } from "./messages.ts";
 import { withdrawalRunning } from "./rules.ts";
 
-export function TreatmentRow(props: { readonly treatment: Treatment; readonly now?: Date }) {
+export function TreatmentRow(props: {
+  readonly treatment: Treatment;
+  /** Deprecated: "now" comes from `useNow()`; still accepted while the hive page passes it. */
+  readonly now?: Date;
+}) {
   const t = useMessages(recordMessages);
   const fmt = useFormat();
+  const clock = useNow();
   const x = props.treatment;
-  const running = withdrawalRunning(x, props.now ?? new Date());
+  const running = withdrawalRunning(x, props.now ?? clock);
   const detail = (label: string, value: string) => value && <span>{`${label}: ${value}`}</span>;
   // The date never breaks over two lines ("Dec 13, 2026").
   const wholeDate = fmt.date(x.withdrawalUntil).replaceAll(" ", "\u00a0");

@@ -6,35 +6,26 @@
 import type { Task } from "@hivekeep/proto";
 import { type ReactNode, useState } from "react";
 import { Link } from "wouter";
-import { useClient, useLive, useReadOnly } from "../../app/client.tsx";
-import { allApiaries, allHives, listAll } from "../../app/list-all.ts";
+import { useClient, useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
-import { Empty, ErrorNote, Loading, Page, useAction, Writable } from "../../ui/page.tsx";
+import { Empty, ErrorNote, LiveView, Loading, Page, useAction, Writable } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
+import { type TaskList as Data, useTaskList } from "./queries.ts";
 import { splitTasks } from "./rules.ts";
 import { TaskRow } from "./TaskRow.tsx";
+
+interface Changed {
+  readonly id: string;
+  readonly title: string;
+  readonly done: boolean;
+}
 
 export default function TaskList() {
   const t = useMessages(recordMessages);
   const client = useClient();
-  const readOnly = useReadOnly();
-  const data = useLive(async (c) => {
-    const [tasks, hives, apiaries] = await Promise.all([
-      listAll(
-        (page) => c.tasks.listTasks({ page }),
-        (r) => r.tasks,
-      ),
-      allHives(c),
-      allApiaries(c),
-    ]);
-    return {
-      tasks,
-      hives: new Map(hives.map((h) => [h.id, h])),
-      apiaryName: new Map(apiaries.map((a) => [a.id, a.name])),
-    };
-  }, []);
-  const [last, setLast] = useState<{ id: string; title: string; done: boolean } | undefined>();
+  const live = useTaskList();
+  const [last, setLast] = useState<Changed | undefined>();
   const toggle = useAction(async (task: Task, done: boolean) => {
     await client.tasks.setTaskDone({ id: task.id, done });
     setLast({ id: task.id, title: task.title, done });
@@ -44,21 +35,10 @@ export default function TaskList() {
     await client.tasks.setTaskDone({ id: last.id, done: !last.done });
     setLast(undefined);
   });
+  const onDone = (task: Task, done: boolean) => void toggle.run(task, done);
 
-  const now = new Date();
-  const row = (task: Task) => (
-    <TaskRow
-      key={task.id}
-      task={task}
-      now={now}
-      hiveName={data?.hives.get(task.hiveId)?.name}
-      // A hive task names the apiary where the hive stands now.
-      apiaryName={data?.apiaryName.get(data.hives.get(task.hiveId)?.apiaryId ?? task.apiaryId)}
-      onDone={readOnly ? undefined : (done) => void toggle.run(task, done)}
-    />
-  );
-
-  return (
+  // The frame (title, New, the undo slot) shows while the tasks are read; a failure says so.
+  const frame = (content: ReactNode) => (
     <Page
       title={t("tasks")}
       actions={
@@ -89,15 +69,35 @@ export default function TaskList() {
         )}
       </div>
       <ErrorNote error={toggle.error ?? undo.error} />
-      {data === undefined ? <Loading /> : <Lists tasks={data.tasks} row={row} />}
+      {content}
     </Page>
+  );
+  if (live.status === "loading") return frame(<Loading />);
+  return (
+    <LiveView live={live} back={paths.dashboard}>
+      {(data) => frame(<Lists data={data} onDone={onDone} />)}
+    </LiveView>
   );
 }
 
-function Lists(props: { tasks: readonly Task[]; row: (task: Task) => ReactNode }) {
+function Lists(props: {
+  readonly data: Data;
+  readonly onDone: (task: Task, done: boolean) => void;
+}) {
   const t = useMessages(recordMessages);
-  const { open, done } = splitTasks(props.tasks);
-  if (props.tasks.length === 0) return <Empty>{t("noOpen")}</Empty>;
+  const readOnly = useReadOnly();
+  const { tasks, names } = props.data;
+  const { open, done } = splitTasks(tasks);
+  const row = (task: Task): ReactNode => (
+    <TaskRow
+      key={task.id}
+      task={task}
+      hiveName={names.get(task.id)?.hiveName}
+      apiaryName={names.get(task.id)?.apiaryName}
+      onDone={readOnly ? undefined : (isDone) => props.onDone(task, isDone)}
+    />
+  );
+  if (tasks.length === 0) return <Empty>{t("noOpen")}</Empty>;
   return (
     <>
       <section className="records-tasks" aria-labelledby="records-open">
@@ -107,13 +107,13 @@ function Lists(props: { tasks: readonly Task[]; row: (task: Task) => ReactNode }
         {open.length === 0 ? (
           <Empty>{t("noOpen")}</Empty>
         ) : (
-          <ul className="list">{open.map(props.row)}</ul>
+          <ul className="list">{open.map(row)}</ul>
         )}
       </section>
       {done.length > 0 && (
         <details className="records-done">
           <summary className="records-done__summary">{t("done", { count: done.length })}</summary>
-          <ul className="list">{done.map(props.row)}</ul>
+          <ul className="list">{done.map(row)}</ul>
         </details>
       )}
     </>

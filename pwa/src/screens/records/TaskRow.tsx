@@ -7,11 +7,13 @@
  */
 import { type Task, TaskPriority } from "@hivekeep/proto";
 import { Link } from "wouter";
+import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
-import { toDate, useFormat } from "../../format.ts";
+import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { recordMessages } from "./messages.ts";
-import { dueState, isWholeDay } from "./rules.ts";
+import { taskDueDate } from "./present.ts";
+import { dueState } from "./rules.ts";
 
 export function TaskRow(props: {
   readonly task: Task;
@@ -24,22 +26,22 @@ export function TaskRow(props: {
   readonly onDone?: ((done: boolean) => void) | undefined;
   /** Shown as done or open regardless of the task (ticked a moment ago). Default task.done. */
   readonly done?: boolean;
+  /**
+   * Deprecated: "now" comes from `useNow()`. Still accepted while the hive page passes it; the
+   * same time as `useNow()` gives.
+   */
   readonly now?: Date;
 }) {
   const t = useMessages(recordMessages);
   const fmt = useFormat();
   const task = props.task;
-  const now = props.now ?? new Date();
+  const clock = useNow();
+  const now = props.now ?? clock;
   const done = props.done ?? task.done;
   const state = dueState({ done, dueAt: task.dueAt }, now);
-  const due = toDate(task.dueAt);
-  let dueText = t("noDue");
-  if (due) {
-    const when = isWholeDay(due) ? fmt.date(due) : fmt.dateTime(due);
-    // "Due 12 Jun 2026 (in 2 days)"; due today says so in its badge.
-    const date = state === "today" ? when : `${when} (${fmt.relativeDays(due, now)})`;
-    dueText = t("due", { date });
-  }
+  // "Due 12 Jun 2026 (in 2 days)"; due today says so in its badge.
+  const date = taskDueDate(fmt, task, state, now);
+  const dueText = date === undefined ? t("noDue") : t("due", { date });
   return (
     <li className={`list__item records-task records-task--${state}`} data-state={state}>
       <label className="records-task__check">

@@ -2,12 +2,13 @@
 import type { Hive, MarkingColor } from "@hivekeep/proto";
 import { type ComponentType, useId } from "react";
 import { useParams } from "wouter";
-import { useLive, useLiveResult, useReadOnly } from "../../app/client.tsx";
+import { useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import { commonMessages, label, markings } from "../../ui/messages.ts";
-import { Loading, MarkingDot, NotFound, Page, ReadOnlyPage } from "../../ui/page.tsx";
+import { LiveView, MarkingDot, Page, ReadOnlyPage } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
+import { useHiveApiary, useRecordHive } from "./queries.ts";
 
 /** The five marking colours as big radio buttons, each with its dot and its name. */
 export function MarkingChoice(props: {
@@ -49,27 +50,32 @@ export function MarkingChoice(props: {
 /** Which hive a record is for, under the form's heading: "Hive 3 · Home". */
 export function HiveLine(props: { readonly hive: Hive }) {
   const t = useMessages(recordMessages);
-  const apiaryId = props.hive.apiaryId;
-  const apiary = useLive(
-    async (c) =>
-      apiaryId === ""
-        ? undefined
-        : (await c.apiaries.getApiary({ id: apiaryId }).catch(() => undefined))?.apiary,
-    [apiaryId],
-  );
+  const apiary = useHiveApiary(props.hive.apiaryId);
   return (
     <p className="muted records-hiveline">
-      {apiary ? t("hiveAt", { hive: props.hive.name, apiary: apiary.name }) : props.hive.name}
+      {apiary.status === "ready"
+        ? t("hiveAt", { hive: props.hive.name, apiary: apiary.value.name })
+        : props.hive.name}
     </p>
   );
 }
 
-/** The hive a route names (`/hives/:id/…`): undefined while loading, null when it is not here. */
+/**
+ * The hive a route names (`/hives/:id/…`): undefined while loading, null when it is not here.
+ * A failure to read the replica goes to the error boundary (it is not "not here").
+ */
 export function useHive(id: string): Hive | null | undefined {
-  const result = useLiveResult(async (c) => (await c.hives.getHive({ id })).hive, [id]);
-  if (result === undefined) return undefined;
-  if ("error" in result || result.value === undefined) return null;
-  return result.value;
+  const hive = useRecordHive(id);
+  switch (hive.status) {
+    case "loading":
+      return undefined;
+    case "not-found":
+      return null;
+    case "failed":
+      throw hive.error;
+    case "ready":
+      return hive.value;
+  }
 }
 
 /**
@@ -82,16 +88,20 @@ export function HiveRecordPage(props: {
   readonly form: ComponentType<{ hive: Hive }>;
 }) {
   const { id } = useParams<{ id: string }>();
-  const hive = useHive(id);
+  const hive = useRecordHive(id);
   const readOnly = useReadOnly();
-  if (hive === undefined) return <Loading />;
-  if (hive === null) return <NotFound back={paths.hives} />;
-  const back = paths.hive(hive.id);
-  if (readOnly) return <ReadOnlyPage title={props.title} back={back} />;
   return (
-    <Page key={hive.id} title={props.title} back={back}>
-      <HiveLine hive={hive} />
-      <props.form hive={hive} />
-    </Page>
+    <LiveView live={hive} back={paths.hives}>
+      {(h) =>
+        readOnly ? (
+          <ReadOnlyPage title={props.title} back={paths.hive(h.id)} />
+        ) : (
+          <Page key={h.id} title={props.title} back={paths.hive(h.id)}>
+            <HiveLine hive={h} />
+            <props.form hive={h} />
+          </Page>
+        )
+      }
+    </LiveView>
   );
 }

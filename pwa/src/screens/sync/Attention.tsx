@@ -6,42 +6,10 @@
 import type { QuarantinedItem } from "@hivekeep/client-core";
 import { Link } from "wouter";
 import { useClient, useSyncStatus } from "../../app/client.tsx";
-import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import { ConfirmButton, Empty, ErrorNote, Page, useAction } from "../../ui/page.tsx";
 import { syncMessages } from "./messages.ts";
-
-/** Where a refused change's record can be seen and fixed, if it has a page. */
-export function recordPath(item: Pick<QuarantinedItem, "change">): string | undefined {
-  const { entity, entityId, payload } = item.change;
-  const hiveId = typeof payload.hive_id === "string" ? payload.hive_id : undefined;
-  switch (entity) {
-    case "apiary":
-      return paths.apiary(entityId);
-    case "hive":
-      return paths.hive(entityId);
-    case "inspection":
-      return paths.inspection(entityId);
-    case "task":
-      return paths.tasks;
-    case "placement":
-    case "queen":
-    case "treatment":
-    case "harvest":
-    case "event":
-      return hiveId ? paths.hive(hiveId) : undefined;
-  }
-}
-
-/** A short name for the record from what the change carries (name, title), if any. */
-function recordName(item: QuarantinedItem): string | undefined {
-  const p = item.change.payload;
-  for (const key of ["name", "title", "variety", "product"]) {
-    const v = p[key];
-    if (typeof v === "string" && v.trim() !== "") return v;
-  }
-  return undefined;
-}
+import { recordName, recordPath } from "./present.ts";
 
 export default function Attention() {
   const t = useMessages(syncMessages);

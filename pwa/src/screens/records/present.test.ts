@@ -1,0 +1,66 @@
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { describe, expect, it } from "vitest";
+import { makeFormat } from "../../format.ts";
+import { taskDueDate, taskNames } from "./present.ts";
+import { endOfDay } from "./rules.ts";
+
+describe("taskNames", () => {
+  const hives = [
+    { id: "h1", name: "Volk 1", apiaryId: "a2" },
+    { id: "h2", name: "Volk 2", apiaryId: "" },
+  ];
+  const apiaries = [
+    { id: "a1", name: "Lindenhof" },
+    { id: "a2", name: "Rapsfeld" },
+  ];
+
+  it("names a hive task's hive and the apiary where the hive stands now", () => {
+    const names = taskNames([{ id: "t1", hiveId: "h1", apiaryId: "a1" }], hives, apiaries);
+    expect(names.get("t1")).toEqual({ hiveName: "Volk 1", apiaryName: "Rapsfeld" });
+  });
+
+  it("names an apiary task's apiary; a personal task and removed records have no names", () => {
+    const names = taskNames(
+      [
+        { id: "apiary", hiveId: "", apiaryId: "a1" },
+        { id: "personal", hiveId: "", apiaryId: "" },
+        { id: "gone", hiveId: "removed", apiaryId: "" },
+        { id: "unplaced", hiveId: "h2", apiaryId: "" },
+      ],
+      hives,
+      apiaries,
+    );
+    expect(names.get("apiary")).toEqual({ hiveName: undefined, apiaryName: "Lindenhof" });
+    expect(names.get("personal")).toEqual({ hiveName: undefined, apiaryName: undefined });
+    expect(names.get("gone")).toEqual({ hiveName: undefined, apiaryName: undefined });
+    expect(names.get("unplaced")).toEqual({ hiveName: "Volk 2", apiaryName: undefined });
+  });
+});
+
+describe("taskDueDate", () => {
+  const en = makeFormat("en-GB");
+  const now = new Date(2026, 5, 15, 12, 0);
+
+  it("gives a whole day as a date, and how far it is", () => {
+    const due = endOfDay(new Date(2026, 5, 17));
+    expect(taskDueDate(en, { dueAt: timestampFromDate(due) }, "upcoming", now)).toBe(
+      `${en.date(due)} (in 2 days)`,
+    );
+  });
+
+  it("gives a time of day when the task has one", () => {
+    const due = new Date(2026, 5, 13, 9, 30);
+    expect(taskDueDate(en, { dueAt: timestampFromDate(due) }, "overdue", now)).toBe(
+      `${en.dateTime(due)} (2 days ago)`,
+    );
+  });
+
+  it("leaves out how far when it is due today (the badge says so)", () => {
+    const due = endOfDay(now);
+    expect(taskDueDate(en, { dueAt: timestampFromDate(due) }, "today", now)).toBe(en.date(due));
+  });
+
+  it("is undefined without a due date", () => {
+    expect(taskDueDate(en, { dueAt: undefined }, "none", now)).toBeUndefined();
+  });
+});
