@@ -9,17 +9,16 @@ import type { Inspection } from "@hivekeep/proto";
 import { useMemo, useState } from "react";
 import { useNow } from "../../app/now.tsx";
 import { type Format, toDate, useFormat } from "../../format.ts";
-import { useMessages } from "../../i18n.ts";
+import { type Translate, useMessages } from "../../i18n.ts";
 import { type ChartSeries, lineStyles, TimeChart } from "../../ui/charts/Chart.tsx";
 import { chartMessages } from "../../ui/charts/messages.ts";
 import { measured, measurementSeries, summarize, type TimeSeries } from "../../ui/charts/series.ts";
 import { Choice } from "../../ui/forms.tsx";
 import { Card } from "../../ui/page.tsx";
 
-const useWords = () => useMessages(chartMessages);
-type T = ReturnType<typeof useWords>;
+type T = Translate<(typeof chartMessages)["bundles"]["en"]>;
 
-/** The measurement fields of one inspection (the rest, photos above all, is let go at once). */
+/** The measurement fields of one inspection: what the charts draw. */
 interface Reading {
   readonly date: Date | undefined;
   readonly weight: number;
