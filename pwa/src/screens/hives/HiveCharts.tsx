@@ -2,23 +2,23 @@
  * A hive's measurements over time, from its inspections (a hive scale or climate sensor sends
  * inspections with measurement fields only): weight, temperatures (inside the hive and outside)
  * and humidity, each unit on its own chart. A field holding 0 was not measured: it is never
- * drawn, and a long pause breaks the line. Rendered lazily by the hive page, in a card of its own.
+ * drawn, and a long pause breaks the line. Rendered lazily by the hive page, in a card of its own,
+ * from the inspections the page has read already.
  */
+import type { Inspection } from "@hivekeep/proto";
 import { useMemo, useState } from "react";
-import { useLive } from "../../app/client.tsx";
-import { listAll } from "../../app/list-all.ts";
+import { useNow } from "../../app/now.tsx";
 import { type Format, toDate, useFormat } from "../../format.ts";
-import { useMessages } from "../../i18n.ts";
+import { type Translate, useMessages } from "../../i18n.ts";
 import { type ChartSeries, lineStyles, TimeChart } from "../../ui/charts/Chart.tsx";
 import { chartMessages } from "../../ui/charts/messages.ts";
 import { measured, measurementSeries, summarize, type TimeSeries } from "../../ui/charts/series.ts";
 import { Choice } from "../../ui/forms.tsx";
-import { Card, Loading } from "../../ui/page.tsx";
+import { Card } from "../../ui/page.tsx";
 
-const useWords = () => useMessages(chartMessages);
-type T = ReturnType<typeof useWords>;
+type T = Translate<(typeof chartMessages)["bundles"]["en"]>;
 
-/** The measurement fields of one inspection (the rest, photos above all, is let go at once). */
+/** The measurement fields of one inspection: what the charts draw. */
 interface Reading {
   readonly date: Date | undefined;
   readonly weight: number;
@@ -35,9 +35,9 @@ const dayMs = 86_400_000;
  * The span a period shows (Unix seconds): its days up to the end of today (the same all day,
  * so a chart is not redrawn for a clock that moved); "all" is the data's own.
  */
-function periodRange(period: Period): readonly [number, number] | undefined {
+function periodRange(period: Period, now: Date): readonly [number, number] | undefined {
   if (period === "all") return undefined;
-  const end = new Date();
+  const end = new Date(now);
   end.setHours(24, 0, 0, 0);
   const to = end.getTime() / 1000;
   return [to - Number(period) * 86_400, to];
@@ -105,43 +105,39 @@ function Measure(props: {
   );
 }
 
-export default function HiveCharts(props: { readonly hiveId: string }) {
+/** The measurements of inspections with a date and at least one reading. */
+function chartReadings(inspections: readonly Inspection[]): Reading[] {
+  return inspections
+    .map(
+      (i): Reading => ({
+        date: toDate(i.date),
+        weight: i.weightKg,
+        tempHive: i.tempHive,
+        tempOutside: i.tempOutside,
+        humidityHive: i.humidityHive,
+        humidityOutside: i.humidityOutside,
+      }),
+    )
+    .filter(
+      (r) =>
+        r.date !== undefined &&
+        [r.weight, r.tempHive, r.tempOutside, r.humidityHive, r.humidityOutside].some(measured),
+    );
+}
+
+export default function HiveCharts(props: { readonly inspections: readonly Inspection[] }) {
   const t = useMessages(chartMessages);
   const fmt = useFormat();
+  const now = useNow();
   const [chosen, setChosen] = useState<Period | undefined>(undefined);
-  const readings = useLive(
-    async (c) =>
-      (
-        await listAll(
-          (page) => c.inspections.listInspections({ hiveId: props.hiveId, page }),
-          (r) => r.inspections,
-        )
-      )
-        .map(
-          (i): Reading => ({
-            date: toDate(i.date),
-            weight: i.weightKg,
-            tempHive: i.tempHive,
-            tempOutside: i.tempOutside,
-            humidityHive: i.humidityHive,
-            humidityOutside: i.humidityOutside,
-          }),
-        )
-        .filter(
-          (r) =>
-            r.date !== undefined &&
-            [r.weight, r.tempHive, r.tempOutside, r.humidityHive, r.humidityOutside].some(measured),
-        ),
-    [props.hiveId],
-  );
+  const readings = useMemo(() => chartReadings(props.inspections), [props.inspections]);
 
-  const now = Date.now();
-  const recent = readings?.some((r) => (r.date?.getTime() ?? 0) >= now - 365 * dayMs) ?? false;
+  const recent = readings.some((r) => (r.date?.getTime() ?? 0) >= now.getTime() - 365 * dayMs);
   const period: Period = chosen ?? (recent ? "365" : "all");
-  const xRange = periodRange(period);
+  const xRange = periodRange(period, now);
   const from = xRange?.[0];
   const shown = useMemo(() => {
-    if (readings === undefined || from === undefined) return readings;
+    if (from === undefined) return readings;
     return readings.filter((r) => (r.date?.getTime() ?? 0) >= from * 1000);
   }, [readings, from]);
 
@@ -162,9 +158,7 @@ export default function HiveCharts(props: { readonly hiveId: string }) {
 
   return (
     <Card title={t("measurementsTitle")} className="hive-charts">
-      {readings === undefined || shown === undefined ? (
-        <Loading />
-      ) : readings.length === 0 ? (
+      {readings.length === 0 ? (
         <p className="muted">{t("noMeasurements")}</p>
       ) : (
         <>

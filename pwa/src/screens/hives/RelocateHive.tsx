@@ -2,42 +2,29 @@
  * Move a hive to another apiary (`/hives/:id/relocate`): the target and the date of the move
  * (now by default, or back-dated); RelocateHive closes the current stay and opens the new one.
  */
-import { maxEventLimit } from "@hivekeep/client-core/core";
-import type { Apiary, Hive } from "@hivekeep/proto";
 import { useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
-import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
-import { allApiaries } from "../../app/list-all.ts";
+import { useClient, useReadOnly } from "../../app/client.tsx";
+import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { DateField, FormFooter, focusFirstInvalid } from "../../ui/forms.tsx";
-import { Loading, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
-import { placementHistory } from "./hive-logic.ts";
+import { LiveView, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { hiveMessages } from "./messages.ts";
 import { ApiarySelect } from "./parts.tsx";
+import { type RelocateData, useRelocateHive } from "./queries.ts";
 
 export default function RelocateHive() {
   const { id } = useParams<{ id: string }>();
-  const result = useLiveResult(
-    async (c) => {
-      const hive = (await c.hives.getHive({ id })).hive;
-      const [apiaries, events] = await Promise.all([
-        allApiaries(c),
-        c.events.listEvents({ hiveId: id, limit: maxEventLimit }),
-      ]);
-      return { hive, apiaries, stays: placementHistory(events.events) };
-    },
-    [id],
+  return (
+    <LiveView live={useRelocateHive(id)} back={paths.hives}>
+      {(data) => <Form {...data} />}
+    </LiveView>
   );
-  if (result === undefined) return <Loading />;
-  if ("error" in result || result.value.hive === undefined) return <NotFound back={paths.hives} />;
-  const { hive, apiaries, stays } = result.value;
-  const current = stays[0]?.apiaryId === hive.apiaryId ? stays[0] : undefined;
-  return <Form hive={hive} apiaries={apiaries} arrived={current?.from} />;
 }
 
-function Form(props: { hive: Hive; apiaries: Apiary[]; arrived: Date | undefined }) {
+function Form(props: RelocateData) {
   const t = useMessages(hiveMessages);
   const fmt = useFormat();
   const client = useClient();
@@ -46,7 +33,8 @@ function Form(props: { hive: Hive; apiaries: Apiary[]; arrived: Date | undefined
   const { hive, apiaries, arrived } = props;
   const others = apiaries.filter((a) => a.id !== hive.apiaryId);
   const [target, setTarget] = useState(others.length === 1 ? (others[0]?.id ?? "") : "");
-  const [date, setDate] = useState<Date | undefined>(() => new Date());
+  const now = useNow();
+  const [date, setDate] = useState<Date | undefined>(now);
   const [targetError, setTargetError] = useState<string | undefined>();
   const [dateError, setDateError] = useState<string | undefined>();
   const move = useAction(async (when: Date) => {

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../i18n.ts";
+import { defineMessages, type Translate } from "../../i18n.ts";
 
 export const hiveMessages = defineMessages("hives", {
   en: {
@@ -252,3 +252,6 @@ export const hiveMessages = defineMessages("hives", {
     boxesCount_other: "{{count}} Zargen",
   },
 });
+
+/** The hive screens' words, as `useMessages(hiveMessages)` gives them (for present.ts). */
+export type HiveWords = Translate<(typeof hiveMessages)["bundles"]["en"]>;

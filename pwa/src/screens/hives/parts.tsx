@@ -1,11 +1,14 @@
 /** Small pieces the hive screens share. */
 import type { Apiary, HiveStatus, Queen } from "@hivekeep/proto";
+import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { SelectField } from "../../ui/forms.tsx";
 import { commonMessages, label } from "../../ui/messages.ts";
 import { MarkingDot } from "../../ui/page.tsx";
+import { useShowAll } from "../../ui/show-all.tsx";
 import { isInactive } from "./hive-logic.ts";
 import { hiveMessages } from "./messages.ts";
+import type { Words } from "./present.ts";
 
 /** A hive's status as a badge: green while the colony is kept, plain once lost or dissolved. */
 export function HiveStatusBadge(props: { readonly status: HiveStatus }) {
@@ -55,4 +58,21 @@ export function ApiarySelect(props: {
       error={props.error}
     />
   );
+}
+
+/** The words and formats the hive page's texts are made of (present.ts), in the current language. */
+export function useWords(): Words {
+  return { t: useMessages(hiveMessages), tc: useMessages(commonMessages), fmt: useFormat() };
+}
+
+/** How many rows a section of the hive page shows before "Show all". */
+const firstRows = 10;
+
+/** A hive page section's first rows and its small "Show all (n)" button (gone once all show). */
+export function useSectionRows<X>(rows: readonly X[]) {
+  const t = useMessages(hiveMessages);
+  return useShowAll(rows, firstRows, {
+    all: t("showAll", { count: rows.length }),
+    className: "button button--secondary button--small",
+  });
 }

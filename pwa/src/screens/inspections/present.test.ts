@@ -1,8 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { InspectionSchema } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
-import { makeFormat } from "../../format.ts";
-import { readingValue } from "./present.ts";
+import { makeFormat, toTimestamp } from "../../format.ts";
+import { enteredLater, readingValue } from "./present.ts";
 
 describe("readingValue", () => {
   const en = makeFormat("en-GB");
@@ -19,5 +19,26 @@ describe("readingValue", () => {
     const i = create(InspectionSchema, { weightKg: 40, humidityOutside: 70 });
     expect(i.weightKg).toBe(40);
     expect(readingValue(en, { kind: "humidity", value: i.humidityOutside })).toBe("70\u00a0%");
+  });
+});
+
+describe("enteredLater", () => {
+  const visit = new Date("2026-11-20T09:00:00Z");
+  const written = (ms: number) =>
+    enteredLater(
+      create(InspectionSchema, {
+        date: toTimestamp(visit),
+        createdAt: toTimestamp(new Date(visit.getTime() + ms)),
+      }),
+    );
+
+  it("gives the time of writing down when it came more than an hour after the visit", () => {
+    expect(written(3_600_001)).toEqual(new Date(visit.getTime() + 3_600_001));
+    expect(written(3_600_000)).toBeUndefined();
+    expect(written(-5_000)).toBeUndefined();
+  });
+
+  it("says nothing when a time is not on record", () => {
+    expect(enteredLater(create(InspectionSchema, { date: toTimestamp(visit) }))).toBeUndefined();
   });
 });

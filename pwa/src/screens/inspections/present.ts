@@ -4,7 +4,7 @@
  * words around them (labels) stay with each screen.
  */
 import type { Inspection } from "@hivekeep/proto";
-import type { Format } from "../../format.ts";
+import { type Format, toDate } from "../../format.ts";
 import { measured } from "../../ui/charts/series.ts";
 
 export interface Reading {
@@ -37,4 +37,18 @@ export function readingValue(fmt: Format, r: Pick<Reading, "kind" | "value">): s
     case "humidity":
       return fmt.percent(r.value);
   }
+}
+
+/** How long after a visit its record may be written before the page says when it was (1 hour). */
+const enteredLaterAfterMs = 3_600_000;
+
+/**
+ * When an inspection was entered long after the visit (back-dated, more than an hour later): the
+ * time it was written down, which the page shows beside the visit's. Undefined otherwise.
+ */
+export function enteredLater(i: Pick<Inspection, "date" | "createdAt">): Date | undefined {
+  const when = toDate(i.date);
+  const created = toDate(i.createdAt);
+  if (when === undefined || created === undefined) return undefined;
+  return created.getTime() - when.getTime() > enteredLaterAfterMs ? created : undefined;
 }

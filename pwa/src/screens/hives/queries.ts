@@ -1,0 +1,159 @@
+/**
+ * The hive screens' live reads: each screen's data in one query that runs again when the replica
+ * changes, as one status (`Live<T>`: loading, ready, not found, failed). Screens only render it.
+ */
+import type { HivekeepClient } from "@hivekeep/client-core";
+import { maxEventLimit } from "@hivekeep/client-core/core";
+import type {
+  Apiary,
+  Event,
+  Harvest,
+  Hive,
+  Inspection,
+  Queen,
+  Task,
+  Treatment,
+} from "@hivekeep/proto";
+import { type Live, useLiveQuery } from "../../app/client.tsx";
+import { allApiaries, allHives, listAll } from "../../app/list-all.ts";
+import { toDate } from "../../format.ts";
+import { orMissing } from "../inspections/queries.ts";
+import { compareHives, placementHistory, reigningQueens } from "./hive-logic.ts";
+import { apiaryIdsOf } from "./present.ts";
+
+/** Everything one hive's page shows. Lists newest first, as the services order them. */
+export interface HivePageData {
+  readonly hive: Hive;
+  /** The names of the apiaries the page mentions; a deleted one is missing ("Unknown apiary"). */
+  readonly apiaryNames: ReadonlyMap<string, string>;
+  readonly inspections: readonly Inspection[];
+  readonly queens: readonly Queen[];
+  /** The open ones. */
+  readonly tasks: readonly Task[];
+  readonly treatments: readonly Treatment[];
+  readonly harvests: readonly Harvest[];
+  readonly events: readonly Event[];
+}
+
+/**
+ * One hive's page (`/hives/:id`): the hive, then its records in one round, then the names of
+ * the apiaries they mention, each by id (usually one or two: not every apiary of the account).
+ * The charts draw from the same inspections (no second read of them).
+ */
+export function useHivePage(id: string): Live<HivePageData> {
+  return useLiveQuery(
+    async (c): Promise<HivePageData | undefined> => {
+      const { hive } = await c.hives.getHive({ id });
+      if (hive === undefined) return undefined;
+      const [inspections, queens, tasks, treatments, harvests, events] = await Promise.all([
+        listAll(
+          (page) => c.inspections.listInspections({ hiveId: id, page }),
+          (r) => r.inspections,
+        ),
+        listAll(
+          (page) => c.queens.listQueens({ hiveId: id, page }),
+          (r) => r.queens,
+        ),
+        listAll(
+          (page) => c.tasks.listTasks({ hiveId: id, onlyOpen: true, page }),
+          (r) => r.tasks,
+        ),
+        listAll(
+          (page) => c.treatments.listTreatments({ hiveId: id, page }),
+          (r) => r.treatments,
+        ),
+        listAll(
+          (page) => c.harvests.listHarvests({ hiveId: id, page }),
+          (r) => r.harvests,
+        ),
+        c.events.listEvents({ hiveId: id, limit: maxEventLimit }).then((r) => r.events),
+      ]);
+      const apiaryNames = await apiaryNamesOf(c, apiaryIdsOf(hive, events));
+      return { hive, apiaryNames, inspections, queens, tasks, treatments, harvests, events };
+    },
+    [id],
+  );
+}
+
+/** The names of these apiaries; one deleted meanwhile (not found) is left out. */
+async function apiaryNamesOf(
+  c: HivekeepClient,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  const apiaries = await Promise.all(
+    ids.map((id) => orMissing(c.apiaries.getApiary({ id }).then((r) => r.apiary))),
+  );
+  return new Map(apiaries.flatMap((a) => (a ? [[a.id, a.name] as const] : [])));
+}
+
+/** A hive in the list, with the date of its newest inspection. */
+export interface HiveRow {
+  readonly hive: Hive;
+  readonly lastInspection: Date | undefined;
+}
+
+export interface HiveListData {
+  /** Kept hives first, then lost and dissolved ones, each by name. */
+  readonly hives: readonly HiveRow[];
+  readonly apiaryNames: ReadonlyMap<string, string>;
+  /** The reigning queen of each hive that has one. */
+  readonly queenOf: ReadonlyMap<string, Queen>;
+}
+
+/**
+ * The hive list (`/hives`): every hive, apiary and active queen, and each hive's newest
+ * inspection by the inspections' hive index (one page of one row per hive, inside this one
+ * query: reading every inspection of the account, a scale's readings among them, costs more).
+ */
+export function useHiveList(): Live<HiveListData> {
+  return useLiveQuery(async (c) => {
+    const [hives, apiaries, queens] = await Promise.all([
+      allHives(c),
+      allApiaries(c),
+      listAll(
+        (page) => c.queens.listQueens({ onlyActive: true, page }),
+        (r) => r.queens,
+      ),
+    ]);
+    const last = await Promise.all(
+      hives.map(
+        async (h) =>
+          (await c.inspections.listInspections({ hiveId: h.id, page: { pageSize: 1 } }))
+            .inspections[0]?.date,
+      ),
+    );
+    return {
+      hives: hives
+        .map((hive, k) => ({ hive, lastInspection: toDate(last[k]) }))
+        .sort((a, b) => compareHives(a.hive, b.hive)),
+      apiaryNames: new Map(apiaries.map((a) => [a.id, a.name])),
+      queenOf: reigningQueens(queens),
+    };
+  }, []);
+}
+
+export interface RelocateData {
+  readonly hive: Hive;
+  /** Every apiary: the one it stands at, and those it can move to. */
+  readonly apiaries: readonly Apiary[];
+  /** When it arrived where it stands, when that is on record. */
+  readonly arrived: Date | undefined;
+}
+
+/** Moving a hive (`/hives/:id/relocate`): the hive, every apiary, and since when it stands there. */
+export function useRelocateHive(id: string): Live<RelocateData> {
+  return useLiveQuery(
+    async (c): Promise<RelocateData | undefined> => {
+      const { hive } = await c.hives.getHive({ id });
+      if (hive === undefined) return undefined;
+      const [apiaries, events] = await Promise.all([
+        allApiaries(c),
+        c.events.listEvents({ hiveId: id, limit: maxEventLimit }).then((r) => r.events),
+      ]);
+      const stays = placementHistory(events);
+      const current = stays[0]?.apiaryId === hive.apiaryId ? stays[0] : undefined;
+      return { hive, apiaries, arrived: current?.from };
+    },
+    [id],
+  );
+}

@@ -1,0 +1,118 @@
+/** An inspection's photos on its page: tap to see one large; add or remove them. */
+import type { Inspection } from "@hivekeep/proto";
+import { useEffect, useRef, useState } from "react";
+import { useClient } from "../../app/client.tsx";
+import { useMessages } from "../../i18n.ts";
+import { commonMessages } from "../../ui/messages.ts";
+import { Card, ConfirmButton, ErrorNote, useAction } from "../../ui/page.tsx";
+import { inspectionMessages } from "./messages.ts";
+import { PhotoFileButton, PhotoStatus, photoRoom, usePhotoPreparation } from "./PhotoInput.tsx";
+
+export function Photos(props: { readonly inspection: Inspection; readonly readOnly: boolean }) {
+  const t = useMessages(inspectionMessages);
+  const tc = useMessages(commonMessages);
+  const client = useClient();
+  const { inspection, readOnly } = props;
+  const photos = inspection.photoKeys;
+  const [viewing, setViewing] = useState<number | undefined>();
+  const prep = usePhotoPreparation();
+  const add = useAction(async (files: File[]) => {
+    const urls = await prep.prepare(files, photoRoom(photos.length));
+    for (const photo of urls) {
+      await client.inspections.addInspectionPhoto({ inspectionId: inspection.id, photo });
+    }
+  });
+  const remove = useAction(async (photo: string) => {
+    await client.inspections.removeInspectionPhoto({ inspectionId: inspection.id, photo });
+  });
+
+  if (readOnly && photos.length === 0) return null;
+  return (
+    <Card title={t("photos")}>
+      {photos.length === 0 ? (
+        <p className="muted">{t("noPhotos")}</p>
+      ) : (
+        <ul className="photos">
+          {photos.map((p, n) => (
+            <li key={p} className="photos__item">
+              <button
+                type="button"
+                className="photos__open"
+                aria-label={t("viewPhoto", { n: n + 1 })}
+                onClick={() => setViewing(n)}
+              >
+                <img className="photos__thumb" src={p} alt="" />
+              </button>
+              {!readOnly && (
+                <ConfirmButton
+                  label={t("removePhoto")}
+                  confirm={t("removePhotoConfirm")}
+                  disabled={remove.busy}
+                  onConfirm={() => void remove.run(p)}
+                />
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <ErrorNote error={remove.error} />
+      {!readOnly && (
+        <>
+          <div className="form__actions">
+            <PhotoFileButton
+              label={t("addPhoto")}
+              disabled={prep.busy || add.busy || photoRoom(photos.length) === 0}
+              onFiles={(files) => void add.run(files)}
+            />
+          </div>
+          <PhotoStatus busy={prep.busy} errors={prep.errors} room={photoRoom(photos.length)} />
+          <ErrorNote error={add.error} />
+        </>
+      )}
+      {viewing !== undefined && photos[viewing] !== undefined && (
+        <PhotoViewer
+          src={photos[viewing]}
+          alt={t("photoAlt", { n: viewing + 1 })}
+          closeLabel={tc("close")}
+          onClose={() => setViewing(undefined)}
+        />
+      )}
+    </Card>
+  );
+}
+
+/** One photo large, in a modal dialog (Escape, the button or a tap beside it closes it). */
+function PhotoViewer(props: {
+  readonly src: string;
+  readonly alt: string;
+  readonly closeLabel: string;
+  readonly onClose: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a tap beside the photo closes it; keys have Escape (native) and the Close button.
+    <dialog
+      ref={ref}
+      className="photo-viewer"
+      aria-label={props.alt}
+      onClose={props.onClose}
+      onClick={(e) => {
+        if (e.target === e.currentTarget) ref.current?.close();
+      }}
+    >
+      <img className="photo-viewer__image" src={props.src} alt={props.alt} />
+      <button
+        type="button"
+        className="button button--secondary photo-viewer__close"
+        onClick={() => ref.current?.close()}
+      >
+        {props.closeLabel}
+      </button>
+    </dialog>
+  );
+}

@@ -1,0 +1,46 @@
+/**
+ * The inspection screens' live reads, as one status each (`Live<T>`: loading, ready, not found,
+ * failed). Screens only render them.
+ */
+import type { Apiary, Hive, Inspection, Queen } from "@hivekeep/proto";
+import { type Live, liveFailure, useLiveQuery } from "../../app/client.tsx";
+
+/** One inspection and the hive, apiary and queen it names (each missing when deleted meanwhile). */
+export interface InspectionPageData {
+  readonly inspection: Inspection;
+  readonly hive: Hive | undefined;
+  readonly apiary: Apiary | undefined;
+  readonly queen: Queen | undefined;
+}
+
+/**
+ * The record a lookup names, or undefined when it is gone (deleted meanwhile: `not_found`, as
+ * `liveFailure` tells it); any other failure (the replica could not be read) stays a failure.
+ */
+export function orMissing<T>(p: Promise<T>): Promise<T | undefined> {
+  return p.catch((error: unknown) => {
+    if (liveFailure(error).status === "not-found") return undefined;
+    throw error;
+  });
+}
+
+/** One inspection's page (`/inspections/:id`): the inspection, then what it names, at once. */
+export function useInspectionPage(id: string): Live<InspectionPageData> {
+  return useLiveQuery(
+    async (c): Promise<InspectionPageData | undefined> => {
+      const { inspection } = await c.inspections.getInspection({ id });
+      if (!inspection) return undefined;
+      const [hive, apiary, queen] = await Promise.all([
+        orMissing(c.hives.getHive({ id: inspection.hiveId }).then((r) => r.hive)),
+        inspection.apiaryId
+          ? orMissing(c.apiaries.getApiary({ id: inspection.apiaryId }).then((r) => r.apiary))
+          : undefined,
+        inspection.queenId
+          ? orMissing(c.queens.getQueen({ id: inspection.queenId }).then((r) => r.queen))
+          : undefined,
+      ]);
+      return { inspection, hive, apiary, queen };
+    },
+    [id],
+  );
+}
