@@ -16,16 +16,12 @@ import { useMessages } from "../../i18n.ts";
 import { recordMessages } from "./messages.ts";
 import { withdrawalRunning } from "./rules.ts";
 
-export function TreatmentRow(props: {
-  readonly treatment: Treatment;
-  /** Deprecated: "now" comes from `useNow()`; still accepted while the hive page passes it. */
-  readonly now?: Date;
-}) {
+export function TreatmentRow(props: { readonly treatment: Treatment }) {
   const t = useMessages(recordMessages);
   const fmt = useFormat();
-  const clock = useNow();
+  const now = useNow();
   const x = props.treatment;
-  const running = withdrawalRunning(x, props.now ?? clock);
+  const running = withdrawalRunning(x, now);
   const detail = (label: string, value: string) => value && <span>{`${label}: ${value}`}</span>;
   // The date never breaks over two lines ("Dec 13, 2026").
   const wholeDate = fmt.date(x.withdrawalUntil).replaceAll(" ", "\u00a0");

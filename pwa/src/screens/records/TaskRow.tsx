@@ -26,17 +26,11 @@ export function TaskRow(props: {
   readonly onDone?: ((done: boolean) => void) | undefined;
   /** Shown as done or open regardless of the task (ticked a moment ago). Default task.done. */
   readonly done?: boolean;
-  /**
-   * Deprecated: "now" comes from `useNow()`. Still accepted while the hive page passes it; the
-   * same time as `useNow()` gives.
-   */
-  readonly now?: Date;
 }) {
   const t = useMessages(recordMessages);
   const fmt = useFormat();
   const task = props.task;
-  const clock = useNow();
-  const now = props.now ?? clock;
+  const now = useNow();
   const done = props.done ?? task.done;
   const state = dueState({ done, dueAt: task.dueAt }, now);
   // "Due 12 Jun 2026 (in 2 days)"; due today says so in its badge.

@@ -2,7 +2,6 @@
 import type { Task } from "@hivekeep/proto";
 import { useState } from "react";
 import { useClient, useReadOnly } from "../../../app/client.tsx";
-import { useNow } from "../../../app/now.tsx";
 import { useMessages } from "../../../i18n.ts";
 import { ErrorNote, useAction } from "../../../ui/page.tsx";
 import { TaskRow } from "../../records/TaskRow.tsx";
@@ -11,7 +10,6 @@ import { hiveMessages } from "../messages.ts";
 
 export function OpenTasks(props: { readonly tasks: readonly Task[] }) {
   const t = useMessages(hiveMessages);
-  const now = useNow();
   const client = useClient();
   const readOnly = useReadOnly();
   // Tasks ticked done on this visit stay listed (ticked, struck through) so that a slip of the
@@ -41,7 +39,6 @@ export function OpenTasks(props: { readonly tasks: readonly Task[] }) {
               key={task.id}
               task={task}
               done={done}
-              now={now}
               showTarget={false}
               onDone={readOnly ? undefined : (d) => void setDone.run(task, d)}
             />

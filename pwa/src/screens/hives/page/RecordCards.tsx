@@ -2,7 +2,6 @@
 import type { Harvest, Inspection, Treatment } from "@hivekeep/proto";
 import { Link } from "wouter";
 import { useClient } from "../../../app/client.tsx";
-import { useNow } from "../../../app/now.tsx";
 import { paths } from "../../../app/paths.ts";
 import { Card, ConfirmButton, Empty, ErrorNote, useAction, Writable } from "../../../ui/page.tsx";
 import { HarvestRow, TreatmentRow } from "../../records/RecordRows.tsx";
@@ -38,7 +37,6 @@ export function InspectionsCard(props: { readonly inspections: readonly Inspecti
 
 export function TreatmentsCard(props: { readonly treatments: readonly Treatment[] }) {
   const { t } = useWords();
-  const now = useNow();
   const { treatments } = props;
   const { shown, listId, toggle } = useSectionRows(treatments);
   return (
@@ -48,7 +46,7 @@ export function TreatmentsCard(props: { readonly treatments: readonly Treatment[
       ) : (
         <ul className="list" id={listId}>
           {shown.map((x) => (
-            <TreatmentRow key={x.id} treatment={x} now={now} />
+            <TreatmentRow key={x.id} treatment={x} />
           ))}
         </ul>
       )}
