@@ -102,7 +102,7 @@ describe("the overview", () => {
     await seed.harvest(client, { hiveId: one.id, amountKg: 12.5, date: at(daysAgo(10)) });
     await seed.harvest(client, { hiveId: one.id, amountKg: 7.5, date: at(daysAgo(40)) });
 
-    const app = await renderAt("/", { client });
+    await renderAt("/", { client });
     const honey = within(await findSection("Honey"));
     expect(honey.getByText(/20 kg; most in June 2026 \(12\.5 kg\)/)).toBeTruthy();
     const perApiary = await honey.findByRole("table", { name: "Per apiary in 2026" });
