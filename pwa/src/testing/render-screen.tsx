@@ -19,6 +19,7 @@ import { createHivekeepClient, type HivekeepClient } from "@hivekeep/client-core
 import { type RenderResult, render } from "@testing-library/react";
 import userEvent, { type UserEvent } from "@testing-library/user-event";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import type { ReactNode } from "react";
 import { onTestFinished } from "vitest";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
@@ -69,26 +70,35 @@ export interface RenderedApp extends RenderResult {
   navigate(path: string): void;
 }
 
-/** Renders the app's routes at `path` (e.g. `/hives/<id>`) over the client's replica. */
-export async function renderAt(path: string, options: RenderAtOptions = {}): Promise<RenderedApp> {
-  const client = options.client ?? (await openTestClient());
-  const memory = memoryLocation({ path, record: true });
+/** The app's session around a client, as the app gives it to its screens (single-user mode). */
+export function TestSession(props: {
+  readonly client: HivekeepClient;
+  readonly readOnly?: boolean;
+  readonly children: ReactNode;
+}) {
   const session: AppSession = {
-    client,
-    readOnly: options.readOnly === true,
+    client: props.client,
+    readOnly: props.readOnly === true,
     loginMode: false,
     email: "",
     organization: "",
     owner: true,
     signOut: async () => {},
   };
+  return <AppSessionProvider value={session}>{props.children}</AppSessionProvider>;
+}
+
+/** Renders the app's routes at `path` (e.g. `/hives/<id>`) over the client's replica. */
+export async function renderAt(path: string, options: RenderAtOptions = {}): Promise<RenderedApp> {
+  const client = options.client ?? (await openTestClient());
+  const memory = memoryLocation({ path, record: true });
   const user = userEvent.setup();
   const view = render(
-    <AppSessionProvider value={session}>
+    <TestSession client={client} readOnly={options.readOnly === true}>
       <Router hook={memory.hook} searchHook={memory.searchHook}>
         <AppRoutes />
       </Router>
-    </AppSessionProvider>,
+    </TestSession>,
   );
   return {
     ...view,
