@@ -22,6 +22,15 @@ function wrapper(client: HivekeepClient) {
   );
 }
 
+/** A screen whose query fails: the apiary it names is not on the device. */
+function MissingApiary() {
+  const name = useLive(
+    (c) => c.apiaries.getApiary({ id: "0190a000-0000-7000-8000-000000000000" }),
+    [],
+  );
+  return <p>{String(name)}</p>;
+}
+
 describe("useLive", () => {
   it("is undefined until the first answer, then answers", async () => {
     const client = await openTestClient();
@@ -59,17 +68,10 @@ describe("useLive", () => {
     const client = await openTestClient();
     // React and the boundary report the error on the console; the test reads it on the page.
     const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
-    function Missing() {
-      const name = useLive(
-        (c) => c.apiaries.getApiary({ id: "0190a000-0000-7000-8000-000000000000" }),
-        [],
-      );
-      return <p>{String(name)}</p>;
-    }
     render(
       <TestSession client={client}>
         <ErrorBoundary resetKey="/">
-          <Missing />
+          <MissingApiary />
         </ErrorBoundary>
       </TestSession>,
     );
