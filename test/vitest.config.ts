@@ -36,6 +36,10 @@ export default defineConfig({
           include: ["pwa/src/**/*.test.tsx"],
           environment: "happy-dom",
           setupFiles: ["pwa/src/testing/setup.ts"],
+          // A test waits for several things in turn (each up to 4.5 s, as expect.poll: the
+          // setup gives Testing Library's findBy and waitFor the same); a passing one returns
+          // at once, so the limit only matters on a loaded machine.
+          testTimeout: 15_000,
           expect: { poll: { timeout: 4_500 } },
         },
       },
