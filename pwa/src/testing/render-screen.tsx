@@ -7,7 +7,7 @@
  *   const { apiary } = await client.apiaries.createApiary({ name: "Home" });
  *   const app = await renderAt(`/apiaries/${apiary?.id}`, { client });
  *   await app.findByRole("heading", { level: 1, name: "Home" });
- *   await app.user.click(app.getByRole("link", { name: "Add hive" }));
+ *   await app.user.click(app.getByRole("link", { name: "Add a hive here" }));
  *   expect(app.location()).toBe(`/hives/new?apiary=${apiary?.id}`);
  *
  * Records are seeded through the client's own services, so the replica holds what the app would
