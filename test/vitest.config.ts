@@ -1,6 +1,7 @@
 /**
  * The one test configuration of the workspace (`pnpm test` at the root):
- * unit tests beside the code, integration tests in test/, browser tests in e2e/.
+ * unit tests beside the code, the app's component tests (the `.test.tsx` files of pwa/src, in a DOM),
+ * integration tests in test/, browser tests in e2e/.
  */
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
@@ -18,11 +19,27 @@ export default defineConfig({
           include: [
             "client-core/src/**/*.test.ts",
             "server/src/**/*.test.ts",
-            "pwa/src/**/*.test.{ts,tsx}",
+            "pwa/src/**/*.test.ts",
           ],
           environment: "node",
           // expect.poll waits for what it expects up to just under the test's own limit (its
           // default of 1 s failed first on a loaded machine; a passing poll returns at once).
+          expect: { poll: { timeout: 4_500 } },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The app's screens as a user sees them: Testing Library in happy-dom, on a real device
+          // client over fake-indexeddb (pwa/src/testing/render-screen.tsx). No server, no browser.
+          name: "components",
+          include: ["pwa/src/**/*.test.tsx"],
+          environment: "happy-dom",
+          setupFiles: ["pwa/src/testing/setup.ts"],
+          // A test waits for several things in turn (each up to 4.5 s, as expect.poll: the
+          // setup gives Testing Library's findBy and waitFor the same); a passing one returns
+          // at once, so the limit only matters on a loaded machine.
+          testTimeout: 15_000,
           expect: { poll: { timeout: 4_500 } },
         },
       },
