@@ -23,8 +23,8 @@ import type { ReactNode } from "react";
 import { onTestFinished } from "vitest";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
+import { AppRoutes } from "../app/AppRoutes.tsx";
 import { type AppSession, AppSessionProvider } from "../app/client.tsx";
-import { AppRoutes } from "../app/routes.tsx";
 
 /** Any network use is a bug of the test (sync is never started): it fails loudly. */
 const noNetwork: typeof fetch = async (input) => {
