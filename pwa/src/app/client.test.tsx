@@ -10,7 +10,7 @@ import type { ReactNode } from "react";
 import { describe, expect, it, vi } from "vitest";
 import { openTestClient, TestSession } from "../testing/render-screen.tsx";
 import { seed } from "../testing/seed.ts";
-import { useLive, useLiveResult } from "./client.tsx";
+import { useLive, useLiveQuery, useLiveResult } from "./client.tsx";
 import { ErrorBoundary } from "./ErrorBoundary.tsx";
 
 const names = (c: HivekeepClient) =>
@@ -96,5 +96,68 @@ describe("useLiveResult", () => {
     await waitFor(() => expect(result.current).toHaveProperty("error"));
     const { error } = result.current as { error: unknown };
     expect(ConnectError.from(error).code).toBe(Code.NotFound);
+  });
+});
+
+describe("useLiveQuery", () => {
+  const missing = "0190a000-0000-7000-8000-000000000000";
+
+  it("is loading until the first answer, then ready, and runs again when the replica changes", async () => {
+    const client = await openTestClient();
+    await seed.apiary(client, { name: "Home meadow" });
+    const { result } = renderHook(() => useLiveQuery(names, []), { wrapper: wrapper(client) });
+    expect(result.current).toEqual({ status: "loading" });
+    await waitFor(() =>
+      expect(result.current).toEqual({ status: "ready", value: ["Home meadow"] }),
+    );
+    await seed.apiary(client, { name: "Forest edge" });
+    await waitFor(() =>
+      expect(result.current).toEqual({ status: "ready", value: ["Forest edge", "Home meadow"] }),
+    );
+  });
+
+  it("is not-found when the query answers undefined or a service says not_found", async () => {
+    const client = await openTestClient();
+    const undefinedAnswer = renderHook(
+      () => useLiveQuery(async () => undefined as string | undefined, []),
+      { wrapper: wrapper(client) },
+    );
+    await waitFor(() => expect(undefinedAnswer.result.current).toEqual({ status: "not-found" }));
+    const notFound = renderHook(
+      () => useLiveQuery((c) => c.apiaries.getApiary({ id: missing }), []),
+      { wrapper: wrapper(client) },
+    );
+    await waitFor(() => expect(notFound.result.current).toEqual({ status: "not-found" }));
+  });
+
+  it("is failed, with the error, for any other failure (the replica could not be read)", async () => {
+    const client = await openTestClient();
+    const broken = new Error("storage is gone");
+    const { result } = renderHook(
+      () =>
+        useLiveQuery(async () => {
+          throw broken;
+        }, []),
+      { wrapper: wrapper(client) },
+    );
+    await waitFor(() => expect(result.current).toEqual({ status: "failed", error: broken }));
+  });
+
+  it("with keep, shows the last answer at once on the next mount while the query runs again", async () => {
+    const client = await openTestClient();
+    await seed.apiary(client, { name: "Home meadow" });
+    const first = renderHook(() => useLiveQuery(names, [], { keep: "test:names" }), {
+      wrapper: wrapper(client),
+    });
+    await waitFor(() =>
+      expect(first.result.current).toEqual({ status: "ready", value: ["Home meadow"] }),
+    );
+    first.unmount();
+    const second = renderHook(() => useLiveQuery(names, [], { keep: "test:names" }), {
+      wrapper: wrapper(client),
+    });
+    expect(second.result.current).toEqual({ status: "ready", value: ["Home meadow"] });
+    const other = renderHook(() => useLiveQuery(names, []), { wrapper: wrapper(client) });
+    expect(other.result.current).toEqual({ status: "loading" });
   });
 });

@@ -203,6 +203,15 @@ describe("the hive page", () => {
     expect(screen.getByText(/does not exist on this device/)).toBeTruthy();
   });
 
+  it("says Could not read, never Not found, when the device's storage fails", async () => {
+    const { client, hive } = await hiveAtHome();
+    client.db.close();
+    const app = await renderAt(`/hives/${hive.id}`, { client });
+    await app.findByRole("heading", { level: 1, name: "Could not read" });
+    expect(app.getByRole("alert").textContent).toMatch(/could not be read/);
+    expect(app.queryByRole("heading", { name: "Not found" })).toBeNull();
+  });
+
   it("shows a dissolved hive's status", async () => {
     const { client, hive } = await hiveAtHome();
     await client.hives.updateHive({ hive: { ...hive, status: HiveStatus.DISSOLVED } });
