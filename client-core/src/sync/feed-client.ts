@@ -67,6 +67,14 @@ export function encodePullRequest(cursor: string, limit: number): Uint8Array {
   return w.finish();
 }
 
+/**
+ * The code of an error answer that is not Connect's: Connect's mapping of HTTP statuses, but 413
+ * Content Too Large (a proxy's body limit), which it leaves `unknown`, is `resource_exhausted`, the
+ * code of the server's own answer to a body over its limit: the device halves a Push on it.
+ */
+export const httpStatusCode = (status: number): Code =>
+  status === 413 ? Code.ResourceExhausted : codeFromHttpStatus(status);
+
 /** One unary SyncService call: its response once its headers are in; an error status throws. */
 export function syncCall(options: SyncClientOptions) {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -90,10 +98,10 @@ export function syncCall(options: SyncClientOptions) {
     if (response.status !== 200) {
       const bytes = await bodyBytes(response);
       // Connect sends unary errors as JSON; anything else (a proxy's page)
-      // gets the code its HTTP status maps to.
+      // gets the code its HTTP status maps to (`httpStatusCode`).
       const fallback = new ConnectError(
         `HTTP ${response.status} ${response.statusText}`.trim(),
-        codeFromHttpStatus(response.status),
+        httpStatusCode(response.status),
         response.headers,
       );
       const isJson = /^application\/json/i.test(response.headers.get("content-type") ?? "");
