@@ -7,6 +7,7 @@
  * last answer while a new one is computed, and the last answers are remembered for the next
  * visit of the overview, so the page shows Loading only the first time after the app opens.
  */
+import "./dashboard.css";
 import type { HivekeepClient } from "@hivekeep/client-core";
 import type { GetDashboardResponse, MarkingColor } from "@hivekeep/proto";
 import { type DependencyList, useMemo, useState } from "react";

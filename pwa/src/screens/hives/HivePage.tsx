@@ -3,6 +3,7 @@
  * open tasks), the big "Inspect" action and the others, then its inspections, treatments,
  * harvests, where it stood, its event timeline and its charts. Reads only the replica.
  */
+import "./hive-page.css";
 import { maxEventLimit } from "@hivekeep/client-core/core";
 import {
   type Apiary,

@@ -3,6 +3,7 @@
  * organizations of the account, the language, and this device's storage. API keys and members
  * have their own screens. In single-user mode only what applies there shows.
  */
+import "./settings.css";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { authClient } from "../../api.ts";
