@@ -1,5 +1,6 @@
 /** Terms and their values (`<dl className="facts">`), as the inspection page and the stock card show them. */
 import type { ReactNode } from "react";
+import "./facts.css";
 
 /** A term and its value; nothing when there is no value (undefined, null or false). */
 export function Fact(props: {

@@ -3,6 +3,7 @@
  * touch targets of at least 48 px, and plain HTML inputs underneath (keyboard, screen readers
  * and the phone's own pickers work as usual).
  */
+import "./forms.css";
 import { type ReactNode, useId } from "react";
 import { Link } from "wouter";
 import { fromLocalInput, toLocalDateInput, toLocalInput, useFormat } from "../format.ts";

@@ -3,6 +3,7 @@
  * demo, or accept an invitation from its link (`/join#<token>`: the token rides in the fragment,
  * so it never reaches a server log). Signing in needs the network; the rest of the app does not.
  */
+import "./sign-in.css";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react";
 import { useLocation } from "wouter";

@@ -6,6 +6,7 @@
  * The query's last answer is kept, so coming back shows it at once while it runs again; the
  * page shows Loading only the first time after the app opens.
  */
+import "./dashboard.css";
 
 import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";

@@ -2,6 +2,7 @@
  * Every hive (`/hives`): its status, reigning queen, apiary and how long ago it was last
  * inspected; searched in place by name or QR code. Lost and dissolved hives come last, greyed.
  */
+import "./hive-list.css";
 import { useMemo, useState } from "react";
 import { Link } from "wouter";
 import { useNow } from "../../app/now.tsx";

@@ -4,6 +4,7 @@
  * harvests, where it stood, its event timeline and its charts. Reads only the replica, in one
  * live query (queries.ts `useHivePage`); the sections are in `page/`.
  */
+import "./hive-page.css";
 import { lazy, Suspense } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import { useClient, useReadOnly } from "../../app/client.tsx";

@@ -1,4 +1,5 @@
 /** Small pieces the hive screens share. */
+import "./parts.css";
 import type { Apiary, HiveStatus, Queen } from "@hivekeep/proto";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";

@@ -4,6 +4,7 @@
  * visit is "Inspect" → change one thing → "Save inspection". Photos are made small on the device
  * and stored with the inspection. Everything is written to the device and syncs later.
  */
+import "./inspection-form.css";
 import { type Hive, type Inspection, Stores, Temperament } from "@hivekeep/proto";
 import { useState } from "react";
 import { Link, useLocation, useParams } from "wouter";

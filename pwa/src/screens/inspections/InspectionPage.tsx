@@ -3,6 +3,7 @@
  * else (a field left at "not set" is not shown), the hive, its apiary and queen as of that date,
  * and the photos (tap to see one large; add or remove them).
  */
+import "./inspection-page.css";
 import { Stores, Temperament } from "@hivekeep/proto";
 import { Link, useParams } from "wouter";
 import { useReadOnly } from "../../app/client.tsx";

@@ -3,6 +3,7 @@
  * carries the label, so a screen reader, the keyboard and a test's setInputFiles all reach it),
  * and the resize on the device (photo.ts) with its progress and errors.
  */
+import "./photos.css";
 import { maxInspectionPhotos } from "@hivekeep/client-core/core";
 import { useState } from "react";
 import { useMessages } from "../../i18n.ts";

@@ -3,6 +3,7 @@
  * anything else). A withdrawal period running at the harvest date is shown as a warning: the
  * harvest is still recorded, as it happened.
  */
+import "./harvest-form.css";
 import type { Hive } from "@hivekeep/proto";
 import { useState } from "react";
 import { useLocation } from "wouter";

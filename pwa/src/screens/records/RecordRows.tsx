@@ -8,6 +8,7 @@
  * A running withdrawal period is said in words ("Withdrawal period until 12 Apr 2026"), not only
  * by colour.
  */
+import "./record-rows.css";
 import type { Harvest, Treatment } from "@hivekeep/proto";
 import type { ReactNode } from "react";
 import { useNow } from "../../app/now.tsx";

@@ -4,6 +4,7 @@
  * date names a day: it is stored as the end of that day, so the task is overdue from the next
  * morning. After saving, back to the page the form was opened from.
  */
+import "./task-form.css";
 import { TaskPriority } from "@hivekeep/proto";
 import { useState } from "react";
 import { useLocation, useSearch } from "wouter";

@@ -3,6 +3,7 @@
  * date, none last), overdue ones marked in words; the done ones below, folded away. A tick closes
  * a task, another reopens it; the last change can be undone at once.
  */
+import "./task-list.css";
 import type { Task } from "@hivekeep/proto";
 import { type ReactNode, useState } from "react";
 import { Link } from "wouter";

@@ -5,6 +5,7 @@
  *
  *   <ul className="list"><TaskRow task={t} onDone={(done) => …} /></ul>
  */
+import "./task-row.css";
 import { type Task, TaskPriority } from "@hivekeep/proto";
 import { Link } from "wouter";
 import { useNow } from "../../app/now.tsx";

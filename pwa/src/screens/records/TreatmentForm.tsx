@@ -3,6 +3,7 @@
  * pack states it; the form shows the date it ends as it is typed and stores that date
  * (withdrawalUntil). Treatments are legal records: there is no edit or delete.
  */
+import "./treatment-form.css";
 import type { Hive } from "@hivekeep/proto";
 import { useState } from "react";
 import { useLocation } from "wouter";

@@ -1,4 +1,5 @@
 /** Small pieces the record forms share: the marking colour choice, the hive line and the hive a route names. */
+import "./parts.css";
 import type { Hive, MarkingColor } from "@hivekeep/proto";
 import { type ComponentType, useId } from "react";
 import { useParams } from "wouter";

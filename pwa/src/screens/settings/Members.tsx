@@ -3,6 +3,7 @@
  * someone (not yourself); invite by email with a role, which gives a link to send them
  * (`/join#<token>`). Members live on the server, so this screen needs the network.
  */
+import "./members.css";
 import { type Member, Role } from "@hivekeep/proto";
 import { type FormEvent, useState } from "react";
 import { authClient } from "../../api.ts";

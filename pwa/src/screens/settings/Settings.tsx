@@ -3,6 +3,7 @@
  * organizations of the account, the language, and this device's storage. API keys and members
  * have their own screens. In single-user mode only what applies there shows.
  */
+import "./settings.css";
 import { Link } from "wouter";
 import { useAppSession } from "../../app/client.tsx";
 import { paths } from "../../app/paths.ts";

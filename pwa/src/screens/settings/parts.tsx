@@ -2,6 +2,7 @@
  * Pieces of the account screens: a secret to copy, the offline note, and a list kept on the
  * server only (API keys, members) with the screen around it.
  */
+import "./parts.css";
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { paths } from "../../app/paths.ts";
 import { useOnline } from "../../app/useOnline.ts";

@@ -3,6 +3,7 @@
  * way out: open the record to fix it and try again, or discard the change, which puts the record
  * back to the server's state. Nothing else is held back meanwhile.
  */
+import "./attention.css";
 import type { QuarantinedItem } from "@hivekeep/client-core";
 import { Link } from "wouter";
 import { useClient, useSyncStatus } from "../../app/client.tsx";

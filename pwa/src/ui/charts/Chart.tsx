@@ -9,6 +9,7 @@
  *   <BarChart title="Honey by month" summary="…" labels={["June 2026", …]} values={[12, …]}
  *     ticks={(indices) => …} formatY={fmt.kg} />
  */
+import "./chart.css";
 import {
   lazy,
   type ReactNode,

@@ -4,6 +4,7 @@
  * the axes in the reader's language, and follows its container's width (phone and desktop).
  */
 import "uplot/dist/uPlot.min.css";
+import "./plot.css";
 import { useEffect, useMemo, useRef } from "react";
 import uPlot from "uplot";
 import type { Value } from "./series.ts";
