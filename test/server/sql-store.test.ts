@@ -1,6 +1,10 @@
 /** The server's SQL replica store passes the one store suite, on every database. */
 import { type Db, migrate, openPglite, openPostgres } from "@hivekeep/server";
-import { replicaStoreSuite } from "../../client-core/src/testing/replica-store-suite.ts";
+import {
+  replicaStoreSuite,
+  suiteWallMs,
+} from "../../client-core/src/testing/replica-store-suite.ts";
+import { ServerClock } from "../../server/src/store/server-clock.ts";
 import { sqlStore } from "../../server/src/store/sql-store.ts";
 import { ensureLocalTenant, localOrganizationId } from "../../server/src/store/tenants.ts";
 import { createScratchDatabase, databaseKinds } from "../support/databases.ts";
@@ -11,8 +15,10 @@ for (const kind of databaseKinds) {
     const db: Db = scratch ? await openPostgres(scratch.url) : await openPglite(undefined);
     await migrate(db);
     await ensureLocalTenant(db);
+    const clock = new ServerClock("suite-server", () => suiteWallMs);
     return {
-      store: sqlStore(db, localOrganizationId),
+      store: sqlStore(db, localOrganizationId, { clock }),
+      clock,
       async close() {
         await db.close();
         await scratch?.drop();

@@ -241,6 +241,7 @@ export async function createHivekeepClient(
   });
 
   const store: ReplicaStore = dexieStore(db, {
+    clock,
     metaOnWrite: () => clock.meta(),
     afterWrite: () => engine.localWrite(),
   });
@@ -252,9 +253,6 @@ export async function createHivekeepClient(
     now: () => new Date(clock.nowMs()),
     newId: () => uuidv7(),
     stamp: () => clock.stamp(),
-    observe(stamps) {
-      for (const hlc of Object.values(stamps)) clock.observe(hlc);
-    },
   };
   const local = createRouterTransport(
     recordServices(() => session),

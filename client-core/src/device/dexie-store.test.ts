@@ -2,7 +2,8 @@ import "fake-indexeddb/auto";
 import { Dexie } from "dexie";
 import { describe, expect, it } from "vitest";
 import type { Hlc } from "../core/hlc.ts";
-import { replicaStoreSuite } from "../testing/replica-store-suite.ts";
+import { replicaStoreSuite, suiteWallMs } from "../testing/replica-store-suite.ts";
+import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
 import { type DeviceRow, openReplicaDb, storesV1 } from "./replica-db.ts";
 
@@ -13,8 +14,10 @@ replicaStoreSuite("Dexie (fake-indexeddb)", async () => {
   n += 1;
   const db = openReplicaDb(`store-suite-${n}`);
   await db.open();
+  const clock = new DeviceClock({ node: "suite-device" }, () => suiteWallMs);
   return {
-    store: dexieStore(db),
+    store: dexieStore(db, { clock }),
+    clock,
     async close() {
       db.close();
       await Dexie.delete(`store-suite-${n}`);

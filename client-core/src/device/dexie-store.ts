@@ -19,11 +19,13 @@ import {
   type OrderTerm,
   runList,
 } from "../ops/query.ts";
-import type {
-  ReplicaReader,
-  ReplicaStore,
-  ReplicaWriter,
-  StoredRow,
+import {
+  observeReads,
+  type ReplicaReader,
+  type ReplicaStore,
+  type ReplicaWriter,
+  type StampObserver,
+  type StoredRow,
 } from "../ops/replica-store.ts";
 import { exclusive } from "./exclusive.ts";
 import {
@@ -349,6 +351,11 @@ export async function applyLocal(tx: TableSource, changes: readonly Change[]): P
 }
 
 export interface DexieStoreOptions {
+  /**
+   * The clock the operations stamp with (the device's): a write's reads observe every row they
+   * return with it (`observeReads`).
+   */
+  readonly clock?: StampObserver;
   /** Meta entries to save with every write (the HLC clock the write advanced). */
   readonly metaOnWrite?: () => readonly MetaEntry[];
   /** Called after a write committed (the sync engine pushes soon). */
@@ -364,7 +371,7 @@ export function dexieStore(db: ReplicaDb, options: DexieStoreOptions = {}): Repl
       const result = await exclusive(db, () =>
         db.transaction("rw", all(), async (tx) => {
           const writer: ReplicaWriter = {
-            ...dexieReader(tx),
+            ...observeReads(dexieReader(tx), options.clock),
             apply: (changes) => applyLocal(tx, changes),
           };
           const value = await fn(writer);

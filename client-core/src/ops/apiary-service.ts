@@ -24,7 +24,7 @@ import {
 import { notFound } from "../core/domain-error.ts";
 import { pageResponse, pageWindow } from "./paging.ts";
 import type { ReplicaReader, StoredRow } from "./replica-store.ts";
-import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
+import { commandContext, type SessionOf } from "./session.ts";
 import { toProto } from "./to-proto.ts";
 import { withoutUnchanged } from "./unchanged.ts";
 
@@ -47,15 +47,10 @@ async function mustGetApiary(r: ReplicaReader, organizationId: string, id: strin
   return apiaryProto(row, organizationId, await hiveCounts(r, [id]));
 }
 
-/** The state the apiary commands need, read inside the write; the clock sees its stamps. */
-async function apiaryState(
-  s: OpsSession,
-  r: ReplicaReader,
-  id: string,
-): Promise<ApiaryState | undefined> {
+/** The state the apiary commands need, read inside the write. */
+async function apiaryState(r: ReplicaReader, id: string): Promise<ApiaryState | undefined> {
   const row = await r.get("apiary", id);
   if (!row) return undefined;
-  s.observe(row.clock);
   const counts = await hiveCounts(r, [id]);
   return { id, liveHives: counts.get(id) ?? 0 };
 }
@@ -101,7 +96,7 @@ export function apiaryService(sessionOf: SessionOf): ServiceImpl<typeof ApiarySe
     async updateApiary(req, ctx) {
       const s = sessionOf(ctx);
       const apiary = await s.store.write(async (w) => {
-        const state = await apiaryState(s, w, req.id);
+        const state = await apiaryState(w, req.id);
         await w.apply(
           await withoutUnchanged(w, updateApiary(commandContext(s), state, req.id, req)),
         );
@@ -113,7 +108,7 @@ export function apiaryService(sessionOf: SessionOf): ServiceImpl<typeof ApiarySe
     async deleteApiary(req, ctx) {
       const s = sessionOf(ctx);
       await s.store.write(async (w) => {
-        const state = await apiaryState(s, w, req.id);
+        const state = await apiaryState(w, req.id);
         await w.apply(deleteApiary(commandContext(s), state, req.id));
       });
       return create(DeleteApiaryResponseSchema, {});

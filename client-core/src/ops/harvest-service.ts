@@ -20,24 +20,16 @@ import { hiveAsOf } from "./hive-at.ts";
 import type { Filter } from "./query.ts";
 import { getRecord, listPage } from "./record-reads.ts";
 import type { ReplicaReader } from "./replica-store.ts";
-import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
+import { commandContext, type SessionOf } from "./session.ts";
 import { isoOr, isoOrNull } from "./timestamps.ts";
 
 const mustGetHarvest = (r: ReplicaReader, organizationId: string, id: string) =>
   getRecord(r, "harvest", HarvestSchema, organizationId, id);
 
-/**
- * The harvest and its live HARVEST events as DeleteHarvest needs them; all are about to be
- * tombstoned, so the clock sees their stamps.
- */
-async function harvestState(
-  s: OpsSession,
-  r: ReplicaReader,
-  id: string,
-): Promise<HarvestState | undefined> {
+/** The harvest and its live HARVEST events as DeleteHarvest needs them (it tombstones all). */
+async function harvestState(r: ReplicaReader, id: string): Promise<HarvestState | undefined> {
   const row = await r.get("harvest", id);
   if (!row) return undefined;
-  s.observe(row.clock);
   const { rows: events } = await r.list("event", {
     where: [
       { column: "ref_entity", eq: "harvest" },
@@ -46,7 +38,6 @@ async function harvestState(
     ],
     orderBy: [{ column: "id" }],
   });
-  for (const e of events) s.observe(e.clock);
   return {
     id,
     scopeId: row.scopeId,
@@ -97,7 +88,7 @@ export function harvestService(sessionOf: SessionOf): ServiceImpl<typeof Harvest
     async deleteHarvest(req, ctx) {
       const s = sessionOf(ctx);
       await s.store.write(async (w) => {
-        const state = await harvestState(s, w, req.id);
+        const state = await harvestState(w, req.id);
         await w.apply(deleteHarvest(commandContext(s), state, req.id));
       });
       return create(DeleteHarvestResponseSchema, {});

@@ -24,7 +24,7 @@ import {
 import { hiveAt } from "./hive-at.ts";
 import { getRecord, listPage } from "./record-reads.ts";
 import type { ReplicaReader, StoredRow } from "./replica-store.ts";
-import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
+import { commandContext, type SessionOf } from "./session.ts";
 import { isoOr } from "./timestamps.ts";
 import { withoutUnchanged } from "./unchanged.ts";
 
@@ -34,11 +34,10 @@ export const mustGetHive = (r: ReplicaReader, organizationId: string, id: string
   getRecord(r, "hive", HiveSchema, organizationId, id);
 
 /**
- * The state the hive commands need, read inside the write: the hive, its open placements (both
- * about to be edited, so the clock observes their stamps) and the queen reigning at `at`.
+ * The state the hive commands need, read inside the write: the hive, its open placements and
+ * the queen reigning at `at` (with RelocateHive, every queen of the hive, which it re-scopes).
  */
 async function hiveState(
-  s: OpsSession,
   r: ReplicaReader,
   id: string,
   at: string,
@@ -47,7 +46,6 @@ async function hiveState(
   const context = id === "" ? undefined : await hiveAt(r, id, at);
   if (!context) return undefined;
   const { hive } = context;
-  s.observe(hive.clock);
   const { rows } = await r.list("placement", {
     where: [
       { column: "hive_id", eq: id },
@@ -55,8 +53,6 @@ async function hiveState(
     ],
     orderBy: [{ column: "started_at" }, { column: "id" }],
   });
-  for (const p of rows) s.observe(p.clock);
-  // RelocateHive re-scopes the hive's queens: their stamps must lose to its.
   const queens = options.withQueens
     ? (
         await r.list("queen", {
@@ -65,7 +61,6 @@ async function hiveState(
         })
       ).rows
     : [];
-  for (const q of queens) s.observe(q.clock);
   return {
     id,
     name: text(hive.values.name),
@@ -114,7 +109,7 @@ export function hiveService(sessionOf: SessionOf): ServiceImpl<typeof HiveServic
       const hive = await s.store.write(async (w) => {
         const cc = commandContext(s);
         const id = req.hive?.id ?? "";
-        const state = req.hive ? await hiveState(s, w, id, cc.now.toISOString()) : undefined;
+        const state = req.hive ? await hiveState(w, id, cc.now.toISOString()) : undefined;
         await w.apply(await withoutUnchanged(w, updateHive(cc, state, req.hive)));
         return mustGetHive(w, s.organizationId, id);
       });
@@ -126,7 +121,7 @@ export function hiveService(sessionOf: SessionOf): ServiceImpl<typeof HiveServic
       const hive = await s.store.write(async (w) => {
         const cc = commandContext(s);
         const date = isoOr(req.date, cc.now, "date");
-        const state = await hiveState(s, w, req.id, date, { withQueens: true });
+        const state = await hiveState(w, req.id, date, { withQueens: true });
         const target =
           req.targetApiaryId === "" ? undefined : await w.get("apiary", req.targetApiaryId);
         const changes = relocateHive(
@@ -145,7 +140,7 @@ export function hiveService(sessionOf: SessionOf): ServiceImpl<typeof HiveServic
       const s = sessionOf(ctx);
       await s.store.write(async (w) => {
         const cc = commandContext(s);
-        const state = await hiveState(s, w, req.id, cc.now.toISOString());
+        const state = await hiveState(w, req.id, cc.now.toISOString());
         await w.apply(deleteHive(cc, state, req.id));
       });
       return create(DeleteHiveResponseSchema, {});

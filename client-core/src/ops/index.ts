@@ -34,12 +34,14 @@ export {
   type Scalar,
 } from "./query.ts";
 export { isReadMethod, readOnlyError, readOnlyInterceptor } from "./read-only.ts";
-export type {
-  GetOptions,
-  ReplicaReader,
-  ReplicaStore,
-  ReplicaWriter,
-  StoredRow,
+export {
+  type GetOptions,
+  observeReads,
+  type ReplicaReader,
+  type ReplicaStore,
+  type ReplicaWriter,
+  type StampObserver,
+  type StoredRow,
 } from "./replica-store.ts";
 export { isHoldable, requestValuesGuard } from "./request-values.ts";
 export { type RecordClients, recordClients, recordServices } from "./services.ts";

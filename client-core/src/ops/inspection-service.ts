@@ -32,14 +32,10 @@ const mustGetInspection = (r: ReplicaReader, organizationId: string, id: string)
 
 type PhotoCommand = typeof addInspectionPhoto;
 
-/**
- * Runs a photo command on the stored inspection (the clock sees its stamps) and returns it as
- * stored afterwards.
- */
+/** Runs a photo command on the stored inspection and returns it as stored afterwards. */
 function photoOp(s: OpsSession, command: PhotoCommand, id: string, photo: string) {
   return s.store.write(async (w) => {
     const row = id === "" ? undefined : await w.get("inspection", id);
-    if (row) s.observe(row.clock);
     const state: InspectionState | undefined = row && {
       id,
       scopeId: row.scopeId,

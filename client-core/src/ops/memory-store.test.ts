@@ -1,4 +1,7 @@
-import { replicaStoreSuite } from "../testing/replica-store-suite.ts";
+import { replicaStoreSuite, suiteClock } from "../testing/replica-store-suite.ts";
 import { MemoryStore } from "./memory-store.ts";
 
-replicaStoreSuite("memory", async () => ({ store: new MemoryStore(), close: async () => {} }));
+replicaStoreSuite("memory", async () => {
+  const clock = suiteClock();
+  return { store: new MemoryStore(clock), clock, close: async () => {} };
+});

@@ -2,14 +2,22 @@
  * The in-memory replica store: the port's reference implementation, for unit tests and tools.
  * It keeps every row's merge state and the feed of accepted changes (what the server's feed
  * would hold). A write works on a copy of the touched rows and publishes them only when its
- * function resolves; writes run one at a time.
+ * function resolves; writes run one at a time. Given the clock the operations stamp with, a
+ * write's reads observe every row they return (`observeReads`).
  */
 import { type Change, rowKey } from "../core/change.ts";
 import { type EntityName, entities } from "../core/entities.ts";
 import { isComplete } from "../core/merge.ts";
 import { mergeChange, type ScopedRowState } from "../core/merge-change.ts";
 import { assertTimestamp, type ListQuery, runList } from "./query.ts";
-import type { ReplicaReader, ReplicaStore, ReplicaWriter, StoredRow } from "./replica-store.ts";
+import {
+  observeReads,
+  type ReplicaReader,
+  type ReplicaStore,
+  type ReplicaWriter,
+  type StampObserver,
+  type StoredRow,
+} from "./replica-store.ts";
 
 export class MemoryStore implements ReplicaStore {
   /** Rows by `entity/id`, partial and deleted ones included. */
@@ -17,6 +25,8 @@ export class MemoryStore implements ReplicaStore {
   /** The accepted part of every change that contributed, in order. */
   readonly feed: Change[] = [];
   private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly clock?: StampObserver) {}
 
   read<T>(fn: (r: ReplicaReader) => Promise<T>): Promise<T> {
     return fn(reader(this.rows));
@@ -27,7 +37,7 @@ export class MemoryStore implements ReplicaStore {
       const staged = new Map(this.rows);
       const fed: Change[] = [];
       const w: ReplicaWriter = {
-        ...reader(staged),
+        ...observeReads(reader(staged), this.clock),
         async apply(changes) {
           for (const change of changes) {
             const k = rowKey(change.entity, change.entityId);

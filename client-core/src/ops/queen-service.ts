@@ -18,7 +18,7 @@ import { requestedHiveAt } from "./hive-at.ts";
 import type { Filter } from "./query.ts";
 import { getRecord, listPage } from "./record-reads.ts";
 import type { ReplicaReader } from "./replica-store.ts";
-import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
+import { commandContext, type SessionOf } from "./session.ts";
 import { isoOf, isoOr } from "./timestamps.ts";
 import { withoutUnchanged } from "./unchanged.ts";
 
@@ -27,7 +27,6 @@ const mustGetQueen = (r: ReplicaReader, organizationId: string, id: string) =>
 
 /** The hive as CreateQueen needs it, read inside the write. */
 async function queenHive(
-  s: OpsSession,
   r: ReplicaReader,
   hiveId: string,
   introducedAt: string,
@@ -42,8 +41,6 @@ async function queenHive(
     ],
     orderBy: [{ column: "introduced_at", orElse: "created_at" }, { column: "id" }],
   });
-  // The replaced queens are edited: their stamps must lose to ours.
-  for (const q of reigning) s.observe(q.clock);
   return {
     id: hiveId,
     apiaryId: String(at.hive.values.apiary_id ?? at.apiaryId),
@@ -81,7 +78,7 @@ export function queenService(sessionOf: SessionOf): ServiceImpl<typeof QueenServ
       const cc = commandContext(s);
       const introducedAt = isoOr(req.introducedAt, cc.now, "introducedAt");
       const queen = await s.store.write(async (w) => {
-        const hive = await queenHive(s, w, req.hiveId, introducedAt);
+        const hive = await queenHive(w, req.hiveId, introducedAt);
         const { id, changes } = createQueen(cc, hive, { ...req, introducedAt });
         await w.apply(changes);
         return mustGetQueen(w, s.organizationId, id);
@@ -96,7 +93,6 @@ export function queenService(sessionOf: SessionOf): ServiceImpl<typeof QueenServ
       const sent = req.queen;
       const queen = await s.store.write(async (w) => {
         const row = sent && (await w.get("queen", sent.id));
-        if (row) s.observe(row.clock);
         // The scope follows the hive (it may have moved); the stored one once the hive is gone.
         const hive = row && (await w.get("hive", String(row.values.hive_id)));
         const state = row && {

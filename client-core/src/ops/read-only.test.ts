@@ -35,7 +35,6 @@ describe("readOnlyInterceptor", () => {
       now: () => new Date("2026-05-01T10:00:00Z"),
       newId: () => `0190a000-0000-7000-8000-${String(++n).padStart(12, "0")}`,
       stamp: () => `${String(++n).padStart(15, "0")}:00000:test` as ReturnType<OpsSession["stamp"]>,
-      observe: () => {},
     };
     const transport = createRouterTransport(
       recordServices(() => session),

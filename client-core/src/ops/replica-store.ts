@@ -11,6 +11,12 @@
  * A `write` runs its function in one transaction of the tenant: reads see the writes made before
  * them in it, and nothing is kept when the function throws. Only the store's own calls may be
  * awaited inside (Dexie commits a transaction that waits on anything else).
+ *
+ * The writer a store hands to `write` shows its clock (the one the operations stamp with) every
+ * stamp of every row its `get` and `list` return (`observeReads`), before the operation sees the
+ * row: a change the operation then stamps is later than every stamp of the rows it read, so an
+ * edit never loses last-writer-wins to the very row it edits, even a row stamped ahead of this
+ * node's clock by another node. No operation observes anything by hand.
  */
 import type { Change } from "../core/change.ts";
 import type { EntityName } from "../core/entities.ts";
@@ -65,5 +71,43 @@ export interface ReplicaWriter extends ReplicaReader {
 
 export interface ReplicaStore {
   read<T>(fn: (r: ReplicaReader) => Promise<T>): Promise<T>;
+  /** The writer observes every row it returns with the store's clock (`observeReads`). */
   write<T>(fn: (w: ReplicaWriter) => Promise<T>): Promise<T>;
+}
+
+/**
+ * What a store's writer needs of the clock the operations stamp with (the server's
+ * `ServerClock`, a device's `DeviceClock`): to see a stamp, so that its next one is later.
+ */
+export interface StampObserver {
+  observe(hlc: Hlc): void;
+}
+
+/**
+ * The writer's reads, observing: every stamp of every row `get` and `list` return is shown to
+ * `clock` before the row is returned. Each store wraps the writer it hands to `write` in this
+ * (the one implementation of the rule); without a clock (a store no operation stamps through,
+ * as in some unit tests) the reads are returned as they are.
+ */
+export function observeReads<R extends ReplicaReader>(
+  reader: R,
+  clock: StampObserver | undefined,
+): R {
+  if (clock === undefined) return reader;
+  const see = (row: StoredRow): void => {
+    for (const hlc of Object.values(row.clock)) clock.observe(hlc);
+  };
+  return {
+    ...reader,
+    async get(entity, id, options) {
+      const row = await reader.get(entity, id, options);
+      if (row !== undefined) see(row);
+      return row;
+    },
+    async list(entity, query) {
+      const page = await reader.list(entity, query);
+      for (const row of page.rows) see(row);
+      return page;
+    },
+  };
 }

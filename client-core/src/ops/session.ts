@@ -19,10 +19,12 @@ export interface OpsSession {
   now(): Date;
   /** A fresh entity id (UUID v7). */
   newId(): string;
-  /** A fresh HLC, greater than every stamp this node has issued or seen. */
+  /**
+   * A fresh HLC, greater than every stamp this node has issued or seen; the store's writer shows
+   * the clock every row an operation reads in a write (`observeReads`), so a change stamped
+   * after the read is later than the rows it edits.
+   */
   stamp(): Hlc;
-  /** Lets the clock see the stamps of a row about to be edited, so the edit wins. */
-  observe(clock: Readonly<Record<string, Hlc>>): void;
 }
 
 /** How the services find the session of a call (the caller travels in the context values). */

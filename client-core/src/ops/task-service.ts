@@ -85,7 +85,6 @@ export function taskService(sessionOf: SessionOf): ServiceImpl<typeof TaskServic
       const s = sessionOf(ctx);
       const task = await s.store.write(async (w) => {
         const row = await w.get("task", req.id);
-        if (row) s.observe(row.clock);
         const state = row && { id: req.id, scopeId: row.scopeId };
         await w.apply(setTaskDone(commandContext(s), state, req.id, req.done));
         return mustGetTask(w, s.organizationId, s.userId, req.id);

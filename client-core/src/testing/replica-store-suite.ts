@@ -7,14 +7,45 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Change } from "../core/change.ts";
 import type { EntityName } from "../core/entities.ts";
-import type { Hlc } from "../core/hlc.ts";
+import { type Clock, createClock, type Hlc, receive, tick } from "../core/hlc.ts";
 import type { Values } from "../core/merge.ts";
 import type { ListQuery } from "../ops/query.ts";
-import type { ReplicaStore } from "../ops/replica-store.ts";
+import type { ReplicaStore, StampObserver } from "../ops/replica-store.ts";
+
+/** A clock as the operations stamp with (the server's, a device's). */
+export interface SuiteClock extends StampObserver {
+  stamp(): Hlc;
+}
 
 export interface OpenedStore {
   readonly store: ReplicaStore;
+  /**
+   * The clock the store was built with, as a session builds it (the one the operations stamp
+   * with), its wall time fixed at `suiteWallMs`.
+   */
+  readonly clock: SuiteClock;
   close(): Promise<void>;
+}
+
+/**
+ * The wall time of the store's clock (fixed: no test depends on the machine's time). The rows
+ * of the suite are stamped in 1970, far behind it, except those stamped ahead of it on purpose.
+ */
+export const suiteWallMs = Date.UTC(2026, 4, 1);
+
+/** A clock at `suiteWallMs`, for a store without a clock of its own kind (memory). */
+export function suiteClock(node = "suite-clock"): SuiteClock {
+  let clock: Clock = createClock(node);
+  return {
+    stamp() {
+      const next = tick(clock, suiteWallMs);
+      clock = next.clock;
+      return next.hlc;
+    },
+    observe(hlc) {
+      clock = receive(clock, hlc, suiteWallMs);
+    },
+  };
 }
 
 let counter = 0;
@@ -60,10 +91,12 @@ export function replicaStoreSuite(name: string, open: () => Promise<OpenedStore>
   describe(`ReplicaStore: ${name}`, () => {
     let opened: OpenedStore;
     let store: ReplicaStore;
+    let clock: SuiteClock;
     const apiary = freshId();
     beforeAll(async () => {
       opened = await open();
       store = opened.store;
+      clock = opened.clock;
       await store.write((w) =>
         w.apply([up("apiary", apiary, apiary, 1000, { name: "Home", created_at: t(1) })]),
       );
@@ -136,6 +169,45 @@ export function replicaStoreSuite(name: string, open: () => Promise<OpenedStore>
       });
       await expect(failed).rejects.toThrow("abort");
       expect(await store.read((r) => r.get("hive", id))).toBeUndefined();
+    });
+
+    it("observes every row a write reads (get and list), so the changes it then stamps win over them", async () => {
+      // Rows another node stamped ahead of this clock (a minute apart), which it has not seen.
+      const ahead = suiteWallMs + 3_600_000;
+      const hive = freshId();
+      const [got, listed] = [freshId(), freshId()];
+      await apply(
+        up("task", got, apiary, ahead, { title: "got", hive_id: hive }),
+        up("task", listed, apiary, ahead + 60_000, { title: "listed", hive_id: hive }),
+      );
+      const edit = (id: string): Change => ({
+        ...up("task", id, apiary, 0, { title: "edited" }),
+        hlc: clock.stamp(),
+      });
+      const editedAt = async (id: string) => {
+        const row = await store.read((r) => r.get("task", id));
+        return { title: row?.values.title, later: (row?.clock.title ?? "") > hlc(ahead) };
+      };
+
+      // The edit of a row read with get: stamped after the row's stamps, so it wins.
+      await store.write(async (w) => {
+        expect((await w.get("task", got))?.values.title).toBe("got");
+        await w.apply([edit(got)]);
+      });
+      expect(await editedAt(got)).toEqual({ title: "edited", later: true });
+
+      // Of a row read with list (stamped later than the one get saw): it wins too.
+      await store.write(async (w) => {
+        const { rows } = await w.list("task", {
+          where: [{ column: "hive_id", eq: hive }],
+          orderBy: [{ column: "id" }],
+        });
+        expect(rows.map((r) => r.id).sort()).toEqual([got, listed].sort());
+        await w.apply([edit(listed)]);
+      });
+      const after = await store.read((r) => r.get("task", listed));
+      expect(after?.values.title).toBe("edited");
+      expect((after?.clock.title ?? "") > hlc(ahead + 60_000)).toBe(true);
     });
 
     it("filters by equality; a default value also matches a column never written", async () => {

@@ -23,9 +23,6 @@ export function sessionOf(deps: Deps): SessionOf {
         return id;
       },
       stamp: () => deps.clock.stamp(),
-      observe(clock) {
-        for (const hlc of Object.values(clock)) deps.clock.observe(hlc);
-      },
     };
   };
 }

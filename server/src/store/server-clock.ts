@@ -3,7 +3,8 @@ import { type Clock, createClock, type Hlc, receive, tick } from "@hivekeep/clie
 
 /**
  * The server's hybrid logical clock. Each process is its own node. Before a
- * command stamps a change to existing rows, the caller observes their stamps,
+ * command stamps a change to existing rows, the clock has observed their stamps
+ * (the SQL store's writer shows it every row an operation reads: observeReads),
  * so a server write always wins over what it has seen, even when a device
  * stamped slightly (≤ 60 s) ahead of the server's wall clock.
  */

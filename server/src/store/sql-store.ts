@@ -6,6 +6,7 @@ import { type EntityName, entities, isComplete, rowKey } from "@hivekeep/client-
 import {
   assertTimestamp,
   type ListQuery,
+  observeReads,
   type ReplicaReader,
   type ReplicaStore,
   type ReplicaWriter,
@@ -15,6 +16,7 @@ import { type Db, type Queryable, type Row, settled } from "../db/db.ts";
 import type { WrittenRow } from "./apply-changes.ts";
 import { idsSql } from "./entity-sql.ts";
 import { rowStateFromDb } from "./row-state.ts";
+import type { ServerClock } from "./server-clock.ts";
 import { orderSql, whereSql } from "./sql-query.ts";
 import { type WriteOptions, writeTenant } from "./tenant-write.ts";
 
@@ -101,6 +103,11 @@ export function sqlReader(q: Queryable, organizationId: string): ReplicaReader {
 
 export interface StoreOptions extends WriteOptions {
   /**
+   * The clock the operations stamp with (the server's, deps.clock): it stamps the invariant
+   * repair, and a write's reads observe every row they return with it (`observeReads`).
+   */
+  readonly clock: ServerClock;
+  /**
    * Ids the caller minted for new rows (the session's newId), none of them written yet: an apply
    * does not look them up, and takes out the ones it writes.
    */
@@ -109,10 +116,11 @@ export interface StoreOptions extends WriteOptions {
 
 /**
  * The store of one tenant. Reads outside a write run without a transaction; writes stamp the
- * invariant repair with `options.clock` (the server's). Inside a write, `get` answers a row the
- * write has applied from the state it wrote (the row as stored) without reading it back.
+ * invariant repair with `options.clock` (the server's), and their reads show it every row they
+ * return. Inside a write, `get` answers a row the write has applied from the state it wrote (the
+ * row as stored) without reading it back.
  */
-export function sqlStore(db: Db, organizationId: string, options: StoreOptions = {}): ReplicaStore {
+export function sqlStore(db: Db, organizationId: string, options: StoreOptions): ReplicaStore {
   const { minted, ...writeOptions } = options;
   return {
     read: (fn) => fn(sqlReader(db, organizationId)),
@@ -141,7 +149,7 @@ export function sqlStore(db: Db, organizationId: string, options: StoreOptions =
               for (const [key, row] of outcome.written) written.set(key, row);
             },
           };
-          return fn(writer);
+          return fn(observeReads(writer, writeOptions.clock));
         },
         writeOptions,
       ),
