@@ -2,6 +2,7 @@ import "fake-indexeddb/auto";
 import { Dexie } from "dexie";
 import { describe, expect, it } from "vitest";
 import type { Hlc } from "../core/hlc.ts";
+import { ignoreStamps } from "../testing/ignore-stamps.ts";
 import { replicaStoreSuite, suiteWallMs } from "../testing/replica-store-suite.ts";
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
@@ -68,7 +69,7 @@ describe("Replica schema version 2", () => {
         i3: 0,
         i4: 0,
       });
-      const store = dexieStore(db);
+      const store = dexieStore(db, { clock: ignoreStamps });
       const page = await store.read((r) =>
         r.list("inspection", {
           where: [{ column: "hive_id", eq: hive }],

@@ -353,16 +353,17 @@ export async function applyLocal(tx: TableSource, changes: readonly Change[]): P
 export interface DexieStoreOptions {
   /**
    * The clock the operations stamp with (the device's): a write's reads observe every row they
-   * return with it (`observeReads`).
+   * return with it (`observeReads`). Required, so a store cannot be opened that forgets it; a
+   * test that stamps nothing passes `ignoreStamps`.
    */
-  readonly clock?: StampObserver;
+  readonly clock: StampObserver;
   /** Meta entries to save with every write (the HLC clock the write advanced). */
   readonly metaOnWrite?: () => readonly MetaEntry[];
   /** Called after a write committed (the sync engine pushes soon). */
   readonly afterWrite?: () => void;
 }
 
-export function dexieStore(db: ReplicaDb, options: DexieStoreOptions = {}): ReplicaStore {
+export function dexieStore(db: ReplicaDb, options: DexieStoreOptions): ReplicaStore {
   const all = () => [...entityTables(db), db.outbox, db.meta];
   return {
     read: (fn) =>

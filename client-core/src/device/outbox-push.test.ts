@@ -7,6 +7,7 @@ import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Change } from "../core/change.ts";
 import type { SyncChange } from "../protocol/wire.ts";
+import { ignoreStamps } from "../testing/ignore-stamps.ts";
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
 import { OutboxPusher } from "./outbox-push.ts";
@@ -55,7 +56,7 @@ describe("OutboxPusher", () => {
       hlc: clock.stamp(),
       authorId: "u1",
     }));
-    await dexieStore(db).write((w) => w.apply(changes));
+    await dexieStore(db, { clock: ignoreStamps }).write((w) => w.apply(changes));
   };
   const outbox = async () =>
     (await db.outbox.orderBy("seq").toArray()).map((e) => e.change.entityId);

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Change } from "../core/change.ts";
 import type { Hlc } from "../core/hlc.ts";
 import type { PullPage, SyncChange } from "../protocol/wire.ts";
+import { ignoreStamps } from "../testing/ignore-stamps.ts";
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
 import { openReplicaDb, type ReplicaDb } from "./replica-db.ts";
@@ -154,7 +155,9 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
       hlc: clock.stamp() as Hlc,
       authorId: "u1",
     };
-    await dexieStore(db, { afterWrite: () => engine.localWrite() }).write((w) => w.apply([change]));
+    await dexieStore(db, { clock: ignoreStamps, afterWrite: () => engine.localWrite() }).write(
+      (w) => w.apply([change]),
+    );
   };
 
   const idle = () => until(() => !engine.status.syncing, "engine idle");

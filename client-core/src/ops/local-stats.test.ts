@@ -8,6 +8,7 @@ import type { Change } from "../core/change.ts";
 import type { EntityName } from "../core/entities.ts";
 import type { Hlc } from "../core/hlc.ts";
 import type { Values } from "../core/merge.ts";
+import { ignoreStamps } from "../testing/ignore-stamps.ts";
 import { decimalOf, localStats, sumKg } from "./local-stats.ts";
 import { MemoryStore } from "./memory-store.ts";
 import type { DashboardQuery } from "./stats-source.ts";
@@ -59,7 +60,7 @@ const dashboard = (q: Partial<DashboardQuery> = {}) => localStats(store).dashboa
 const honey = (year = 0) => localStats(store).honey(year);
 
 beforeEach(() => {
-  store = new MemoryStore();
+  store = new MemoryStore(ignoreStamps);
 });
 
 describe("decimal sums (SQL sum(amount_kg::numeric)::float8)", () => {

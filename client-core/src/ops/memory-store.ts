@@ -26,7 +26,7 @@ export class MemoryStore implements ReplicaStore {
   readonly feed: Change[] = [];
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly clock?: StampObserver) {}
+  constructor(private readonly clock: StampObserver) {}
 
   read<T>(fn: (r: ReplicaReader) => Promise<T>): Promise<T> {
     return fn(reader(this.rows));

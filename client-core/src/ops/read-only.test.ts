@@ -1,6 +1,7 @@
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { ApiaryService } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
+import { ignoreStamps } from "../testing/ignore-stamps.ts";
 import { localStats } from "./local-stats.ts";
 import { MemoryStore } from "./memory-store.ts";
 import { isReadMethod, readOnlyInterceptor } from "./read-only.ts";
@@ -25,7 +26,7 @@ describe("isReadMethod", () => {
 
 describe("readOnlyInterceptor", () => {
   const setup = (readOnly: boolean) => {
-    const store = new MemoryStore();
+    const store = new MemoryStore(ignoreStamps);
     let n = 0;
     const session: OpsSession = {
       store,

@@ -86,14 +86,10 @@ export interface StampObserver {
 /**
  * The writer's reads, observing: every stamp of every row `get` and `list` return is shown to
  * `clock` before the row is returned. Each store wraps the writer it hands to `write` in this
- * (the one implementation of the rule); without a clock (a store no operation stamps through,
- * as in some unit tests) the reads are returned as they are.
+ * (the one implementation of the rule). Every store takes its clock as a required option, so none
+ * can be opened that forgets it (tests that stamp nothing pass `testing/ignore-stamps.ts`).
  */
-export function observeReads<R extends ReplicaReader>(
-  reader: R,
-  clock: StampObserver | undefined,
-): R {
-  if (clock === undefined) return reader;
+export function observeReads<R extends ReplicaReader>(reader: R, clock: StampObserver): R {
   const see = (row: StoredRow): void => {
     for (const hlc of Object.values(row.clock)) clock.observe(hlc);
   };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Change } from "../core/change.ts";
 import type { Hlc } from "../core/hlc.ts";
+import { ignoreStamps } from "../testing/ignore-stamps.ts";
 import { MemoryStore } from "./memory-store.ts";
 import { withoutUnchanged } from "./unchanged.ts";
 
@@ -17,7 +18,7 @@ const change = (op: Change["op"], entityId: string, payload: Change["payload"]):
 
 describe("withoutUnchanged", () => {
   it("leaves out the columns the row already holds, keeps the changed ones", async () => {
-    const store = new MemoryStore();
+    const store = new MemoryStore(ignoreStamps);
     await store.write((w) =>
       w.apply([
         change("upsert", "h1", {
@@ -42,7 +43,7 @@ describe("withoutUnchanged", () => {
   });
 
   it("keeps a new row's change whole, deletes as they are, and drops an edit of nothing", async () => {
-    const store = new MemoryStore();
+    const store = new MemoryStore(ignoreStamps);
     const created = change("upsert", "h2", {
       name: "H2",
       apiary_id: "apiary-1",
