@@ -94,16 +94,20 @@ export function ReadFailed(props: { readonly error: unknown; readonly back?: str
  *
  *   const hive = useHive(id);
  *   return <LiveView live={hive} back={paths.hives}>{(h) => <HiveView hive={h} />}</LiveView>;
+ *
+ * A list screen shows its frame (title, "New") while it loads: `loading={<Frame><Loading /></Frame>}`.
  */
 export function LiveView<T>(props: {
   readonly live: Live<T>;
   readonly back: string;
   readonly children: (value: T) => ReactNode;
+  /** What shows until the first answer (default: Loading). */
+  readonly loading?: ReactNode;
 }) {
   const { live } = props;
   switch (live.status) {
     case "loading":
-      return <Loading />;
+      return props.loading ?? <Loading />;
     case "not-found":
       return <NotFound back={props.back} />;
     case "failed":

@@ -11,15 +11,16 @@ import { useApiaryList } from "./queries.ts";
 export default function ApiaryList() {
   const apiaries = useApiaryList();
   // The frame (title, New) shows while the list is read; a failure says so instead.
-  if (apiaries.status === "loading") {
-    return (
-      <Frame>
-        <Loading />
-      </Frame>
-    );
-  }
   return (
-    <LiveView live={apiaries} back={paths.dashboard}>
+    <LiveView
+      live={apiaries}
+      back={paths.dashboard}
+      loading={
+        <Frame>
+          <Loading />
+        </Frame>
+      }
+    >
       {(list) => (
         <Frame>
           <Apiaries apiaries={list} />

@@ -25,15 +25,16 @@ export default function Dashboard() {
   const t = useMessages(dashboardMessages);
   const year = useNow().getUTCFullYear();
   const dashboard = useDashboard(year);
-  if (dashboard.status === "loading") {
-    return (
-      <Page title={t("title")}>
-        <Loading />
-      </Page>
-    );
-  }
   return (
-    <LiveView live={dashboard} back={paths.dashboard}>
+    <LiveView
+      live={dashboard}
+      back={paths.dashboard}
+      loading={
+        <Page title={t("title")}>
+          <Loading />
+        </Page>
+      }
+    >
       {(data) => <Overview data={data} year={year} />}
     </LiveView>
   );

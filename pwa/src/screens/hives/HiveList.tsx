@@ -3,14 +3,14 @@
  * inspected; searched in place by name or QR code. Lost and dissolved hives come last, greyed.
  */
 import "./hive-list.css";
-import { useMemo, useState } from "react";
+import { type ReactNode, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { TextField } from "../../ui/forms.tsx";
-import { Empty, Loading, Page, ReadFailed, Writable } from "../../ui/page.tsx";
+import { Empty, LiveView, Loading, Page, Writable } from "../../ui/page.tsx";
 import { inspectionAge, isInactive, matchesSearch } from "./hive-logic.ts";
 import { hiveMessages } from "./messages.ts";
 import { HiveStatusBadge, QueenMark } from "./parts.tsx";
@@ -19,10 +19,7 @@ import { type HiveListData, useHiveList } from "./queries.ts";
 export default function HiveList() {
   const t = useMessages(hiveMessages);
   const live = useHiveList();
-  // A failed read is the whole screen (as LiveView says it); while the list loads, the title and
-  // "New hive" show already. A list is never "not found".
-  if (live.status === "failed") return <ReadFailed error={live.error} />;
-  return (
+  const frame = (content: ReactNode) => (
     <Page
       title={t("title")}
       actions={
@@ -33,14 +30,16 @@ export default function HiveList() {
         </Writable>
       }
     >
-      {live.status !== "ready" ? (
-        <Loading />
-      ) : live.value.hives.length === 0 ? (
-        <Empty>{t("empty")}</Empty>
-      ) : (
-        <Hives data={live.value} />
-      )}
+      {content}
     </Page>
+  );
+  // While the list loads, the title and "New hive" show already; a failure says so instead.
+  return (
+    <LiveView live={live} back={paths.dashboard} loading={frame(<Loading />)}>
+      {(data) =>
+        frame(data.hives.length === 0 ? <Empty>{t("empty")}</Empty> : <Hives data={data} />)
+      }
+    </LiveView>
   );
 }
 

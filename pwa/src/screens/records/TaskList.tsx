@@ -73,9 +73,8 @@ export default function TaskList() {
       {content}
     </Page>
   );
-  if (live.status === "loading") return frame(<Loading />);
   return (
-    <LiveView live={live} back={paths.dashboard}>
+    <LiveView live={live} back={paths.dashboard} loading={frame(<Loading />)}>
       {(data) => frame(<Lists data={data} onDone={onDone} />)}
     </LiveView>
   );
