@@ -129,6 +129,31 @@ describe.each(targetKinds)("HiveService on %s", (kind) => {
     await rejects("CreateHive", { apiaryId: "no-such-apiary", name: "x" }, "not_found", 404);
   });
 
+  it("CreateHive and UpdateHive refuse boxes outside the registry's 0 … 20 in the words Push uses (issue 24)", async () => {
+    for (const boxes of [-5, 21]) {
+      const msg = await rejects(
+        "CreateHive",
+        { apiaryId: a1, name: "x", boxes },
+        "invalid_argument",
+        400,
+      );
+      expect(msg).toBe("boxes must be between 0 and 20");
+    }
+    const hive = await newHive("Boxes");
+    const msg = await rejects(
+      "UpdateHive",
+      { hive: { ...hive, boxes: -5 } },
+      "invalid_argument",
+      400,
+    );
+    expect(msg).toBe("hive.boxes must be between 0 and 20");
+    const apiary = await t.call("ApiaryService/CreateApiary", { name: "Far", lat: 1e308 });
+    expect(apiary.body).toEqual({
+      code: "invalid_argument",
+      message: "lat must be between -90 and 90",
+    });
+  });
+
   it("GetHive answers not_found for an unknown id, also over binary protobuf", async () => {
     await rejects("GetHive", { id: "no-such-hive" }, "not_found", 404);
     await expect(t.client(HiveService).getHive({ id: "" })).rejects.toSatisfy(

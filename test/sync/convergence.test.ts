@@ -19,6 +19,7 @@ import { type Timestamp, timestampDate, timestampMs } from "@bufbuild/protobuf/w
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   type Change,
+  type ColumnSpec,
   camelCase,
   type EntityName,
   entities,
@@ -642,10 +643,11 @@ function valueFor(entity: EntityName, column: string, v: Candidates): unknown {
   switch (spec?.type) {
     case "text":
       return spec.nonEmpty ? v.name : v.text;
+    // Numbers within the column's range (the registry's min … max), as a device could push them.
     case "int":
-      return v.int;
+      return inRange(spec, v.int);
     case "float":
-      return v.float;
+      return inRange(spec, v.float);
     case "bool":
       return v.bool;
     case "enum": {
@@ -657,4 +659,15 @@ function valueFor(entity: EntityName, column: string, v: Candidates): unknown {
     default:
       throw new Error(`no candidate for ${entity}.${column}`);
   }
+}
+
+/** The candidate number, moved into the column's `min` … `max` when it lies outside (-0 kept). */
+function inRange(spec: ColumnSpec, n: number): number {
+  // Every numeric column has both bounds (client-core column-value.test.ts).
+  const min = spec.min ?? (spec.type === "int" ? 1 : Number.MIN_VALUE);
+  const max = spec.max ?? maxInt32;
+  if (n >= min && n <= max) return n;
+  const span = max - min;
+  const moved = min + (Math.abs(n) % (spec.type === "int" ? span + 1 : span));
+  return spec.type === "int" ? Math.floor(moved) : moved;
 }

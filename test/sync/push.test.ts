@@ -425,6 +425,32 @@ describe.each(databaseKinds)("Push on %s", (kind) => {
       await expectNothingWritten(t, head, [["hives", newHive]]);
     });
 
+    it("refuses the security review's values (apiary lat 1e308, hive boxes -5) as CreateApiary and CreateHive do, in the same words", async () => {
+      const head = await feedHead(t);
+      const { apiaryId, hiveId } = base;
+      const newApiary = randomUUID();
+      const r = await pushRejected(t, [
+        apiaryUpsert(newApiary, devA.stamp(), { name: "Far away", lat: 1e308 }),
+        upsert("hive", hiveId, apiaryId, devA.stamp(), { boxes: -5 }),
+      ]);
+      expect(r.code).toBe("invalid_argument");
+      const latPhrase = "must be between -90 and 90";
+      const boxesPhrase = "must be between 0 and 20";
+      expect(r.rejections.map((x) => x.reason)).toEqual([
+        `apiary.lat ${latPhrase}`,
+        `hive.boxes ${boxesPhrase}`,
+      ]);
+      await expectNothingWritten(t, head, [["apiaries", newApiary]]);
+
+      const apiary = await t.call("ApiaryService/CreateApiary", { name: "Far away", lat: 1e308 });
+      expect(apiary.status).toBe(400);
+      expect(apiary.body).toEqual({ code: "invalid_argument", message: `lat ${latPhrase}` });
+      const hive = await t.call("HiveService/CreateHive", { apiaryId, name: "Minus", boxes: -5 });
+      expect(hive.status).toBe(400);
+      expect(hive.body).toEqual({ code: "invalid_argument", message: `boxes ${boxesPhrase}` });
+      expect(await feedHead(t)).toBe(head);
+    });
+
     it("rejects references to ids that do not exist in the tenant, another tenant's included", async () => {
       const head = await feedHead(t);
       const foreign = await foreignHive();

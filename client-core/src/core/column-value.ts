@@ -5,17 +5,25 @@
  *
  * | type      | accepted value                                                          |
  * |-----------|-------------------------------------------------------------------------|
- * | text      | string, storable (see utf8.ts), at most 10 000 UTF-16 code units; a     |
- * |           | column with `elementPrefix` holds a data URL instead (see below)        |
+ * | text      | string, storable (see utf8.ts), at most `maxLength` (10 000) UTF-16     |
+ * |           | code units; a column with `elementPrefix` holds a data URL (see below)  |
  * | float     | finite number (`1e400` parses to Infinity and is refused); -0 becomes 0 |
  * | int       | integer in the int32 range; -0 becomes 0                                |
+ * |           | (a number of either type then obeys the column's number rules, below)   |
  * | bool      | boolean                                                                 |
  * | enum      | integer, 0 or one of `enumValues`                                       |
  * | timestamp | null, or RFC 3339 with a zone, normalised to `toISOString()`            |
  * | id        | "" (none) or 1–100 of [A-Za-z0-9_-] (UUIDs included)                    |
  * | orset     | an `OrSetPatch` (or-set.ts); each added element obeys the element rules |
  *
- * Column rules: `nonEmpty` text is not blank (after trimming); `positive` numbers are > 0.
+ * Column rules: `nonEmpty` text is not blank (after trimming). Number rules (`numberRuleBreak`):
+ * `positive` numbers are > 0, and every number lies within the column's `min` … `max`. These
+ * are the value rules of the whole app, in one place: the commands check their inputs with
+ * them (payload-check.ts), Push checks every pushed value with them (validate-change.ts), the
+ * device runs the same commands, and the app's number fields take their limits and their
+ * verdict from here (`numberLimits`, `numberRuleBreak`), so a value is refused everywhere with
+ * the same words. Changes pulled from the server are not checked again: what is stored stays
+ * readable.
  * A required column (`EntitySpec.required`) that is present must hold a value: text not blank,
  * id not "", timestamp not null. Element rules (`elementPrefix`, `elementMaxBytes`): the
  * element starts with the prefix and its UTF-8 encoding, prefix included, is at most that many
@@ -24,12 +32,12 @@
  * holds at most that many distinct elements: `elementCountError`, which needs the stored set
  * (Push's check phase and the RPC commands both call it).
  */
-import type { ColumnSpec } from "./entities.ts";
+import { type ColumnSpec, maxTextLength } from "./entities.ts";
 import { type OrSetPatch, type OrSetState, orSetValues, parseOrSetPatch } from "./or-set.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
 import { isStorableText, utf8ByteLength } from "./utf8.ts";
 
-export const maxTextLength = 10_000;
+export { maxTextLength };
 export const maxIdLength = 100;
 export const minInt32 = -2_147_483_648;
 export const maxInt32 = 2_147_483_647;
@@ -49,20 +57,12 @@ export function parseColumnValue(spec: ColumnSpec, value: unknown, required: boo
   switch (spec.type) {
     case "text":
       return parseText(spec, value, required);
-    case "float": {
-      if (typeof value !== "number" || !Number.isFinite(value)) {
-        return { error: "must be a finite number" };
-      }
-      return positive(spec, value);
-    }
+    case "float":
     case "int": {
-      if (typeof value !== "number" || !Number.isInteger(value)) {
-        return { error: "must be an integer" };
-      }
-      if (value < minInt32 || value > maxInt32) {
-        return { error: `must be an integer between ${minInt32} and ${maxInt32}` };
-      }
-      return positive(spec, value);
+      if (typeof value !== "number") return { error: numberRuleText(typeBreak(spec)) };
+      const broken = numberRuleBreak(spec, value);
+      // -0 becomes 0 (JSON cannot tell them apart, so replicas would disagree on Object.is).
+      return broken === undefined ? { value: value + 0 } : { error: numberRuleText(broken) };
     }
     case "bool":
       return typeof value === "boolean" ? { value } : { error: "must be a boolean" };
@@ -92,10 +92,78 @@ export function parseColumnValue(spec: ColumnSpec, value: unknown, required: boo
   }
 }
 
-/** Normalises -0 to 0 (JSON cannot tell them apart, so replicas would disagree on Object.is). */
-function positive(spec: ColumnSpec, value: number): Parsed {
-  if (spec.positive && !(value > 0)) return { error: "must be greater than 0" };
-  return { value: value + 0 };
+/**
+ * A number rule a value breaks, as data: Push and the commands word it in English
+ * (`numberRuleText`), the app in the reader's language.
+ * - finite: a float column holds no NaN or Infinity;
+ * - integer: an int column holds whole numbers within the int32 range;
+ * - positive: the column's `positive` (> 0);
+ * - range: outside the column's `min` … `max` (either may be absent).
+ */
+export type NumberRuleBreak =
+  | { readonly rule: "finite" }
+  | { readonly rule: "integer" }
+  | { readonly rule: "int32" }
+  | { readonly rule: "positive" }
+  | {
+      readonly rule: "range";
+      readonly min?: number | undefined;
+      readonly max?: number | undefined;
+    };
+
+const typeBreak = (spec: ColumnSpec): NumberRuleBreak =>
+  spec.type === "int" ? { rule: "integer" } : { rule: "finite" };
+
+/**
+ * The first number rule of a "float" or "int" column that `value` breaks, in this order: its
+ * type (finite; whole and int32), `positive`, then `min` … `max`. Undefined when it keeps them.
+ */
+export function numberRuleBreak(spec: ColumnSpec, value: number): NumberRuleBreak | undefined {
+  if (spec.type === "int") {
+    if (!Number.isInteger(value)) return { rule: "integer" };
+    if (value < minInt32 || value > maxInt32) return { rule: "int32" };
+  } else if (!Number.isFinite(value)) {
+    return { rule: "finite" };
+  }
+  if (spec.positive && !(value > 0)) return { rule: "positive" };
+  const { min, max } = spec;
+  if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
+    return { rule: "range", min, max };
+  }
+  return undefined;
+}
+
+/** The English phrase of a broken number rule, to follow the field's name. */
+export function numberRuleText(broken: NumberRuleBreak): string {
+  switch (broken.rule) {
+    case "finite":
+      return "must be a finite number";
+    case "integer":
+      return "must be an integer";
+    case "int32":
+      return `must be an integer between ${minInt32} and ${maxInt32}`;
+    case "positive":
+      return "must be greater than 0";
+    case "range": {
+      const { min, max } = broken;
+      if (min !== undefined && max !== undefined) return `must be between ${min} and ${max}`;
+      return min !== undefined ? `must be at least ${min}` : `must be at most ${max}`;
+    }
+  }
+}
+
+/**
+ * What a form applies to a number field of the column: the smallest and largest value it takes
+ * (a `positive` column's smallest is 0, itself refused) and the step (1 for "int", else "any").
+ */
+export function numberLimits(spec: ColumnSpec): {
+  readonly min: number | undefined;
+  readonly max: number | undefined;
+  readonly step: number | "any";
+} {
+  const min = spec.min ?? (spec.positive ? 0 : spec.type === "int" ? minInt32 : undefined);
+  const max = spec.max ?? (spec.type === "int" ? maxInt32 : undefined);
+  return { min, max, step: spec.type === "int" ? 1 : "any" };
 }
 
 function parseText(spec: ColumnSpec, value: unknown, required: boolean): Parsed {
@@ -108,8 +176,9 @@ function parseText(spec: ColumnSpec, value: unknown, required: boolean): Parsed 
     const error = elementError(spec, value);
     return error === undefined ? { value } : { error };
   }
-  if (value.length > maxTextLength) {
-    return { error: `must be at most ${maxTextLength} characters (has ${value.length})` };
+  const maxLength = spec.maxLength ?? maxTextLength;
+  if (value.length > maxLength) {
+    return { error: `must be at most ${maxLength} characters (has ${value.length})` };
   }
   if ((spec.nonEmpty || required) && value.trim() === "") {
     return { error: "is required and cannot be blank" };

@@ -48,6 +48,15 @@ export interface ColumnSpec {
   readonly nonEmpty?: true;
   /** Number that must be above 0 when set. */
   readonly positive?: true;
+  /**
+   * For "int" and "float": the smallest and the largest value allowed (inclusive). Every
+   * numeric column has an upper bound and a lower one (`min`, or `positive`); 0 lies within the
+   * range of every column that may be left unset (0 = "not set", contract §2.1.5).
+   */
+  readonly min?: number;
+  readonly max?: number;
+  /** For "text" (without element rules): the most UTF-16 code units (column-value.ts). */
+  readonly maxLength?: number;
   /** Data URLs ("orset" elements, or a "text" photo): required prefix and max size in bytes. */
   readonly elementPrefix?: string;
   readonly elementMaxBytes?: number;
@@ -122,9 +131,22 @@ export const photoPrefix = "data:image/";
 const numbersOf = (e: Record<string, string | number>): number[] =>
   Object.values(e).filter((v): v is number => typeof v === "number" && v !== 0);
 
-const text: ColumnSpec = { type: "text" };
-const float: ColumnSpec = { type: "float" };
-const int: ColumnSpec = { type: "int" };
+/** The length of every text column: 10 000 UTF-16 code units. */
+export const maxTextLength = 10_000;
+
+const text: ColumnSpec = { type: "text", maxLength: maxTextLength };
+/** Text that must not be blank (names, titles, products). */
+const name: ColumnSpec = { type: "text", nonEmpty: true, maxLength: maxTextLength };
+const float = (min: number, max: number): ColumnSpec => ({ type: "float", min, max });
+const int = (min: number, max: number): ColumnSpec => ({ type: "int", min, max });
+/** A percentage (relative humidity, water content of honey). */
+const percent = float(0, 100);
+/**
+ * Kilograms of honey in a harvest (and its HARVEST event): no bound but the largest double. The
+ * contract sets none, and the honey figures are proven to sum such amounts to Infinity without
+ * an error (test/contract/stats.test.ts).
+ */
+const maxHarvestKg = Number.MAX_VALUE;
 const bool: ColumnSpec = { type: "bool" };
 const timestamp: ColumnSpec = { type: "timestamp" };
 const ref = (entity: EntityName): ColumnSpec => ({ type: "id", ref: entity });
@@ -137,10 +159,10 @@ const apiary: EntitySpec = {
   name: "apiary",
   table: "apiaries",
   columns: {
-    name: { type: "text", nonEmpty: true },
+    name,
     address: text,
-    lat: float,
-    lng: float,
+    lat: float(-90, 90),
+    lng: float(-180, 180),
     created_at: timestamp,
     updated_at: timestamp,
   },
@@ -154,10 +176,10 @@ const hive: EntitySpec = {
   table: "hives",
   columns: {
     apiary_id: ref("apiary"),
-    name: { type: "text", nonEmpty: true },
+    name,
     type: enumOf(HiveType),
     status: enumOf(HiveStatus),
-    boxes: int,
+    boxes: int(0, 20),
     colony_origin: text,
     note: text,
     qr_code: text,
@@ -202,21 +224,23 @@ const inspection: EntitySpec = {
       elementMaxBytes: maxPhotoBytes,
       maxElements: maxInspectionPhotos,
     },
-    weight_kg: float,
-    temp_hive: float,
-    temp_outside: float,
-    humidity_hive: float,
-    humidity_outside: float,
+    // Plausible ranges: a value outside is a typo (a missing decimal point, a swapped field).
+    weight_kg: float(0, 500),
+    temp_hive: float(-40, 70),
+    temp_outside: float(-50, 60),
+    humidity_hive: percent,
+    humidity_outside: percent,
     weather: text,
     queen_seen: bool,
     eggs_seen: bool,
     covered_larva: bool,
-    frames: int,
-    brood_frames: int,
+    frames: int(0, 60),
+    brood_frames: int(0, 60),
     stores: enumOf(Stores),
     temperament: enumOf(Temperament),
-    calmness: int,
-    queen_cells: int,
+    // Calmness on the comb ("Wabensitz"), scored 1-4 as on the German stock card (4 = calmest).
+    calmness: int(0, 4),
+    queen_cells: int(0, 99),
     varroa: text,
     super_added: bool,
   },
@@ -230,7 +254,7 @@ const queen: EntitySpec = {
   table: "queens",
   columns: {
     hive_id: { type: "id", ref: "hive", immutable: true },
-    year: { type: "int", positive: true },
+    year: { type: "int", positive: true, max: 9999 },
     marking: enumOf(MarkingColor),
     origin: text,
     breeder_number: text,
@@ -250,7 +274,7 @@ const task: EntitySpec = {
   name: "task",
   table: "tasks",
   columns: {
-    title: { type: "text", nonEmpty: true },
+    title: name,
     hive_id: ref("hive"),
     apiary_id: ref("apiary"),
     due_at: timestamp,
@@ -268,7 +292,7 @@ const treatment: EntitySpec = {
   table: "treatments",
   columns: {
     hive_id: ref("hive"),
-    product: { type: "text", nonEmpty: true },
+    product: name,
     active_ingredient: text,
     dose: text,
     method: text,
@@ -294,8 +318,8 @@ const harvest: EntitySpec = {
     queen_id: ref("queen"),
     date: timestamp,
     variety: text,
-    amount_kg: { type: "float", positive: true },
-    water_content: float,
+    amount_kg: { type: "float", positive: true, max: maxHarvestKg },
+    water_content: percent,
     batch_number: text,
     best_before: timestamp,
     note: text,
@@ -316,7 +340,7 @@ const event: EntitySpec = {
     queen_id: ref("queen"),
     ref_entity: text,
     ref_id: text,
-    amount_kg: float,
+    amount_kg: float(0, maxHarvestKg),
     detail_json: text,
     author_id: text,
     title: text,

@@ -5,13 +5,17 @@
 
 // Domain: changes, errors and the pure commands the server and devices share.
 export { type Change, type ChangeOp, rowKey, toWire } from "./change.ts";
-// Push validation: the server runs it on every pushed change.
+// The value rules of a column: Push validation, the commands and the app's forms apply them.
 export {
   isEntityId,
   maxIdLength,
   maxInt32,
   maxTextLength,
   minInt32,
+  type NumberRuleBreak,
+  numberLimits,
+  numberRuleBreak,
+  numberRuleText,
   parseColumnValue,
 } from "./column-value.ts";
 export {

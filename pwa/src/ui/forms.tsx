@@ -4,10 +4,20 @@
  * and the phone's own pickers work as usual).
  */
 import "./forms.css";
-import { type ReactNode, useId } from "react";
+import {
+  type ColumnSpec,
+  type EntityName,
+  entities,
+  maxInt32,
+  minInt32,
+  type NumberRuleBreak,
+  numberLimits,
+  numberRuleBreak,
+} from "@hivekeep/client-core/core";
+import { type ReactNode, useId, useState } from "react";
 import { Link } from "wouter";
 import { fromLocalInput, toLocalDateInput, toLocalInput, useFormat } from "../format.ts";
-import { useMessages } from "../i18n.ts";
+import { defineMessages, useMessages } from "../i18n.ts";
 import { commonMessages } from "./messages.ts";
 import { ErrorNote } from "./page.tsx";
 
@@ -152,32 +162,109 @@ export function parseNumberInput(text: string): number | undefined {
   return Number.isNaN(n) ? undefined : n;
 }
 
+/** The words of a broken number rule (client-core's `numberRuleBreak`), in the reader's language. */
+const numberMessages = defineMessages("forms", {
+  en: {
+    numberFinite: "A number, please.",
+    numberInteger: "A whole number, please.",
+    numberPositive: "More than 0, please.",
+    numberRange: "Between {{min}} and {{max}}, please.",
+    numberMin: "At least {{min}}, please.",
+    numberMax: "At most {{max}}, please.",
+  },
+  de: {
+    numberFinite: "Bitte eine Zahl.",
+    numberInteger: "Bitte eine ganze Zahl.",
+    numberPositive: "Bitte mehr als 0.",
+    numberRange: "Bitte zwischen {{min}} und {{max}}.",
+    numberMin: "Bitte mindestens {{min}}.",
+    numberMax: "Bitte höchstens {{max}}.",
+  },
+});
+
+/**
+ * The value rules of a registry column (`entities.<entity>.columns.<column>`), which the
+ * commands and Push apply too: a form takes its limits and its verdict from here.
+ */
+export function columnOf<E extends EntityName>(entity: E, column: string): ColumnSpec {
+  const spec = entities[entity].columns[column];
+  if (spec === undefined) throw new Error(`${entity} has no column ${column}`);
+  return spec;
+}
+
+/** The number rule `value` breaks in `column` (undefined: none, or no value). */
+export function numberProblem(
+  column: ColumnSpec,
+  value: number | undefined,
+): NumberRuleBreak | undefined {
+  return value === undefined ? undefined : numberRuleBreak(column, value);
+}
+
+/** The words of a broken number rule, numbers formatted for the reader. */
+export function useNumberRuleText(): (broken: NumberRuleBreak) => string {
+  const t = useMessages(numberMessages);
+  const fmt = useFormat();
+  return (broken) => {
+    switch (broken.rule) {
+      case "finite":
+        return t("numberFinite");
+      case "integer":
+        return t("numberInteger");
+      case "int32":
+        return t("numberRange", { min: fmt.number(minInt32, 0), max: fmt.number(maxInt32, 0) });
+      case "positive":
+        return t("numberPositive");
+      case "range": {
+        const min = broken.min === undefined ? undefined : fmt.number(broken.min, 6);
+        const max = broken.max === undefined ? undefined : fmt.number(broken.max, 6);
+        if (min !== undefined && max !== undefined) return t("numberRange", { min, max });
+        return min !== undefined ? t("numberMin", { min }) : t("numberMax", { max: max ?? "" });
+      }
+    }
+  };
+}
+
+/** Two numbers as the same field value (undefined alike, NaN alike). */
+const sameNumber = (a: number | undefined, b: number | undefined): boolean =>
+  Object.is(a, b) || (a !== undefined && b !== undefined && a === b);
+
 /**
  * A number typed in; empty is `undefined`. Shown with the reader's decimal separator; a decimal
- * comma or point is accepted either way (German keyboards).
+ * comma or point is accepted either way (German keyboards). Controlled: a new `value` from
+ * outside (a location filled in) replaces what is shown; what is typed stays as typed while it
+ * means the value (a trailing "," or "0").
+ *
+ * `column` (see `columnOf`) gives the field the value rules of a registry column: once the
+ * field was left, or when the form asks (`showProblem`), it shows the rule the value breaks, in
+ * the words of `useNumberRuleText`. `error` (the form's own verdict) is shown instead when set.
  */
 export function NumberField(props: {
   readonly label: string;
   readonly value: number | undefined;
   readonly onChange: (value: number | undefined) => void;
-  readonly hint?: string;
+  readonly hint?: string | undefined;
   /** The id of a hint shared with other fields. */
   readonly describedBy?: string;
-  readonly error?: string;
+  readonly error?: string | undefined;
   readonly unit?: string;
-  readonly min?: number;
-  readonly max?: number;
-  readonly step?: number;
+  /** The registry column whose rules (range, whole numbers) the field applies. */
+  readonly column: ColumnSpec;
+  /** Show the rule the value breaks before the field was left (after a refused submit). */
+  readonly showProblem?: boolean;
   readonly required?: boolean;
 }) {
   const { locale } = useFormat();
+  const ruleText = useNumberRuleText();
+  const [text, setText] = useState(() => numberInputText(props.value, locale));
+  const [left, setLeft] = useState(false);
+  const shown = sameNumber(parseNumberInput(text), props.value)
+    ? text
+    : numberInputText(props.value, locale);
+  const problem = numberProblem(props.column, props.value);
+  const error =
+    props.error ?? (problem && (left || props.showProblem) ? ruleText(problem) : undefined);
   return (
-    <Field
-      label={props.label}
-      hint={props.hint}
-      describedBy={props.describedBy}
-      error={props.error}
-    >
+    <Field label={props.label} hint={props.hint} describedBy={props.describedBy} error={error}>
       {(control) => (
         <span className="input-unit">
           <input
@@ -186,8 +273,12 @@ export function NumberField(props: {
             type="text"
             inputMode="decimal"
             required={props.required}
-            defaultValue={numberInputText(props.value, locale)}
-            onChange={(e) => props.onChange(parseNumberInput(e.target.value))}
+            value={shown}
+            onChange={(e) => {
+              setText(e.target.value);
+              props.onChange(parseNumberInput(e.target.value));
+            }}
+            onBlur={() => setLeft(true)}
           />
           {props.unit && <span className="input-unit__unit">{props.unit}</span>}
         </span>
@@ -263,22 +354,24 @@ export function DateField(props: {
 
 /**
  * A big minus / value / plus control for counts (frames, boxes, queen cells). `undefined` shows
- * as "—" until the first tap (a stepper never invents a value the beekeeper did not give).
+ * as "—" until the first tap (a stepper never invents a value the beekeeper did not give). It
+ * stays within the registry column's range (`column`, see `columnOf`); `min` raises the lowest
+ * value it offers (1 where 0 means "not set").
  */
 export function Stepper(props: {
   readonly label: string;
   readonly value: number | undefined;
   readonly onChange: (value: number | undefined) => void;
+  readonly column: ColumnSpec;
   readonly min?: number;
-  readonly max?: number;
-  readonly step?: number;
   /** Where the first tap of + starts. */
   readonly start?: number;
 }) {
   const t = useMessages(commonMessages);
-  const min = props.min ?? 0;
-  const max = props.max ?? 99;
-  const step = props.step ?? 1;
+  const limits = numberLimits(props.column);
+  const min = Math.max(props.min ?? 0, limits.min ?? 0);
+  const max = limits.max ?? 99;
+  const step = 1;
   const v = props.value;
   const set = (n: number) => props.onChange(Math.min(max, Math.max(min, n)));
   return (

@@ -23,17 +23,15 @@ export interface ApiaryState {
   readonly liveHives: number;
 }
 
+/**
+ * The fields, checked with the registry's column rules (lat -90 … 90, lng -180 … 180, text
+ * lengths): the rules Push applies, so an RPC stores nothing a device could not push, and a
+ * value is refused with the same words either way.
+ */
 function checked(input: ApiaryInput): ApiaryInput {
   const name = input.name.trim();
   if (name === "") throw invalid("name", "name is required");
-  if (!Number.isFinite(input.lat) || input.lat < -90 || input.lat > 90) {
-    throw invalid("lat", "lat must be a latitude between -90 and 90");
-  }
-  if (!Number.isFinite(input.lng) || input.lng < -180 || input.lng > 180) {
-    throw invalid("lng", "lng must be a longitude between -180 and 180");
-  }
   const fields = { name, address: input.address.trim(), lat: input.lat, lng: input.lng };
-  // The Push validator's column rules, so an RPC stores nothing a device could not push.
   checkedPayload(entities.apiary, fields);
   return fields;
 }

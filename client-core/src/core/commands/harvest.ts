@@ -57,13 +57,10 @@ export function createHarvest(
   input: CreateHarvestInput,
 ): { id: string; changes: Change[] } {
   if (input.hiveId.trim() === "") throw invalid("hiveId", "hiveId is required");
-  if (!Number.isFinite(input.amountKg) || input.amountKg <= 0) {
-    throw invalid("amountKg", "amountKg must be above 0");
-  }
-  if (!Number.isFinite(input.waterContent) || input.waterContent < 0 || input.waterContent > 100) {
-    throw invalid("waterContent", "waterContent must be a percentage between 0 and 100");
-  }
-  // The Push validator's column rules, so an RPC stores nothing a device could not push.
+  // The contract's own words for this one rule (§7: "amountKg not above 0"); Push says "must be
+  // greater than 0" for the same column rule (`positive`), which its tests hold it to.
+  if (!(input.amountKg > 0)) throw invalid("amountKg", "amountKg must be above 0");
+  // The registry's column rules (water content 0 … 100 %, text lengths), as Push checks them.
   const fields = checkedPayload(entities.harvest, {
     date: input.date,
     variety: input.variety.trim(),

@@ -29,9 +29,10 @@
  * - The MOVED event belongs to the target apiary (where the hive now stands);
  *   its detail_json is {"from": <apiary id>, "to": <apiary id>}. STATUS and
  *   DISSOLVED events carry {"from": <status number>, "to": <status number>}.
- * - Every field is checked with the Push validator's column rules, so an RPC
- *   stores nothing a device could not push (unknown enum numbers, text over
- *   10 000 characters, a photo that is not a data:image/ URL of ≤ 512 KiB).
+ * - Every field is checked with the registry's column rules, as Push checks
+ *   them, so an RPC stores nothing a device could not push (boxes outside
+ *   0 … 20, unknown enum numbers, text over 10 000 characters, a photo that is
+ *   not a data:image/ URL of ≤ 512 KiB), and says so in the same words.
  */
 import { HiveStatus, type HiveType } from "@hivekeep/proto";
 import type { Change } from "../change.ts";
@@ -107,15 +108,13 @@ export interface RelocationTarget {
 export function checkHiveFields(input: HiveFields, prefix = ""): HiveFields {
   const name = input.name.trim();
   if (name === "") throw invalid(`${prefix}name`, "name is required");
-  if (!Number.isInteger(input.boxes) || input.boxes < 0) {
-    throw invalid(`${prefix}boxes`, "boxes must not be negative");
-  }
-  // The Push validator's column rules, so an RPC stores nothing a device could not push.
+  // The registry's column rules (boxes 0 … 20, text lengths, enum numbers): Push's.
   checkedPayload(
     entities.hive,
     {
       name,
       type: input.type,
+      boxes: input.boxes,
       colony_origin: input.colonyOrigin,
       note: input.note,
       qr_code: input.qrCode,

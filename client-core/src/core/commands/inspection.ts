@@ -55,9 +55,6 @@ export interface InspectionState {
   readonly photoKeys: OrSetState;
 }
 
-/** Counts on the stock card cannot be negative. */
-const counts = ["frames", "broodFrames", "calmness", "queenCells"] as const;
-
 /**
  * @param hive the hive as of input.date, or undefined when it does not exist
  *   (live) in the tenant (→ not_found).
@@ -68,9 +65,7 @@ export function createInspection(
   input: CreateInspectionInput,
 ): { id: string; changes: Change[] } {
   if (input.hiveId.trim() === "") throw invalid("hiveId", "hiveId is required");
-  for (const field of counts) {
-    if (input[field] < 0) throw invalid(field, `${field} must not be negative`);
-  }
+  // The registry's column rules: counts and measurements within their ranges, as Push checks.
   const fields = checkedPayload(entities.inspection, {
     date: input.date,
     note: input.note,

@@ -5,10 +5,20 @@ import { useLocation, useParams } from "wouter";
 import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
-import { FormFooter, NumberField, TextField } from "../../ui/forms.tsx";
+import {
+  columnOf,
+  FormFooter,
+  focusFirstInvalid,
+  NumberField,
+  numberProblem,
+  TextField,
+} from "../../ui/forms.tsx";
 import { commonMessages } from "../../ui/messages.ts";
 import { ErrorText, Loading, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { apiaryMessages } from "./messages.ts";
+
+const latColumn = columnOf("apiary", "lat");
+const lngColumn = columnOf("apiary", "lng");
 
 export default function ApiaryForm() {
   const t = useMessages(apiaryMessages);
@@ -41,11 +51,10 @@ function Form(props: { apiary?: Apiary }) {
   const [address, setAddress] = useState(a?.address ?? "");
   const [lat, setLat] = useState<number | undefined>(a?.lat || undefined);
   const [lng, setLng] = useState<number | undefined>(a?.lng || undefined);
-  // The number fields take a new value when "use my location" fills them.
-  const [coordsKey, setCoordsKey] = useState(0);
   const [locating, setLocating] = useState(false);
   const [locationError, setLocationError] = useState<string | undefined>();
   const [nameError, setNameError] = useState<string | undefined>();
+  const [showProblems, setShowProblems] = useState(false);
   const coordinatesHint = useId();
 
   const save = useAction(async () => {
@@ -63,7 +72,6 @@ function Form(props: { apiary?: Apiary }) {
       (pos) => {
         setLat(Math.round(pos.coords.latitude * 1e6) / 1e6);
         setLng(Math.round(pos.coords.longitude * 1e6) / 1e6);
-        setCoordsKey((k) => k + 1);
         setLocating(false);
       },
       (err) => {
@@ -80,12 +88,15 @@ function Form(props: { apiary?: Apiary }) {
         className="form"
         onSubmit={(e) => {
           e.preventDefault();
-          if (name.trim() === "") {
-            setNameError(t("nameRequired"));
-            return;
-          }
-          setNameError(undefined);
-          void save.run();
+          const nameMissing = name.trim() === "";
+          // The registry's rules of lat and lng, which CreateApiary applies too.
+          const coordsBad =
+            numberProblem(latColumn, lat) !== undefined ||
+            numberProblem(lngColumn, lng) !== undefined;
+          setNameError(nameMissing ? t("nameRequired") : undefined);
+          setShowProblems(coordsBad);
+          if (nameMissing || coordsBad) focusFirstInvalid(e.currentTarget);
+          else void save.run();
         }}
       >
         <TextField
@@ -102,21 +113,21 @@ function Form(props: { apiary?: Apiary }) {
           onChange={setAddress}
           autoComplete="street-address"
         />
-        <div className="form__row" key={coordsKey}>
+        <div className="form__row">
           <NumberField
             label={t("lat")}
             value={lat}
             onChange={setLat}
-            min={-90}
-            max={90}
+            column={latColumn}
+            showProblem={showProblems}
             describedBy={coordinatesHint}
           />
           <NumberField
             label={t("lng")}
             value={lng}
             onChange={setLng}
-            min={-180}
-            max={180}
+            column={lngColumn}
+            showProblem={showProblems}
             describedBy={coordinatesHint}
           />
         </div>

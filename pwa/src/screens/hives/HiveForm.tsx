@@ -11,6 +11,7 @@ import { useApiaries } from "../../app/list-all.ts";
 import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import {
+  columnOf,
   FormFooter,
   focusFirstInvalid,
   SelectField,
@@ -136,7 +137,7 @@ function Form(props: { hive?: Hive; apiaries: Apiary[]; presetApiary?: string })
           required
           error={nameError}
           autoFocus={!h}
-          maxLength={200}
+          maxLength={columnOf("hive", "name").maxLength}
         />
         <div className="form__row">
           <SelectField label={t("type")} value={type} options={typeOptions} onChange={setType} />
@@ -150,13 +151,21 @@ function Form(props: { hive?: Hive; apiaries: Apiary[]; presetApiary?: string })
             />
           )}
         </div>
-        <Stepper label={t("boxes")} value={boxes} onChange={setBoxes} min={1} max={20} start={1} />
+        {/* From 1: no boxes is "not set" (0); the most is the registry's. */}
+        <Stepper
+          label={t("boxes")}
+          value={boxes}
+          onChange={setBoxes}
+          column={columnOf("hive", "boxes")}
+          min={1}
+          start={1}
+        />
         <TextField
           label={t("colonyOrigin")}
           hint={t("colonyOriginHint")}
           value={colonyOrigin}
           onChange={setColonyOrigin}
-          maxLength={500}
+          maxLength={columnOf("hive", "colony_origin").maxLength}
         />
         <TextField
           label={t("qrCode")}
@@ -164,9 +173,15 @@ function Form(props: { hive?: Hive; apiaries: Apiary[]; presetApiary?: string })
           value={qrCode}
           onChange={setQrCode}
           autoComplete="off"
-          maxLength={500}
+          maxLength={columnOf("hive", "qr_code").maxLength}
         />
-        <TextArea label={t("note")} value={note} onChange={setNote} rows={4} maxLength={10000} />
+        <TextArea
+          label={t("note")}
+          value={note}
+          onChange={setNote}
+          rows={4}
+          maxLength={columnOf("hive", "note").maxLength}
+        />
         <FormFooter action={save} label={tc("save")} cancel={back} />
       </form>
     </Page>

@@ -5,24 +5,14 @@
  * and stored with the inspection. Everything is written to the device and syncs later.
  */
 import "./inspection-form.css";
-import { type Hive, type Inspection, Stores, Temperament } from "@hivekeep/proto";
+import type { Hive, Inspection } from "@hivekeep/proto";
 import { useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/paths.ts";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
-import {
-  Choice,
-  DateField,
-  focusFirstInvalid,
-  NumberField,
-  Stepper,
-  TextArea,
-  TextField,
-  Toggle,
-} from "../../ui/forms.tsx";
-import { commonMessages, label, storesLevels, temperaments } from "../../ui/messages.ts";
+import { DateField, focusFirstInvalid, TextArea } from "../../ui/forms.tsx";
 import {
   Card,
   ErrorNote,
@@ -34,17 +24,19 @@ import {
 } from "../../ui/page.tsx";
 import {
   type ColonyState,
-  calmnessRange,
-  hasPreset,
   type InspectionDraft,
   invalidMeasurements,
   lastColonyState,
-  type MeasurementKey,
-  measurementRanges,
   newDraft,
   toCreateFields,
-  togglePreset,
 } from "./fields.ts";
+import {
+  ColonyCard,
+  type DraftSetter,
+  MeasurementsCard,
+  ObservationsCard,
+  WeatherCard,
+} from "./InspectionCards.tsx";
 import { inspectionMessages } from "./messages.ts";
 import { PhotoFileButton, PhotoStatus, photoRoom, usePhotoPreparation } from "./PhotoInput.tsx";
 
@@ -75,15 +67,12 @@ export default function InspectionForm() {
   return <Form key={hive.id} hive={hive} prefill={last.state} prefillFrom={last.from} />;
 }
 
-const weatherPresets = ["sunny", "cloudy", "rain", "windy"] as const;
-
 interface Photo {
   readonly dataUrl: string;
 }
 
 function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom?: Inspection }) {
   const t = useMessages(inspectionMessages);
-  const tc = useMessages(commonMessages);
   const fmt = useFormat();
   const client = useClient();
   const [, navigate] = useLocation();
@@ -92,10 +81,7 @@ function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom?: Inspectio
   const [prefillFrom] = useState(props.prefillFrom);
 
   const [draft, setDraft] = useState<InspectionDraft>(() => newDraft(props.prefill, new Date()));
-  const set =
-    <K extends keyof InspectionDraft>(key: K) =>
-    (value: InspectionDraft[K]) =>
-      setDraft((d) => ({ ...d, [key]: value }));
+  const set: DraftSetter = (key) => (value) => setDraft((d) => ({ ...d, [key]: value }));
 
   const [photos, setPhotos] = useState<Photo[]>([]);
   const photoPrep = usePhotoPreparation();
@@ -142,34 +128,6 @@ function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom?: Inspectio
     }
   };
 
-  const measurement = (key: MeasurementKey, labelText: string, unit: string) => {
-    const range = measurementRanges[key];
-    return (
-      <NumberField
-        label={labelText}
-        unit={unit}
-        value={draft[key]}
-        onChange={set(key)}
-        min={range.min}
-        max={range.max}
-        error={
-          showErrors && invalid.includes(key)
-            ? t("outOfRange", { min: fmt.number(range.min), max: fmt.number(range.max) })
-            : undefined
-        }
-      />
-    );
-  };
-
-  const storesOptions = [...storesLevels, Stores.UNSPECIFIED].map((v) => ({
-    value: v,
-    label: label.stores(tc, v),
-  }));
-  const temperamentOptions = [...temperaments, Temperament.UNSPECIFIED].map((v) => ({
-    value: v,
-    label: label.temperament(tc, v),
-  }));
-
   return (
     <Page title={t("formTitle", { hive: hive.name })} back={paths.hive(hive.id)}>
       <form
@@ -185,79 +143,8 @@ function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom?: Inspectio
             : t("firstInspection")}
         </p>
 
-        <Card title={t("observations")}>
-          <div className="inspection-form__toggles">
-            <Toggle label={t("queenSeen")} checked={draft.queenSeen} onChange={set("queenSeen")} />
-            <Toggle label={t("eggsSeen")} checked={draft.eggsSeen} onChange={set("eggsSeen")} />
-            <Toggle
-              label={t("coveredLarva")}
-              checked={draft.coveredLarva}
-              onChange={set("coveredLarva")}
-            />
-            <Toggle
-              label={t("superAdded")}
-              checked={draft.superAdded}
-              onChange={set("superAdded")}
-            />
-          </div>
-        </Card>
-
-        <Card title={t("colony")}>
-          <div className="inspection-form__steppers">
-            <Stepper
-              label={t("frames")}
-              value={draft.frames}
-              onChange={set("frames")}
-              min={1}
-              max={60}
-              start={10}
-            />
-            <Stepper
-              label={t("broodFrames")}
-              value={draft.broodFrames}
-              onChange={set("broodFrames")}
-              min={0}
-              max={60}
-              start={4}
-            />
-            <Stepper
-              label={t("queenCells")}
-              value={draft.queenCells}
-              onChange={set("queenCells")}
-              min={0}
-              max={99}
-              start={1}
-            />
-            <div>
-              <Stepper
-                label={t("calmness")}
-                value={draft.calmness}
-                onChange={set("calmness")}
-                min={calmnessRange.min}
-                max={calmnessRange.max}
-              />
-              <p className="field__hint">{t("calmnessHint")}</p>
-            </div>
-          </div>
-          <Choice
-            label={t("stores")}
-            value={draft.stores}
-            options={storesOptions}
-            onChange={(v) => set("stores")(v ?? Stores.UNSPECIFIED)}
-          />
-          <Choice
-            label={t("temperament")}
-            value={draft.temperament}
-            options={temperamentOptions}
-            onChange={(v) => set("temperament")(v ?? Temperament.UNSPECIFIED)}
-          />
-          <TextField
-            label={t("varroa")}
-            hint={t("varroaHint")}
-            value={draft.varroa}
-            onChange={set("varroa")}
-          />
-        </Card>
+        <ObservationsCard draft={draft} set={set} />
+        <ColonyCard draft={draft} set={set} />
 
         <Card title={t("photos")}>
           {photos.length > 0 && (
@@ -300,40 +187,8 @@ function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom?: Inspectio
           />
         </Card>
 
-        <Card title={t("weather")}>
-          <fieldset className="presets">
-            <legend className="presets__label">{t("weatherPresets")}</legend>
-            <div className="presets__row">
-              {weatherPresets.map((k) => {
-                const word = t(k);
-                const on = hasPreset(draft.weather, word);
-                return (
-                  <button
-                    key={k}
-                    type="button"
-                    className="preset"
-                    aria-pressed={on}
-                    onClick={() => set("weather")(togglePreset(draft.weather, word))}
-                  >
-                    {word}
-                  </button>
-                );
-              })}
-            </div>
-          </fieldset>
-          <TextField label={t("weather")} value={draft.weather} onChange={set("weather")} />
-        </Card>
-
-        <Card title={t("measurements")}>
-          <p className="field__hint">{t("measurementsHint")}</p>
-          <div className="inspection-form__measures">
-            {measurement("weightKg", t("weight"), "kg")}
-            {measurement("tempHive", t("tempHive"), "°C")}
-            {measurement("tempOutside", t("tempOutside"), "°C")}
-            {measurement("humidityHive", t("humidityHive"), "%")}
-            {measurement("humidityOutside", t("humidityOutside"), "%")}
-          </div>
-        </Card>
+        <WeatherCard draft={draft} set={set} />
+        <MeasurementsCard draft={draft} set={set} showProblems={showErrors} />
 
         <Card>
           <TextArea label={t("note")} value={draft.note} onChange={set("note")} rows={3} />

@@ -4,14 +4,18 @@
  * as the contract has it), the weather presets, and which parts of a stored inspection were
  * recorded.
  */
+import { type ColumnSpec, entities, numberRuleBreak } from "@hivekeep/client-core/core";
 import { type Inspection, Stores, Temperament } from "@hivekeep/proto";
+
+/** The registry column of an inspection field (its value rules: range, whole numbers). */
+const column = (name: string): ColumnSpec => entities.inspection.columns[name] as ColumnSpec;
 
 /**
  * Calmness on the comb ("Wabensitz") is scored 1–4 as on the German stock card and in the
- * breeding evaluation (4 = calmest); the contract keeps it as a non-negative integer, 0 = not
- * set. A value above 4 sent by another client is shown as it is.
+ * breeding evaluation (4 = calmest): the registry's range of `inspection.calmness` is 0 … 4, 0 =
+ * not set. A value above 4 stored before that rule (issue 24) is shown as it is.
  */
-export const calmnessRange = { min: 1, max: 4 } as const;
+export const calmnessRange = { min: 1, max: column("calmness").max ?? 4 };
 
 /** The slow-changing colony state a new inspection starts from. */
 export interface ColonyState {
@@ -127,21 +131,31 @@ export type MeasurementKey =
   | "humidityHive"
   | "humidityOutside";
 
-/** Plausible ranges; a value outside is a typo (a missing decimal point, a swapped field). */
-export const measurementRanges: Record<MeasurementKey, { min: number; max: number }> = {
-  weightKg: { min: 0, max: 500 },
-  tempHive: { min: -40, max: 70 },
-  tempOutside: { min: -50, max: 60 },
-  humidityHive: { min: 0, max: 100 },
-  humidityOutside: { min: 0, max: 100 },
+/**
+ * The registry column of each measurement, whose plausible range (a value outside is a typo: a
+ * missing decimal point, a swapped field) CreateInspection and Push apply too.
+ */
+export const measurementColumns: Record<MeasurementKey, ColumnSpec> = {
+  weightKg: column("weight_kg"),
+  tempHive: column("temp_hive"),
+  tempOutside: column("temp_outside"),
+  humidityHive: column("humidity_hive"),
+  humidityOutside: column("humidity_outside"),
 };
 
-/** The measurements outside their plausible range. */
+/** The stock-card counts and their registry columns. */
+export const countColumns = {
+  frames: column("frames"),
+  broodFrames: column("brood_frames"),
+  queenCells: column("queen_cells"),
+  calmness: column("calmness"),
+} as const;
+
+/** The measurements that break their column's rules. */
 export function invalidMeasurements(d: InspectionDraft): MeasurementKey[] {
-  return (Object.keys(measurementRanges) as MeasurementKey[]).filter((k) => {
+  return (Object.keys(measurementColumns) as MeasurementKey[]).filter((k) => {
     const v = d[k];
-    const r = measurementRanges[k];
-    return v !== undefined && (v < r.min || v > r.max);
+    return v !== undefined && numberRuleBreak(measurementColumns[k], v) !== undefined;
   });
 }
 

@@ -13,6 +13,7 @@ import { paths } from "../../app/paths.ts";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import {
+  columnOf,
   DateField,
   FormFooter,
   focusFirstInvalid,
@@ -35,6 +36,8 @@ const varieties = [
   "heather",
   "wildflower",
 ] as const;
+
+const amountColumn = columnOf("harvest", "amount_kg");
 
 export default function HarvestForm() {
   const t = useMessages(recordMessages);
@@ -63,8 +66,9 @@ function Form(props: { hive: Hive }) {
   const [batchNumber, setBatchNumber] = useState("");
   const [bestBefore, setBestBefore] = useState<Date | undefined>();
   const [note, setNote] = useState("");
-  const [amountError, setAmountError] = useState<string | undefined>();
-  const [waterError, setWaterError] = useState<string | undefined>();
+  // A missing amount (required) in the form's words; a wrong one in the registry rule's.
+  const [amountMissing, setAmountMissing] = useState(false);
+  const [showProblems, setShowProblems] = useState(false);
 
   const save = useAction(async (kg: number, when: Date) => {
     await client.harvests.createHarvest({
@@ -104,8 +108,8 @@ function Form(props: { hive: Hive }) {
           e.preventDefault();
           const amountOk = validAmountKg(amount);
           const waterOk = validWaterContent(water);
-          setAmountError(amountOk ? undefined : t("amountInvalid"));
-          setWaterError(waterOk ? undefined : t("waterContentInvalid"));
+          setAmountMissing(amount === undefined);
+          setShowProblems(!amountOk || !waterOk);
           if (amountOk && waterOk) void save.run(amount, date ?? new Date());
           else focusFirstInvalid(e.currentTarget);
         }}
@@ -116,12 +120,13 @@ function Form(props: { hive: Hive }) {
             value={amount}
             onChange={(v) => {
               setAmount(v);
-              if (validAmountKg(v)) setAmountError(undefined);
+              if (v !== undefined) setAmountMissing(false);
             }}
             unit="kg"
-            error={amountError}
+            column={amountColumn}
+            showProblem={showProblems}
+            error={amountMissing ? t("amountInvalid") : undefined}
             required
-            min={0}
           />
           <DateField label={t("date")} value={date} onChange={setDate} required />
         </div>
@@ -136,15 +141,11 @@ function Form(props: { hive: Hive }) {
           <NumberField
             label={t("waterContent")}
             value={water}
-            onChange={(v) => {
-              setWater(v);
-              if (validWaterContent(v)) setWaterError(undefined);
-            }}
+            onChange={setWater}
             unit="%"
             hint={waterHigh ? t("waterContentHigh") : t("waterContentHint")}
-            error={waterError}
-            min={0}
-            max={100}
+            column={columnOf("harvest", "water_content")}
+            showProblem={showProblems}
           />
           <TextField label={t("batchNumber")} value={batchNumber} onChange={setBatchNumber} />
         </div>

@@ -13,6 +13,7 @@ import { paths } from "../../app/paths.ts";
 import { toDate, toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import {
+  columnOf,
   DateField,
   FormFooter,
   focusFirstInvalid,
@@ -163,6 +164,7 @@ function Form(props: { hive?: Hive | undefined; queen?: Queen; reigning?: Queen 
             value={year}
             onChange={changeYear}
             hint={t("yearHint")}
+            column={columnOf("queen", "year")}
             error={yearError}
             required
           />

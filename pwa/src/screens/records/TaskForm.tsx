@@ -15,6 +15,7 @@ import { toTimestamp } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import {
   Choice,
+  columnOf,
   DateField,
   FormFooter,
   focusFirstInvalid,
@@ -142,7 +143,7 @@ function Form(props: { origin: { hive?: string; apiary?: string }; options: Opti
           error={titleError}
           required
           autoFocus
-          maxLength={200}
+          maxLength={columnOf("task", "title").maxLength}
         />
         <div className="records-due">
           <DateField label={t("dueDate")} value={due} onChange={setDue} dateOnly />

@@ -21,7 +21,7 @@ import {
 import { useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
 import { HiveRecordPage } from "./parts.tsx";
-import { validWithdrawalDays, withdrawalEnd } from "./rules.ts";
+import { validWithdrawalDays, withdrawalDaysRule, withdrawalEnd } from "./rules.ts";
 
 /** Common products in Central Europe (trade names are the same in both languages). */
 const products = [
@@ -64,7 +64,7 @@ function Form(props: { hive: Hive }) {
   const [batchNumber, setBatchNumber] = useState("");
   const [days, setDays] = useState<number | undefined>();
   const [productError, setProductError] = useState<string | undefined>();
-  const [daysError, setDaysError] = useState<string | undefined>();
+  const [showDaysProblem, setShowDaysProblem] = useState(false);
 
   const save = useAction(async (when: Date) => {
     const until = withdrawalEnd(when, days);
@@ -94,7 +94,7 @@ function Form(props: { hive: Hive }) {
         e.preventDefault();
         const productOk = product.trim() !== "";
         setProductError(productOk ? undefined : t("productRequired"));
-        setDaysError(daysOk ? undefined : t("withdrawalDaysInvalid"));
+        setShowDaysProblem(!daysOk);
         if (productOk && daysOk) void save.run(date ?? new Date());
         else focusFirstInvalid(e.currentTarget);
       }}
@@ -138,15 +138,11 @@ function Form(props: { hive: Hive }) {
         <NumberField
           label={t("withdrawalDays")}
           value={days}
-          onChange={(d) => {
-            setDays(d);
-            if (validWithdrawalDays(d)) setDaysError(undefined);
-          }}
+          onChange={setDays}
           unit={t("days")}
           hint={t("withdrawalDaysHint")}
-          error={daysError}
-          min={0}
-          step={1}
+          column={withdrawalDaysRule}
+          showProblem={showDaysProblem}
         />
         <output className="records-withdrawal" aria-live="polite">
           {end ? (

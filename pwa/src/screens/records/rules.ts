@@ -1,10 +1,14 @@
 /**
  * The small rules of the record screens, kept pure so they are tested on their own:
  * a treatment's withdrawal period, a task's due state, and a task's due date as a calendar day.
+ * The value rules of the columns (ranges, whole numbers) are the registry's (client-core
+ * entities.ts), applied with its checker as the commands and Push apply them; here only what
+ * no column holds (withdrawal days, a queen's plausible year as of today).
  *
  * Task order is not here: ListTasks already answers open tasks first, by due date (none last),
  * then oldest first (client-core's task service), so the screens keep the order they get.
  */
+import { type ColumnSpec, entities, numberRuleBreak } from "@hivekeep/client-core/core";
 import type { Queen, Task, Treatment } from "@hivekeep/proto";
 import { daysSince, toDate } from "../../format.ts";
 
@@ -32,9 +36,16 @@ export function withdrawalEnd(date: Date | undefined, days: number | undefined):
   return addDays(date, days);
 }
 
-/** A withdrawal period the beekeeper types: empty, or a whole number of days 0 … 999. */
+/**
+ * A withdrawal period as the beekeeper types it: a whole number of days 0 … 999. No column
+ * holds it (the treatment stores the date it ends, `withdrawal_until`), so the rule is the
+ * form's own, written as a column rule for the one checker.
+ */
+export const withdrawalDaysRule: ColumnSpec = { type: "int", min: 0, max: 999 };
+
+/** A withdrawal period the beekeeper types: empty, or within `withdrawalDaysRule`. */
 export function validWithdrawalDays(days: number | undefined): boolean {
-  return days === undefined || (Number.isInteger(days) && days >= 0 && days <= 999);
+  return days === undefined || numberRuleBreak(withdrawalDaysRule, days) === undefined;
 }
 
 /** Whether a treatment's withdrawal period still runs at `at` (it ends at withdrawalUntil). */
@@ -109,10 +120,19 @@ export function taskOrigin(search: string): { hive?: string; apiary?: string } {
   return {};
 }
 
-/** A queen's year the form accepts: whole, from 1980 to next year. */
+/** The earliest queen's year the form takes: older queens are typos (a digit left out). */
+export const firstQueenYear = 1980;
+
+/**
+ * A queen's year the form accepts: one the registry takes (`queen.year`: whole, above 0), and
+ * plausible today: from 1980 to next year (a rule of time, which no column can hold).
+ */
 export function validQueenYear(year: number | undefined, now: Date): year is number {
   return (
-    year !== undefined && Number.isInteger(year) && year >= 1980 && year <= now.getFullYear() + 1
+    year !== undefined &&
+    numberRuleBreak(entities.queen.columns.year as ColumnSpec, year) === undefined &&
+    year >= firstQueenYear &&
+    year <= now.getFullYear() + 1
   );
 }
 
@@ -128,12 +148,18 @@ export function beforeReign(
   return since !== undefined && introducedAt.getTime() < since.getTime();
 }
 
-/** A harvest amount the service accepts: a number above 0. */
+/** A harvest amount the service accepts: given, and within the registry's `harvest.amount_kg`. */
 export function validAmountKg(kg: number | undefined): kg is number {
-  return kg !== undefined && Number.isFinite(kg) && kg > 0;
+  return (
+    kg !== undefined &&
+    numberRuleBreak(entities.harvest.columns.amount_kg as ColumnSpec, kg) === undefined
+  );
 }
 
-/** A water content in per cent: empty, or 0 … 100. */
+/** A water content: empty, or within the registry's `harvest.water_content` (0 … 100 %). */
 export function validWaterContent(pct: number | undefined): boolean {
-  return pct === undefined || (Number.isFinite(pct) && pct >= 0 && pct <= 100);
+  return (
+    pct === undefined ||
+    numberRuleBreak(entities.harvest.columns.water_content as ColumnSpec, pct) === undefined
+  );
 }
