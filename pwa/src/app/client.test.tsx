@@ -1,17 +1,17 @@
 /**
- * The hooks every screen reads the replica with: `useLive` answers, runs again when the replica
- * changes, is undefined for new deps until their answer, and throws a failed query to the
- * nearest error boundary; `useLiveResult` makes the failure an answer instead.
+ * The one hook every screen reads the replica with, `useLiveQuery`: loading until the first
+ * answer, then ready; it runs again when the replica changes; for new deps it is loading until
+ * their own answer, never the last deps' answer; a record that is not (or no longer) there is
+ * not-found, any other failure failed (an answer, never a throw); `keep` shows the last answer at
+ * once on the next visit.
  */
-import { Code, ConnectError } from "@connectrpc/connect";
 import type { HivekeepClient } from "@hivekeep/client-core";
-import { render, renderHook, screen, waitFor } from "@testing-library/react";
+import { renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openTestClient, TestSession } from "../testing/render-screen.tsx";
 import { seed } from "../testing/seed.ts";
-import { useLive, useLiveQuery, useLiveResult } from "./client.tsx";
-import { ErrorBoundary } from "./ErrorBoundary.tsx";
+import { useLiveQuery } from "./client.tsx";
 
 const names = (c: HivekeepClient) =>
   c.apiaries.listApiaries({}).then((r) => r.apiaries.map((a) => a.name));
@@ -21,83 +21,6 @@ function wrapper(client: HivekeepClient) {
     <TestSession client={client}>{children}</TestSession>
   );
 }
-
-/** A screen whose query fails: the apiary it names is not on the device. */
-function MissingApiary() {
-  const name = useLive(
-    (c) => c.apiaries.getApiary({ id: "0190a000-0000-7000-8000-000000000000" }),
-    [],
-  );
-  return <p>{String(name)}</p>;
-}
-
-describe("useLive", () => {
-  it("is undefined until the first answer, then answers", async () => {
-    const client = await openTestClient();
-    await seed.apiary(client, { name: "Home meadow" });
-    const { result } = renderHook(() => useLive(names, []), { wrapper: wrapper(client) });
-    expect(result.current).toBeUndefined();
-    await waitFor(() => expect(result.current).toEqual(["Home meadow"]));
-  });
-
-  it("runs again when the replica changes", async () => {
-    const client = await openTestClient();
-    const { result } = renderHook(() => useLive(names, []), { wrapper: wrapper(client) });
-    await waitFor(() => expect(result.current).toEqual([]));
-    const home = await seed.apiary(client, { name: "Home meadow" });
-    await waitFor(() => expect(result.current).toEqual(["Home meadow"]));
-    await client.apiaries.updateApiary({ id: home.id, name: "Home garden" });
-    await waitFor(() => expect(result.current).toEqual(["Home garden"]));
-  });
-
-  it("is undefined for new deps until their own answer, never the last deps' answer", async () => {
-    const client = await openTestClient();
-    const home = await seed.apiary(client, { name: "Home meadow" });
-    const forest = await seed.apiary(client, { name: "Forest edge" });
-    const { result, rerender } = renderHook(
-      ({ id }) => useLive((c) => c.apiaries.getApiary({ id }).then((r) => r.apiary?.name), [id]),
-      { wrapper: wrapper(client), initialProps: { id: home.id } },
-    );
-    await waitFor(() => expect(result.current).toBe("Home meadow"));
-    rerender({ id: forest.id });
-    expect(result.current).toBeUndefined();
-    await waitFor(() => expect(result.current).toBe("Forest edge"));
-  });
-
-  it("throws a failed query to the nearest error boundary", async () => {
-    const client = await openTestClient();
-    // React and the boundary report the error on the console; the test reads it on the page.
-    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
-    render(
-      <TestSession client={client}>
-        <ErrorBoundary resetKey="/">
-          <MissingApiary />
-        </ErrorBoundary>
-      </TestSession>,
-    );
-    const alert = await screen.findByRole("alert");
-    expect(alert.textContent).toMatch(/^This screen could not be shown: /);
-    quiet.mockRestore();
-  });
-});
-
-describe("useLiveResult", () => {
-  it("answers a value, and a failure as { error } when the record goes away", async () => {
-    const client = await openTestClient();
-    const home = await seed.apiary(client, { name: "Home meadow" });
-    const { result } = renderHook(
-      () => useLiveResult((c) => c.apiaries.getApiary({ id: home.id }), []),
-      { wrapper: wrapper(client) },
-    );
-    await waitFor(() =>
-      expect(result.current).toMatchObject({ value: { apiary: { name: "Home meadow" } } }),
-    );
-    await client.apiaries.deleteApiary({ id: home.id });
-    await waitFor(() => expect(result.current).toHaveProperty("error"));
-    const { error } = result.current as { error: unknown };
-    expect(ConnectError.from(error).code).toBe(Code.NotFound);
-  });
-});
 
 describe("useLiveQuery", () => {
   const missing = "0190a000-0000-7000-8000-000000000000";
@@ -114,6 +37,48 @@ describe("useLiveQuery", () => {
     await waitFor(() =>
       expect(result.current).toEqual({ status: "ready", value: ["Forest edge", "Home meadow"] }),
     );
+  });
+
+  it("runs again when a record changes, and answers the change", async () => {
+    const client = await openTestClient();
+    const home = await seed.apiary(client, { name: "Home meadow" });
+    const { result } = renderHook(() => useLiveQuery(names, []), { wrapper: wrapper(client) });
+    await waitFor(() =>
+      expect(result.current).toEqual({ status: "ready", value: ["Home meadow"] }),
+    );
+    await client.apiaries.updateApiary({ id: home.id, name: "Home garden" });
+    await waitFor(() =>
+      expect(result.current).toEqual({ status: "ready", value: ["Home garden"] }),
+    );
+  });
+
+  it("is loading for new deps until their own answer, never the last deps' answer", async () => {
+    const client = await openTestClient();
+    const home = await seed.apiary(client, { name: "Home meadow" });
+    const forest = await seed.apiary(client, { name: "Forest edge" });
+    const { result, rerender } = renderHook(
+      ({ id }) =>
+        useLiveQuery(async (c) => (await c.apiaries.getApiary({ id })).apiary?.name, [id]),
+      { wrapper: wrapper(client), initialProps: { id: home.id } },
+    );
+    await waitFor(() => expect(result.current).toEqual({ status: "ready", value: "Home meadow" }));
+    rerender({ id: forest.id });
+    expect(result.current).toEqual({ status: "loading" });
+    await waitFor(() => expect(result.current).toEqual({ status: "ready", value: "Forest edge" }));
+  });
+
+  it("goes from ready to not-found when the record is deleted meanwhile", async () => {
+    const client = await openTestClient();
+    const home = await seed.apiary(client, { name: "Home meadow" });
+    const { result } = renderHook(
+      () => useLiveQuery(async (c) => (await c.apiaries.getApiary({ id: home.id })).apiary, []),
+      { wrapper: wrapper(client) },
+    );
+    await waitFor(() =>
+      expect(result.current).toMatchObject({ status: "ready", value: { name: "Home meadow" } }),
+    );
+    await client.apiaries.deleteApiary({ id: home.id });
+    await waitFor(() => expect(result.current).toEqual({ status: "not-found" }));
   });
 
   it("is not-found when the query answers undefined or a service says not_found", async () => {

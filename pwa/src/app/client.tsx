@@ -1,7 +1,7 @@
 /**
  * The device replica for the signed-in account, and the hooks every screen reads it with.
- * Screens read only from the replica (`useLive`): they never wait on the network and work the
- * same with no signal. Writes go through `useClient()`'s services, which write the replica and
+ * Screens read only from the replica (`useLiveQuery`, through their area's `queries.ts`): they
+ * never wait on the network and work the same with no signal. Writes go through `useClient()`'s services, which write the replica and
  * queue the change for the sync engine.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -50,58 +50,8 @@ export function useReadOnly(): boolean {
   return useAppSession().readOnly;
 }
 
-/**
- * A query over the replica that runs again whenever the replica changes (here, in another tab,
- * or by sync). Undefined until the first answer for these `deps` (as for useEffect); a failed
- * query throws to the nearest error boundary (use useLiveResult where failing is an answer).
- * One subscription per deps, so the query runs once per change (dexie-react-hooks'
- * useObservable runs it twice on mount, which the dashboard of a big replica felt).
- *
- *   const hive = useLive((c) => c.hives.getHive({ id }), [id]);
- */
-export function useLive<T>(
-  query: (client: HivekeepClient) => Promise<T>,
-  deps: DependencyList,
-): T | undefined {
-  const client = useClient();
-  const key = [client, ...deps];
-  const [state, setState] = useState<
-    { key: unknown[]; value: T } | { key: unknown[]; error: unknown } | undefined
-  >(undefined);
-  const subscribe = () => {
-    const sub = client.live(query).subscribe({
-      next: (value) => setState({ key, value }),
-      error: (error: unknown) => setState({ key, error }),
-    });
-    return () => sub.unsubscribe();
-  };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: key holds the client and the caller's deps.
-  useEffect(subscribe, key);
-  if (state === undefined || !sameKey(state.key, key)) return undefined;
-  if ("error" in state) throw state.error;
-  return state.value;
-}
-
 const sameKey = (a: readonly unknown[], b: readonly unknown[]) =>
   a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
-
-/**
- * As useLive, but a failed query is an answer too (`{ error }`), for pages whose record may not
- * exist (a deep link to a hive deleted meanwhile).
- */
-export function useLiveResult<T>(
-  query: (client: HivekeepClient) => Promise<T>,
-  deps: DependencyList,
-): { value: T } | { error: unknown } | undefined {
-  return useLive(
-    (c) =>
-      query(c).then(
-        (value) => ({ value }),
-        (error: unknown) => ({ error }),
-      ),
-    deps,
-  );
-}
 
 /**
  * What a screen shows for a live query, as one status:
@@ -136,7 +86,10 @@ const kept = new WeakMap<HivekeepClient, Map<string, unknown>>();
 /**
  * A live query as one status (`Live<T>`): the query runs again whenever the replica changes,
  * and a failure is an answer, not a throw. `keep` names a query whose last answer is shown at
- * once the next time (see `kept`). Each screen area names its queries in its `queries.ts`:
+ * once the next time (see `kept`). For new deps it is loading (never the last deps' answer) until
+ * their own answer. One subscription per deps, so the query runs once per change (dexie-react-
+ * hooks' useObservable runs it twice on mount, which the dashboard of a big replica felt). Each
+ * screen area names its queries in its `queries.ts`:
  *
  *   export const useHive = (id: string) =>
  *     useLiveQuery(async (c) => (await c.hives.getHive({ id })).hive, [id]);

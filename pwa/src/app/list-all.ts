@@ -10,7 +10,6 @@
 import type { HivekeepClient } from "@hivekeep/client-core";
 import { maxPageSize } from "@hivekeep/client-core/core";
 import type { Apiary, Hive, PageResponse } from "@hivekeep/proto";
-import { useLive } from "./client.tsx";
 
 export async function listAll<R extends { page?: PageResponse }, T>(
   fetchPage: (page: { pageSize: number; pageToken: string }) => Promise<R>,
@@ -40,12 +39,4 @@ export function allApiaries(c: HivekeepClient): Promise<Apiary[]> {
     (page) => c.apiaries.listApiaries({ page }),
     (r) => r.apiaries,
   );
-}
-
-/**
- * Every apiary, live; undefined until the first answer (a failure throws to the error boundary).
- * For the forms until they read through `useLiveQuery`; a screen uses its area's query.
- */
-export function useApiaries(): Apiary[] | undefined {
-  return useLive(allApiaries, []);
 }

@@ -2,7 +2,7 @@
 import type { Apiary } from "@hivekeep/proto";
 import { useId, useState } from "react";
 import { useLocation, useParams } from "wouter";
-import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
+import { useClient, useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import {
@@ -14,8 +14,9 @@ import {
   TextField,
 } from "../../ui/forms.tsx";
 import { commonMessages } from "../../ui/messages.ts";
-import { ErrorText, Loading, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
+import { ErrorText, LiveView, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { apiaryMessages } from "./messages.ts";
+import { useApiaryForm } from "./queries.ts";
 
 const latColumn = columnOf("apiary", "lat");
 const lngColumn = columnOf("apiary", "lng");
@@ -24,21 +25,30 @@ export default function ApiaryForm() {
   const t = useMessages(apiaryMessages);
   const { id } = useParams<{ id?: string }>();
   const readOnly = useReadOnly();
-  const existing = useLiveResult(
-    async (c) => (id ? (await c.apiaries.getApiary({ id })).apiary : undefined),
-    [id],
-  );
   // A read-only (demo) session cannot add or change an apiary: it says so. The form is keyed
   // by the apiary: going from one apiary's form to another's (or to a new one) starts afresh
   // instead of keeping the last one's values.
   if (id === undefined) {
     return readOnly ? <ReadOnlyPage title={t("new")} back={paths.apiaries} /> : <Form key="new" />;
   }
-  if (existing === undefined) return <Loading />;
-  if ("error" in existing || existing.value === undefined)
-    return <NotFound back={paths.apiaries} />;
-  if (readOnly) return <ReadOnlyPage title={t("edit")} back={paths.apiary(id)} />;
-  return <Form key={id} apiary={existing.value} />;
+  return <EditApiary key={id} id={id} />;
+}
+
+function EditApiary(props: { id: string }) {
+  const t = useMessages(apiaryMessages);
+  const readOnly = useReadOnly();
+  const apiary = useApiaryForm(props.id);
+  return (
+    <LiveView live={apiary} back={paths.apiaries}>
+      {(a) =>
+        readOnly ? (
+          <ReadOnlyPage title={t("edit")} back={paths.apiary(a.id)} />
+        ) : (
+          <Form key={a.id} apiary={a} />
+        )
+      }
+    </LiveView>
+  );
 }
 
 function Form(props: { apiary?: Apiary }) {

@@ -30,3 +30,8 @@ export function useApiaryPage(id: string): Live<ApiaryPage> {
     [id],
   );
 }
+
+/** The apiary an edit form changes; not found when it is not (or no longer) on the device. */
+export function useApiaryForm(id: string): Live<Apiary> {
+  return useLiveQuery(async (c) => (await c.apiaries.getApiary({ id })).apiary, [id]);
+}

@@ -6,8 +6,7 @@
 import { type Apiary, type Hive, HiveStatus, HiveType } from "@hivekeep/proto";
 import { useState } from "react";
 import { Link, useLocation, useParams, useSearch } from "wouter";
-import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
-import { useApiaries } from "../../app/list-all.ts";
+import { useClient, useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import {
@@ -20,30 +19,31 @@ import {
   TextField,
 } from "../../ui/forms.tsx";
 import { commonMessages, hiveStatuses, hiveTypes, label } from "../../ui/messages.ts";
-import { Loading, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
+import { LiveView, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { hiveMessages } from "./messages.ts";
 import { ApiarySelect } from "./parts.tsx";
+import { useHiveForm } from "./queries.ts";
 
 export default function HiveForm() {
   const { id } = useParams<{ id?: string }>();
   const search = useSearch();
-  const apiaries = useApiaries();
-  const existing = useLiveResult(
-    async (c) => (id ? (await c.hives.getHive({ id })).hive : undefined),
-    [id],
-  );
-  if (apiaries === undefined || (id !== undefined && existing === undefined)) return <Loading />;
-  if (id !== undefined) {
-    if (existing === undefined || "error" in existing || existing.value === undefined)
-      return <NotFound back={paths.hives} />;
-    // Keyed by the record: another hive's form (or a new one) starts from its own values.
-    return <Form key={id} hive={existing.value} apiaries={apiaries} />;
-  }
+  const form = useHiveForm(id);
   const preset = new URLSearchParams(search).get("apiary") ?? "";
-  return <Form key={`new:${preset}`} apiaries={apiaries} presetApiary={preset} />;
+  return (
+    <LiveView live={form} back={paths.hives}>
+      {({ hive, apiaries }) =>
+        // Keyed by the record: another hive's form (or a new one) starts from its own values.
+        hive ? (
+          <Form key={hive.id} hive={hive} apiaries={apiaries} />
+        ) : (
+          <Form key={`new:${preset}`} apiaries={apiaries} presetApiary={preset} />
+        )
+      }
+    </LiveView>
+  );
 }
 
-function Form(props: { hive?: Hive; apiaries: Apiary[]; presetApiary?: string }) {
+function Form(props: { hive?: Hive; apiaries: readonly Apiary[]; presetApiary?: string }) {
   const t = useMessages(hiveMessages);
   const tc = useMessages(commonMessages);
   const client = useClient();

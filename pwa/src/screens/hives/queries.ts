@@ -157,3 +157,28 @@ export function useRelocateHive(id: string): Live<RelocateData> {
     [id],
   );
 }
+
+export interface HiveFormData {
+  /** The hive an edit changes; none for a new hive. */
+  readonly hive?: Hive;
+  /** Every apiary: those a new hive can stand at, and the one an edited hive stands at. */
+  readonly apiaries: readonly Apiary[];
+}
+
+/**
+ * The hive form (`/hives/new`, `/hives/:id/edit`): every apiary, and the hive when `id` names
+ * one; not found when that hive is not (or no longer) on the device.
+ */
+export function useHiveForm(id: string | undefined): Live<HiveFormData> {
+  return useLiveQuery(
+    async (c): Promise<HiveFormData | undefined> => {
+      const [apiaries, hive] = await Promise.all([
+        allApiaries(c),
+        id === undefined ? undefined : c.hives.getHive({ id }).then((r) => r.hive),
+      ]);
+      if (id === undefined) return { apiaries };
+      return hive && { hive, apiaries };
+    },
+    [id],
+  );
+}

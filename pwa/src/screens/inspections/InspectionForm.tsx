@@ -8,25 +8,17 @@ import "./inspection-form.css";
 import type { Hive, Inspection } from "@hivekeep/proto";
 import { useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
-import { useClient, useLiveResult, useReadOnly } from "../../app/client.tsx";
+import { useClient, useReadOnly } from "../../app/client.tsx";
+import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { DateField, focusFirstInvalid, TextArea } from "../../ui/forms.tsx";
-import {
-  Card,
-  ErrorNote,
-  errorText,
-  Loading,
-  NotFound,
-  Page,
-  ReadOnlyPage,
-} from "../../ui/page.tsx";
+import { Card, ErrorNote, errorText, LiveView, Page, ReadOnlyPage } from "../../ui/page.tsx";
 import {
   type ColonyState,
   type InspectionDraft,
   invalidMeasurements,
-  lastColonyState,
   newDraft,
   toCreateFields,
 } from "./fields.ts";
@@ -39,48 +31,45 @@ import {
 } from "./InspectionCards.tsx";
 import { inspectionMessages } from "./messages.ts";
 import { PhotoFileButton, PhotoStatus, photoRoom, usePhotoPreparation } from "./PhotoInput.tsx";
+import { useInspectionForm } from "./queries.ts";
 
 export default function InspectionForm() {
   const t = useMessages(inspectionMessages);
   const { id } = useParams<{ id: string }>();
   const readOnly = useReadOnly();
-  const result = useLiveResult(
-    async (c) => {
-      const { hive } = await c.hives.getHive({ id });
-      const last = await lastColonyState((page) =>
-        c.inspections.listInspections({ hiveId: id, page }),
-      );
-      return { hive, last };
-    },
-    [id],
+  const form = useInspectionForm(id);
+  return (
+    <LiveView live={form} back={paths.hives}>
+      {({ hive, prefill, prefillFrom }) =>
+        // A read-only (demo) session cannot record an inspection: it says so.
+        readOnly ? (
+          <ReadOnlyPage title={t("formTitle", { hive: hive.name })} back={paths.hive(hive.id)} />
+        ) : (
+          // Mounted once the prefill is known: the form takes it as its start and ignores later
+          // changes (a sync arriving while the beekeeper fills it in does not overwrite what they
+          // set). Keyed by the hive: another hive's inspection starts afresh.
+          <Form key={hive.id} hive={hive} prefill={prefill} prefillFrom={prefillFrom} />
+        )
+      }
+    </LiveView>
   );
-  if (result === undefined) return <Loading />;
-  if ("error" in result || result.value.hive === undefined) return <NotFound back={paths.hives} />;
-  const { hive, last } = result.value;
-  // A read-only (demo) session cannot record an inspection: it says so.
-  if (readOnly) {
-    return <ReadOnlyPage title={t("formTitle", { hive: hive.name })} back={paths.hive(hive.id)} />;
-  }
-  // Mounted once the prefill is known: the form takes it as its start and ignores later changes
-  // (a sync arriving while the beekeeper fills it in does not overwrite what they set).
-  // Keyed by the hive: another hive's inspection starts afresh.
-  return <Form key={hive.id} hive={hive} prefill={last.state} prefillFrom={last.from} />;
 }
 
 interface Photo {
   readonly dataUrl: string;
 }
 
-function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom?: Inspection }) {
+function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom: Inspection | undefined }) {
   const t = useMessages(inspectionMessages);
   const fmt = useFormat();
+  const now = useNow();
   const client = useClient();
   const [, navigate] = useLocation();
   const { hive } = props;
   // As the form started (this inspection, once saved, becomes the hive's last one).
   const [prefillFrom] = useState(props.prefillFrom);
 
-  const [draft, setDraft] = useState<InspectionDraft>(() => newDraft(props.prefill, new Date()));
+  const [draft, setDraft] = useState<InspectionDraft>(() => newDraft(props.prefill, now));
   const set: DraftSetter = (key) => (value) => setDraft((d) => ({ ...d, [key]: value }));
 
   const [photos, setPhotos] = useState<Photo[]>([]);
@@ -112,7 +101,7 @@ function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom?: Inspectio
     try {
       const res = await client.inspections.createInspection({
         hiveId: hive.id,
-        date: toTimestamp(draft.date ?? new Date()),
+        date: toTimestamp(draft.date ?? now),
         ...toCreateFields(draft),
       });
       inspectionId = res.inspection?.id ?? "";

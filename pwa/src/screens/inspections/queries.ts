@@ -4,6 +4,7 @@
  */
 import type { Apiary, Hive, Inspection, Queen } from "@hivekeep/proto";
 import { type Live, liveFailure, useLiveQuery } from "../../app/client.tsx";
+import { type ColonyState, lastColonyState } from "./fields.ts";
 
 /** One inspection and the hive, apiary and queen it names (each missing when deleted meanwhile). */
 export interface InspectionPageData {
@@ -42,5 +43,30 @@ export function useInspectionPage(id: string): Live<InspectionPageData> {
       return { inspection, hive, apiary, queen };
     },
     [id],
+  );
+}
+
+export interface InspectionFormData {
+  readonly hive: Hive;
+  /** What the form starts from: the colony state of the hive's last inspection that noted one. */
+  readonly prefill: ColonyState;
+  /** That inspection; none when no inspection of the hive noted the colony's state. */
+  readonly prefillFrom: Inspection | undefined;
+}
+
+/**
+ * A new inspection of a hive (`/hives/:id/inspect`): the hive and the state it carries over;
+ * not found when the hive is not (or no longer) on the device.
+ */
+export function useInspectionForm(hiveId: string): Live<InspectionFormData> {
+  return useLiveQuery(
+    async (c): Promise<InspectionFormData | undefined> => {
+      const [{ hive }, last] = await Promise.all([
+        c.hives.getHive({ id: hiveId }),
+        lastColonyState((page) => c.inspections.listInspections({ hiveId, page })),
+      ]);
+      return hive && { hive, prefill: last.state, prefillFrom: last.from };
+    },
+    [hiveId],
   );
 }

@@ -4,11 +4,11 @@
  * harvest is still recorded, as it happened.
  */
 import "./harvest-form.css";
-import type { Hive } from "@hivekeep/proto";
+import type { Hive, Treatment } from "@hivekeep/proto";
 import { useState } from "react";
-import { useLocation } from "wouter";
-import { useClient, useLive } from "../../app/client.tsx";
-import { listAll } from "../../app/list-all.ts";
+import { useLocation, useParams } from "wouter";
+import { useClient } from "../../app/client.tsx";
+import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
@@ -24,6 +24,7 @@ import {
 import { useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
 import { HiveRecordPage } from "./parts.tsx";
+import { useHarvestForm } from "./queries.ts";
 import { addYears, validAmountKg, validWaterContent, withdrawalAt } from "./rules.ts";
 
 const varieties = [
@@ -41,25 +42,23 @@ const amountColumn = columnOf("harvest", "amount_kg");
 
 export default function HarvestForm() {
   const t = useMessages(recordMessages);
-  return <HiveRecordPage title={t("newHarvest")} form={Form} />;
+  const { id } = useParams<{ id: string }>();
+  return (
+    <HiveRecordPage title={t("newHarvest")} live={useHarvestForm(id)}>
+      {({ hive, treatments }) => <Form hive={hive} treatments={treatments} />}
+    </HiveRecordPage>
+  );
 }
 
-function Form(props: { hive: Hive }) {
+function Form(props: { hive: Hive; treatments: readonly Treatment[] }) {
   const t = useMessages(recordMessages);
   const fmt = useFormat();
   const client = useClient();
   const [, navigate] = useLocation();
+  const now = useNow();
   const hiveId = props.hive.id;
-  const treatments = useLive(
-    (c) =>
-      listAll(
-        (page) => c.treatments.listTreatments({ hiveId, page }),
-        (r) => r.treatments,
-      ),
-    [hiveId],
-  );
 
-  const [date, setDate] = useState<Date | undefined>(() => new Date());
+  const [date, setDate] = useState<Date | undefined>(now);
   const [amount, setAmount] = useState<number | undefined>();
   const [variety, setVariety] = useState("");
   const [water, setWater] = useState<number | undefined>();
@@ -84,7 +83,7 @@ function Form(props: { hive: Hive }) {
     navigate(paths.hive(hiveId), { replace: true });
   });
 
-  const blocking = treatments && withdrawalAt(treatments, date ?? new Date());
+  const blocking = withdrawalAt(props.treatments, date ?? now);
   const waterHigh = water !== undefined && validWaterContent(water) && water > 18;
 
   return (
@@ -110,7 +109,7 @@ function Form(props: { hive: Hive }) {
           const waterOk = validWaterContent(water);
           setAmountMissing(amount === undefined);
           setShowProblems(!amountOk || !waterOk);
-          if (amountOk && waterOk) void save.run(amount, date ?? new Date());
+          if (amountOk && waterOk) void save.run(amount, date ?? now);
           else focusFirstInvalid(e.currentTarget);
         }}
       >
@@ -154,7 +153,7 @@ function Form(props: { hive: Hive }) {
           <button
             type="button"
             className="button button--secondary"
-            onClick={() => setBestBefore(addYears(date ?? new Date(), 2))}
+            onClick={() => setBestBefore(addYears(date ?? now, 2))}
           >
             {t("bestBeforeTwoYears")}
           </button>

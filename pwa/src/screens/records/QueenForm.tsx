@@ -5,10 +5,11 @@
  */
 
 import { defaultMarking } from "@hivekeep/client-core/core";
-import type { Hive, MarkingColor, Queen } from "@hivekeep/proto";
+import type { MarkingColor } from "@hivekeep/proto";
 import { useState } from "react";
 import { useLocation, useParams } from "wouter";
-import { useClient, useLive, useLiveResult, useReadOnly } from "../../app/client.tsx";
+import { useClient, useReadOnly } from "../../app/client.tsx";
+import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
 import { toDate, toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
@@ -22,58 +23,37 @@ import {
   TextField,
 } from "../../ui/forms.tsx";
 import { commonMessages, label } from "../../ui/messages.ts";
-import { Loading, MarkingDot, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
-import { reigningQueen } from "../hives/hive-logic.ts";
+import { LiveView, MarkingDot, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
-import { HiveLine, MarkingChoice, useHive } from "./parts.tsx";
+import { HiveLine, MarkingChoice } from "./parts.tsx";
+import { type QueenFormData, useQueenForm } from "./queries.ts";
 import { beforeReign, validQueenYear } from "./rules.ts";
 
 export default function QueenForm() {
   const { id, queenId } = useParams<{ id?: string; queenId?: string }>();
-  // Keyed by the queen or the hive: another one's form starts afresh instead of keeping the last
-  // one's values.
-  if (queenId !== undefined) return <EditQueen key={queenId} queenId={queenId} />;
-  return <NewQueen key={id ?? ""} hiveId={id ?? ""} />;
-}
-
-function NewQueen(props: { hiveId: string }) {
-  const hive = useHive(props.hiveId);
-  const reigning = useLive(
-    async (c) => (await c.queens.listQueens({ hiveId: props.hiveId, onlyActive: true })).queens,
-    [props.hiveId],
+  const form = useQueenForm(queenId !== undefined ? { queenId } : { hiveId: id ?? "" });
+  return (
+    <LiveView live={form} back={paths.hives}>
+      {(data) => (
+        // Keyed by the queen or the hive: another one's form starts afresh instead of keeping
+        // the last one's values.
+        <Form key={data.queen ? `queen:${data.queen.id}` : `hive:${data.hive?.id}`} {...data} />
+      )}
+    </LiveView>
   );
-  if (hive === undefined || reigning === undefined) return <Loading />;
-  if (hive === null) return <NotFound back={paths.hives} />;
-  // The queen the hive page shows as reigning (of two active ones, the newest).
-  return <Form hive={hive} reigning={reigningQueen(reigning)} />;
 }
 
-function EditQueen(props: { queenId: string }) {
-  const result = useLiveResult(
-    async (c) => (await c.queens.getQueen({ id: props.queenId })).queen,
-    [props.queenId],
-  );
-  if (result === undefined) return <Loading />;
-  if ("error" in result || result.value === undefined) return <NotFound back={paths.hives} />;
-  return <EditWithHive queen={result.value} />;
-}
-
-function EditWithHive(props: { queen: Queen }) {
-  const hive = useHive(props.queen.hiveId);
-  if (hive === undefined) return <Loading />;
-  return <Form hive={hive ?? undefined} queen={props.queen} />;
-}
-
-function Form(props: { hive?: Hive | undefined; queen?: Queen; reigning?: Queen | undefined }) {
+function Form(props: QueenFormData) {
   const t = useMessages(recordMessages);
   const tc = useMessages(commonMessages);
   const fmt = useFormat();
+  const now = useNow();
   const client = useClient();
   const readOnly = useReadOnly();
   const [, navigate] = useLocation();
   const q = props.queen;
   const hiveId = q?.hiveId ?? props.hive?.id ?? "";
-  const thisYear = new Date().getFullYear();
+  const thisYear = now.getFullYear();
 
   const [year, setYear] = useState<number | undefined>(q ? q.year : thisYear);
   const [marking, setMarking] = useState<MarkingColor>(q ? q.marking : defaultMarking(thisYear));
@@ -82,7 +62,7 @@ function Form(props: { hive?: Hive | undefined; queen?: Queen; reigning?: Queen 
   const [origin, setOrigin] = useState(q?.origin ?? "");
   const [breederNumber, setBreederNumber] = useState(q?.breederNumber ?? "");
   const [introducedAt, setIntroducedAt] = useState<Date | undefined>(
-    q ? toDate(q.introducedAt) : new Date(),
+    q ? toDate(q.introducedAt) : now,
   );
   const [note, setNote] = useState(q?.note ?? "");
   const [yearError, setYearError] = useState<string | undefined>();
@@ -114,7 +94,7 @@ function Form(props: { hive?: Hive | undefined; queen?: Queen; reigning?: Queen 
   const title = q ? t("editQueen") : props.reigning ? t("replaceQueen") : t("newQueen");
   const back = hiveId ? paths.hive(hiveId) : paths.hives;
   if (readOnly) return <ReadOnlyPage title={title} back={back} />;
-  const validYear = validQueenYear(year, new Date());
+  const validYear = validQueenYear(year, now);
   return (
     <Page title={title} back={back}>
       {props.hive && <HiveLine hive={props.hive} />}
@@ -139,7 +119,6 @@ function Form(props: { hive?: Hive | undefined; queen?: Queen; reigning?: Queen 
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          const now = new Date();
           const yearOk = validQueenYear(year, now);
           setYearError(
             yearOk

@@ -8,8 +8,8 @@ import "./task-form.css";
 import { TaskPriority } from "@hivekeep/proto";
 import { useState } from "react";
 import { useLocation, useSearch } from "wouter";
-import { useClient, useLive, useReadOnly } from "../../app/client.tsx";
-import { allApiaries, allHives } from "../../app/list-all.ts";
+import { useClient, useReadOnly } from "../../app/client.tsx";
+import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
 import { toTimestamp } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
@@ -23,41 +23,34 @@ import {
   TextField,
 } from "../../ui/forms.tsx";
 import { commonMessages, label, priorities } from "../../ui/messages.ts";
-import { Loading, NotFound, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
+import { LiveView, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
+import { type TaskFormData, useTaskForm } from "./queries.ts";
 import { addDays, endOfDay, taskOrigin } from "./rules.ts";
 
 type Target = "hive" | "apiary" | "personal";
 
-interface Options {
-  hives: { id: string; name: string; apiaryId: string }[];
-  apiaries: { id: string; name: string }[];
-}
-
 export default function TaskForm() {
   const origin = taskOrigin(useSearch());
-  const options = useLive(async (c): Promise<Options> => {
-    const [hives, apiaries] = await Promise.all([allHives(c), allApiaries(c)]);
-    return { hives, apiaries };
-  }, []);
-  if (options === undefined) return <Loading />;
-  // A link naming a hive or an apiary that is not on this device.
-  if (origin.hive && !options.hives.some((h) => h.id === origin.hive))
-    return <NotFound back={paths.tasks} />;
-  if (origin.apiary && !options.apiaries.some((a) => a.id === origin.apiary))
-    return <NotFound back={paths.tasks} />;
-  // Keyed by where it was opened from: a task for another hive or apiary starts afresh.
+  // Not found for a link naming a hive or an apiary that is not on this device.
+  const options = useTaskForm(origin);
   return (
-    <Form key={`${origin.hive ?? ""}/${origin.apiary ?? ""}`} origin={origin} options={options} />
+    <LiveView live={options} back={paths.tasks}>
+      {(o) => (
+        // Keyed by where it was opened from: a task for another hive or apiary starts afresh.
+        <Form key={`${origin.hive ?? ""}/${origin.apiary ?? ""}`} origin={origin} options={o} />
+      )}
+    </LiveView>
   );
 }
 
-function Form(props: { origin: { hive?: string; apiary?: string }; options: Options }) {
+function Form(props: { origin: { hive?: string; apiary?: string }; options: TaskFormData }) {
   const t = useMessages(recordMessages);
   const tc = useMessages(commonMessages);
   const client = useClient();
   const readOnly = useReadOnly();
   const [, navigate] = useLocation();
+  const today = useNow();
   const { origin, options } = props;
   const back = origin.hive
     ? paths.hive(origin.hive)
@@ -106,7 +99,6 @@ function Form(props: { origin: { hive?: string; apiary?: string }; options: Opti
     { value: "", label: t("chooseApiary") },
     ...options.apiaries.map((a) => ({ value: a.id, label: a.name })),
   ];
-  const today = new Date();
   const quick = [
     { label: t("today"), date: today },
     { label: t("tomorrow"), date: addDays(today, 1) },

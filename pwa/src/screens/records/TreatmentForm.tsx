@@ -6,8 +6,9 @@
 import "./treatment-form.css";
 import type { Hive } from "@hivekeep/proto";
 import { useState } from "react";
-import { useLocation } from "wouter";
+import { useLocation, useParams } from "wouter";
 import { useClient } from "../../app/client.tsx";
+import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
 import { daysSince, toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
@@ -21,6 +22,7 @@ import {
 import { useAction } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
 import { HiveRecordPage } from "./parts.tsx";
+import { useTreatmentForm } from "./queries.ts";
 import { validWithdrawalDays, withdrawalDaysRule, withdrawalEnd } from "./rules.ts";
 
 /** Common products in Central Europe (trade names are the same in both languages). */
@@ -45,7 +47,12 @@ const methods = ["trickle", "spray", "evaporate", "sublimate", "strips"] as cons
 
 export default function TreatmentForm() {
   const t = useMessages(recordMessages);
-  return <HiveRecordPage title={t("newTreatment")} form={Form} />;
+  const { id } = useParams<{ id: string }>();
+  return (
+    <HiveRecordPage title={t("newTreatment")} live={useTreatmentForm(id)}>
+      {({ hive }) => <Form hive={hive} />}
+    </HiveRecordPage>
+  );
 }
 
 function Form(props: { hive: Hive }) {
@@ -53,9 +60,10 @@ function Form(props: { hive: Hive }) {
   const fmt = useFormat();
   const client = useClient();
   const [, navigate] = useLocation();
+  const now = useNow();
   const hiveId = props.hive.id;
 
-  const [date, setDate] = useState<Date | undefined>(() => new Date());
+  const [date, setDate] = useState<Date | undefined>(now);
   const [product, setProduct] = useState("");
   const [activeIngredient, setActiveIngredient] = useState("");
   const [dose, setDose] = useState("");
@@ -83,8 +91,8 @@ function Form(props: { hive: Hive }) {
   });
 
   const daysOk = validWithdrawalDays(days);
-  const end = daysOk ? withdrawalEnd(date ?? new Date(), days) : undefined;
-  const left = end ? -(daysSince(end) ?? 0) : 0;
+  const end = daysOk ? withdrawalEnd(date ?? now, days) : undefined;
+  const left = end ? -(daysSince(end, now) ?? 0) : 0;
 
   return (
     <form
@@ -95,7 +103,7 @@ function Form(props: { hive: Hive }) {
         const productOk = product.trim() !== "";
         setProductError(productOk ? undefined : t("productRequired"));
         setShowDaysProblem(!daysOk);
-        if (productOk && daysOk) void save.run(date ?? new Date());
+        if (productOk && daysOk) void save.run(date ?? now);
         else focusFirstInvalid(e.currentTarget);
       }}
     >

@@ -1,15 +1,14 @@
-/** Small pieces the record forms share: the marking colour choice, the hive line and the hive a route names. */
+/** Small pieces the record forms share: the marking colour choice, the hive line and the page of a hive's new record. */
 import "./parts.css";
 import type { Hive, MarkingColor } from "@hivekeep/proto";
-import { type ComponentType, useId } from "react";
-import { useParams } from "wouter";
-import { useReadOnly } from "../../app/client.tsx";
+import { type ReactNode, useId } from "react";
+import { type Live, useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import { commonMessages, label, markings } from "../../ui/messages.ts";
 import { LiveView, MarkingDot, Page, ReadOnlyPage } from "../../ui/page.tsx";
 import { recordMessages } from "./messages.ts";
-import { useHiveApiary, useRecordHive } from "./queries.ts";
+import { useHiveApiary } from "./queries.ts";
 
 /** The five marking colours as big radio buttons, each with its dot and its name. */
 export function MarkingChoice(props: {
@@ -62,44 +61,30 @@ export function HiveLine(props: { readonly hive: Hive }) {
 }
 
 /**
- * The hive a route names (`/hives/:id/…`): undefined while loading, null when it is not here.
- * A failure to read the replica goes to the error boundary (it is not "not here").
+ * The page of a new record for the hive the route names (`/hives/:id/…`), once the form's data
+ * (the hive, and what else the form needs) is read: the hive's line under the title, then the
+ * form, keyed by the hive so another hive's form starts afresh. A read-only session gets the
+ * read-only page instead.
+ *
+ *   <HiveRecordPage title={t("newHarvest")} live={useHarvestForm(id)}>
+ *     {(data) => <Form hive={data.hive} treatments={data.treatments} />}
+ *   </HiveRecordPage>
  */
-export function useHive(id: string): Hive | null | undefined {
-  const hive = useRecordHive(id);
-  switch (hive.status) {
-    case "loading":
-      return undefined;
-    case "not-found":
-      return null;
-    case "failed":
-      throw hive.error;
-    case "ready":
-      return hive.value;
-  }
-}
-
-/**
- * The page of a new record for the hive the route names (`/hives/:id/…`), once the hive is read:
- * its line under the title, then the form, keyed by the hive so another hive's form starts
- * afresh. A read-only session gets the read-only page instead.
- */
-export function HiveRecordPage(props: {
+export function HiveRecordPage<T extends { readonly hive: Hive }>(props: {
   readonly title: string;
-  readonly form: ComponentType<{ hive: Hive }>;
+  readonly live: Live<T>;
+  readonly children: (value: T) => ReactNode;
 }) {
-  const { id } = useParams<{ id: string }>();
-  const hive = useRecordHive(id);
   const readOnly = useReadOnly();
   return (
-    <LiveView live={hive} back={paths.hives}>
-      {(h) =>
+    <LiveView live={props.live} back={paths.hives}>
+      {(value) =>
         readOnly ? (
-          <ReadOnlyPage title={props.title} back={paths.hive(h.id)} />
+          <ReadOnlyPage title={props.title} back={paths.hive(value.hive.id)} />
         ) : (
-          <Page key={h.id} title={props.title} back={paths.hive(h.id)}>
-            <HiveLine hive={h} />
-            <props.form hive={h} />
+          <Page key={value.hive.id} title={props.title} back={paths.hive(value.hive.id)}>
+            <HiveLine hive={value.hive} />
+            {props.children(value)}
           </Page>
         )
       }

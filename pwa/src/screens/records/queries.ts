@@ -1,10 +1,13 @@
 /**
- * The record screens' live data: the task list with the names its rows show, and the hive a
- * record page is for (with the apiary its line names).
+ * The record screens' live data: the task list with the names its rows show, what each record
+ * form starts from (the hive it is for, with what the form needs of it), and the apiary a
+ * form's hive line names.
  */
-import type { Apiary, Hive, Task } from "@hivekeep/proto";
+import type { Apiary, Hive, Queen, Task, Treatment } from "@hivekeep/proto";
 import { type Live, useLiveQuery } from "../../app/client.tsx";
 import { allApiaries, allHives, listAll } from "../../app/list-all.ts";
+import { reigningQueen } from "../hives/hive-logic.ts";
+import { orMissing } from "../inspections/queries.ts";
 import { type TaskNames, taskNames } from "./present.ts";
 
 export interface TaskList {
@@ -29,9 +32,101 @@ export function useTaskList(): Live<TaskList> {
   }, []);
 }
 
-/** The hive a record page names; not found when it is not (or no longer) on the device. */
-export function useRecordHive(id: string): Live<Hive> {
-  return useLiveQuery(async (c) => (await c.hives.getHive({ id })).hive, [id]);
+/** A new treatment of a hive (`/hives/:id/treatment`): not found when the hive is not here. */
+export function useTreatmentForm(hiveId: string): Live<{ readonly hive: Hive }> {
+  return useLiveQuery(
+    async (c) => {
+      const { hive } = await c.hives.getHive({ id: hiveId });
+      return hive && { hive };
+    },
+    [hiveId],
+  );
+}
+
+export interface HarvestFormData {
+  readonly hive: Hive;
+  /** The hive's treatments: one whose withdrawal period runs at the harvest's date warns. */
+  readonly treatments: readonly Treatment[];
+}
+
+/** A new harvest of a hive (`/hives/:id/harvest`): not found when the hive is not here. */
+export function useHarvestForm(hiveId: string): Live<HarvestFormData> {
+  return useLiveQuery(
+    async (c): Promise<HarvestFormData | undefined> => {
+      const [{ hive }, treatments] = await Promise.all([
+        c.hives.getHive({ id: hiveId }),
+        listAll(
+          (page) => c.treatments.listTreatments({ hiveId, page }),
+          (r) => r.treatments,
+        ),
+      ]);
+      return hive && { hive, treatments };
+    },
+    [hiveId],
+  );
+}
+
+/** Which queen form a route opens: a new queen for a hive, or an edit of a queen. */
+export type QueenTarget = { readonly hiveId: string } | { readonly queenId: string };
+
+export interface QueenFormData {
+  /** The hive the queen is for; missing when an edited queen's hive was deleted meanwhile. */
+  readonly hive: Hive | undefined;
+  /** The queen an edit changes; none for a new queen. */
+  readonly queen?: Queen;
+  /** The queen a new one replaces (of two active ones, the newest, as the hive page shows). */
+  readonly reigning?: Queen;
+}
+
+/**
+ * The queen form: for a new queen (`/hives/:id/queen`) the hive and its reigning queen, not found
+ * when the hive is not here; for an edit (`/queens/:queenId/edit`) the queen and its hive, not
+ * found when the queen is not here.
+ */
+export function useQueenForm(target: QueenTarget): Live<QueenFormData> {
+  const [kind, id] = "queenId" in target ? ["edit", target.queenId] : ["new", target.hiveId];
+  return useLiveQuery(
+    async (c): Promise<QueenFormData | undefined> => {
+      if (kind === "edit") {
+        const { queen } = await c.queens.getQueen({ id });
+        if (queen === undefined) return undefined;
+        const hive = await orMissing(c.hives.getHive({ id: queen.hiveId }).then((r) => r.hive));
+        return { hive, queen };
+      }
+      const [{ hive }, { queens }] = await Promise.all([
+        c.hives.getHive({ id }),
+        c.queens.listQueens({ hiveId: id, onlyActive: true }),
+      ]);
+      return hive && { hive, reigning: reigningQueen(queens) };
+    },
+    [kind, id],
+  );
+}
+
+export interface TaskFormData {
+  /** Every hive and apiary a task can be for. */
+  readonly hives: readonly Hive[];
+  readonly apiaries: readonly Apiary[];
+}
+
+/**
+ * The task form (`/tasks/new`): every hive and apiary to choose from; not found when the link
+ * it was opened from (`?hive=…`, `?apiary=…`) names one that is not on this device.
+ */
+export function useTaskForm(origin: {
+  readonly hive?: string;
+  readonly apiary?: string;
+}): Live<TaskFormData> {
+  const { hive, apiary } = origin;
+  return useLiveQuery(
+    async (c): Promise<TaskFormData | undefined> => {
+      const [hives, apiaries] = await Promise.all([allHives(c), allApiaries(c)]);
+      if (hive !== undefined && !hives.some((h) => h.id === hive)) return undefined;
+      if (apiary !== undefined && !apiaries.some((a) => a.id === apiary)) return undefined;
+      return { hives, apiaries };
+    },
+    [hive, apiary],
+  );
 }
 
 /** The apiary a hive stands at ("" for none): not found when there is none. */

@@ -1,0 +1,39 @@
+/**
+ * The harvest form's reads: the hive and its treatments, one whose withdrawal period runs at the
+ * harvest's date warning, and Not found for a hive that is not on the device.
+ */
+import { describe, expect, it } from "vitest";
+import { at, daysAgo } from "../../testing/clock.ts";
+import { openTestClient, renderAt } from "../../testing/render-screen.tsx";
+import { seed } from "../../testing/seed.ts";
+
+describe("the harvest form", () => {
+  it("warns of a withdrawal period running now, and of none that has ended", async () => {
+    const client = await openTestClient();
+    const home = await seed.apiary(client, { name: "Home meadow" });
+    const hive = await seed.hive(client, { apiaryId: home.id, name: "Hive 1" });
+    await seed.treatment(client, {
+      hiveId: hive.id,
+      product: "Formic acid",
+      date: at(daysAgo(60)),
+      withdrawalUntil: at(daysAgo(30)),
+    });
+    await seed.treatment(client, {
+      hiveId: hive.id,
+      product: "Oxalic acid",
+      date: at(daysAgo(3)),
+      withdrawalUntil: at(daysAgo(-10)),
+    });
+    const app = await renderAt(`/hives/${hive.id}/harvest`, { client });
+    await app.findByRole("heading", { level: 1, name: "New harvest" });
+    expect(app.getByRole("status").textContent).toMatch(
+      /^Withdrawal period: Oxalic acid until Jun 25, 2026\./,
+    );
+    expect(app.queryByText(/Formic acid/)).toBeNull();
+  });
+
+  it("says Not found for a hive that is not on this device", async () => {
+    const app = await renderAt("/hives/0190a000-0000-7000-8000-000000000000/harvest");
+    await app.findByRole("heading", { level: 1, name: "Not found" });
+  });
+});
