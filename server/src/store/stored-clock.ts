@@ -37,15 +37,6 @@ function groupClock(clock: Readonly<Record<string, Hlc>>): Map<string, string[]>
   return groups;
 }
 
-/** The stored form as JSON text, e.g. `{"<hlc>":["name","lat"]}` (what the writes send). */
-export function clockJson(clock: Readonly<Record<string, Hlc>>): string {
-  let json = "";
-  for (const [hlc, columns] of groupClock(clock)) {
-    json += `${json === "" ? "" : ","}${JSON.stringify(hlc)}:${JSON.stringify(columns)}`;
-  }
-  return `{${json}}`;
-}
-
 /** A stored clock (as the drivers return json: parsed) → column → HLC. */
 export function unpackClock(stored: unknown): Record<string, Hlc> {
   const clock: Record<string, Hlc> = {};
