@@ -98,6 +98,9 @@ export type Translate<T extends Record<string, string>> = (
   values?: Readonly<Record<string, string | number>>,
 ) => string;
 
+/** The translate function of a messages object: `Words<typeof hiveMessages>` (a pure helper's argument). */
+export type Words<M extends Messages<Record<string, string>>> = Translate<M["bundles"]["en"]>;
+
 const pluralRules = new Map<Language, Intl.PluralRules>();
 function pluralOf(lng: Language, count: number): PluralCategory {
   let rules = pluralRules.get(lng);

@@ -8,7 +8,7 @@ import {
   TaskPriority,
   Temperament,
 } from "@hivekeep/proto";
-import { defineMessages, type Messages, type Translate } from "../i18n.ts";
+import { defineMessages, type Words } from "../i18n.ts";
 
 export const commonMessages = defineMessages("common", {
   en: {
@@ -161,7 +161,7 @@ export const commonMessages = defineMessages("common", {
   },
 });
 
-type Common = typeof commonMessages extends Messages<infer T> ? Translate<T> : never;
+type Common = Words<typeof commonMessages>;
 
 /** The enum values a beekeeper picks from, in the order shown. */
 export const hiveTypes = [

@@ -9,14 +9,14 @@ import type { Inspection } from "@hivekeep/proto";
 import { useMemo, useState } from "react";
 import { useNow } from "../../app/now.tsx";
 import { type Format, toDate, useFormat } from "../../format.ts";
-import { type Translate, useMessages } from "../../i18n.ts";
+import { useMessages, type Words } from "../../i18n.ts";
 import { type ChartSeries, lineStyles, TimeChart } from "../../ui/charts/Chart.tsx";
 import { chartMessages } from "../../ui/charts/messages.ts";
 import { measured, measurementSeries, summarize, type TimeSeries } from "../../ui/charts/series.ts";
 import { Choice } from "../../ui/forms.tsx";
 import { Card } from "../../ui/page.tsx";
 
-type T = Translate<(typeof chartMessages)["bundles"]["en"]>;
+type T = Words<typeof chartMessages>;
 
 /** The measurement fields of one inspection: what the charts draw. */
 interface Reading {

@@ -1,4 +1,4 @@
-import { defineMessages, type Translate } from "../../i18n.ts";
+import { defineMessages, type Words } from "../../i18n.ts";
 
 export const hiveMessages = defineMessages("hives", {
   en: {
@@ -254,4 +254,4 @@ export const hiveMessages = defineMessages("hives", {
 });
 
 /** The hive screens' words, as `useMessages(hiveMessages)` gives them (for present.ts). */
-export type HiveWords = Translate<(typeof hiveMessages)["bundles"]["en"]>;
+export type HiveWords = Words<typeof hiveMessages>;
