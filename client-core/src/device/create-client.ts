@@ -32,7 +32,7 @@ import { createSyncClient } from "../sync/sync-client.ts";
 import { type AccountRecord, lastAccount, rememberAccount } from "./accounts.ts";
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
-import { openReplicaDb, type ReplicaDb } from "./replica-db.ts";
+import { entityTables, openReplicaDb, type ReplicaDb } from "./replica-db.ts";
 import { metaKeys } from "./replica-sync.ts";
 import { storageErrorInterceptor } from "./storage-error.ts";
 import { SyncEngine, type SyncStatus, type SyncTransport, type Timers } from "./sync-engine.ts";
@@ -82,8 +82,9 @@ export interface HivekeepClient extends RecordClients {
   /** The replica itself (for tools and tests). */
   readonly db: ReplicaDb;
   /**
-   * A query that runs again whenever the replica changes (in this tab or another): a Dexie
-   * `liveQuery` observable, which React wraps with `useObservable`/`useLiveQuery`.
+   * A query over the local services that runs again whenever the replica's records change (in
+   * this tab or another; not for the sync's own bookkeeping: outbox, quarantine, meta), as an
+   * Observable (the app wraps it in `useLiveQuery`).
    */
   live<T>(query: (client: HivekeepClient) => Promise<T>): Observable<T>;
   readonly sync: {
@@ -166,6 +167,8 @@ export async function createHivekeepClient(
   const account = await findAccount({ ...options, baseUrl }, remote);
   const dbName = options.dbName ?? defaultDbName(baseUrl, account);
   const db = openReplicaDb(dbName, options);
+  /** The tables the local services read: a live query re-runs on a write to one of them. */
+  const recordTables = entityTables(db).map((t) => t.name);
   await db.open();
 
   const meta = new Map((await db.meta.toArray()).map((m) => [m.key, m.value]));
@@ -287,7 +290,7 @@ export async function createHivekeepClient(
     userId: account.userId,
     dbName,
     db,
-    live: (query) => watch(dbName, () => query(client)),
+    live: (query) => watch(dbName, () => query(client), { tables: recordTables }),
     sync: {
       start: () => engine.start(),
       stop: () => engine.stop(),

@@ -3,7 +3,10 @@ import { Dexie } from "dexie";
 import { afterEach, describe, expect, it } from "vitest";
 import { watch } from "./watch.ts";
 
-let db: Dexie & { notes: Dexie.Table<{ id: number; text: string }, number> };
+let db: Dexie & {
+  notes: Dexie.Table<{ id: number; text: string }, number>;
+  outbox: Dexie.Table<{ id: number; text: string }, number>;
+};
 afterEach(async () => {
   db?.close();
   await Dexie.delete("watch-test");
@@ -11,7 +14,7 @@ afterEach(async () => {
 
 async function open() {
   db = new Dexie("watch-test") as typeof db;
-  db.version(1).stores({ notes: "id" });
+  db.version(1).stores({ notes: "id", outbox: "id" });
   await db.open();
   return db;
 }
@@ -45,6 +48,28 @@ describe("watch", () => {
     release?.();
     // The stale answer (0) is shown, then the fresh one; the two writes cost one more run.
     await expect.poll(() => seen).toEqual([0, 2]);
+    expect(runs).toBe(2);
+    sub.unsubscribe();
+  });
+
+  it("with tables, runs again only after a write to one of them", async () => {
+    const d = await open();
+    let runs = 0;
+    const seen: number[] = [];
+    const sub = watch(
+      "watch-test",
+      () => {
+        runs++;
+        return d.notes.count();
+      },
+      { tables: ["notes"] },
+    ).subscribe({ next: (n) => seen.push(n) });
+    await expect.poll(() => seen).toEqual([0]);
+    await d.outbox.put({ id: 1, text: "acknowledged" });
+    await d.outbox.delete(1);
+    await d.notes.put({ id: 1, text: "a" });
+    await expect.poll(() => seen).toEqual([0, 1]);
+    // The two outbox writes came before the notes write: had they counted, there would be more.
     expect(runs).toBe(2);
     sub.unsubscribe();
   });

@@ -3,15 +3,28 @@
  * replica through Dexie, behind a Connect transport) runs again whenever this replica changes,
  * in this tab or another (Dexie's `storagemutated` event, which crosses tabs). Dexie's own
  * `liveQuery` cannot see reads made behind the transport's promises, so this watches the whole
- * replica: any write re-runs the query. Runs never overlap; a change during a run causes one
+ * replica, or the tables named in `options.tables`: a write to any of them re-runs the query
+ * (the device's records: a write only the sync keeps for itself, such as a Push's
+ * acknowledgement emptying the outbox, re-runs nothing). Runs never overlap; a change during a run causes one
  * more. Every run's answer is delivered, even when a change arrived meanwhile: while a first sync
  * merges page after page, a screen whose query takes longer than a page shows answers that lag a
  * little instead of none until the sync ends. The result is an Observable, which React wraps with dexie-react-hooks' `useObservable`.
  */
 import { Dexie, type ObservabilitySet, type Observable, type Subscription } from "dexie";
 
-export function watch<T>(dbName: string, query: () => Promise<T>): Observable<T> {
+export function watch<T>(
+  dbName: string,
+  query: () => Promise<T>,
+  options?: { readonly tables?: readonly string[] },
+): Observable<T> {
   const prefix = `idb://${dbName}/`;
+  // Dexie names a mutated range `idb://<db>/<table>/<index>`.
+  const watched = (key: string) => {
+    if (!key.startsWith(prefix)) return false;
+    if (options?.tables === undefined) return true;
+    const table = key.slice(prefix.length).split("/")[0] ?? "";
+    return options.tables.includes(table);
+  };
   const subscribe = (
     observerOrNext?:
       | { next?: (value: T) => void; error?: (err: unknown) => void }
@@ -45,7 +58,7 @@ export function watch<T>(dbName: string, query: () => Promise<T>): Observable<T>
       running = false;
     };
     const onChange = (parts: ObservabilitySet) => {
-      if (!closed && Object.keys(parts).some((k) => k.startsWith(prefix))) void run();
+      if (!closed && Object.keys(parts).some(watched)) void run();
     };
     Dexie.on("storagemutated", onChange);
     void run();
