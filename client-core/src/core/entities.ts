@@ -371,6 +371,17 @@ export const isEntityName = (name: string): name is EntityName =>
 export const entitySpec = (name: string): EntitySpec | undefined =>
   isEntityName(name) ? entities[name] : undefined;
 
+/**
+ * A column of an entity, with its value rules (the commands, Push and the app's fields apply
+ * them); a name the entity lacks is a programming error and throws.
+ */
+export function columnSpec(entity: EntityName | EntitySpec, column: string): ColumnSpec {
+  const spec = typeof entity === "string" ? entities[entity] : entity;
+  const found = spec.columns[column];
+  if (found === undefined) throw new Error(`${spec.name} has no column ${column}`);
+  return found;
+}
+
 const refCache = new Map<EntitySpec, readonly (readonly [string, EntityName])[]>();
 
 /** The columns of `spec` that reference another entity, with that entity. */

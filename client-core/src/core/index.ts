@@ -95,6 +95,7 @@ export {
 export type { ColumnSpec, ColumnType, EntityName, EntitySpec, ScopeRule } from "./entities.ts";
 export {
   camelCase,
+  columnSpec,
   entities,
   entityNames,
   entitySpec,

@@ -6,8 +6,6 @@
 import "./forms.css";
 import {
   type ColumnSpec,
-  type EntityName,
-  entities,
   maxInt32,
   minInt32,
   type NumberRuleBreak,
@@ -182,16 +180,6 @@ const numberMessages = defineMessages("forms", {
   },
 });
 
-/**
- * The value rules of a registry column (`entities.<entity>.columns.<column>`), which the
- * commands and Push apply too: a form takes its limits and its verdict from here.
- */
-export function columnOf<E extends EntityName>(entity: E, column: string): ColumnSpec {
-  const spec = entities[entity].columns[column];
-  if (spec === undefined) throw new Error(`${entity} has no column ${column}`);
-  return spec;
-}
-
 /** The number rule `value` breaks in `column` (undefined: none, or no value). */
 export function numberProblem(
   column: ColumnSpec,
@@ -234,7 +222,7 @@ const sameNumber = (a: number | undefined, b: number | undefined): boolean =>
  * outside (a location filled in) replaces what is shown; what is typed stays as typed while it
  * means the value (a trailing "," or "0").
  *
- * `column` (see `columnOf`) gives the field the value rules of a registry column: once the
+ * `column` (see `columnSpec`) gives the field the value rules of a registry column: once the
  * field was left, or when the form asks (`showProblem`), it shows the rule the value breaks, in
  * the words of `useNumberRuleText`. `error` (the form's own verdict) is shown instead when set.
  */
@@ -355,7 +343,7 @@ export function DateField(props: {
 /**
  * A big minus / value / plus control for counts (frames, boxes, queen cells). `undefined` shows
  * as "—" until the first tap (a stepper never invents a value the beekeeper did not give). It
- * stays within the registry column's range (`column`, see `columnOf`); `min` raises the lowest
+ * stays within the registry column's range (`column`, see `columnSpec`); `min` raises the lowest
  * value it offers (1 where 0 means "not set").
  */
 export function Stepper(props: {

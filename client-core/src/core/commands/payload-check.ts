@@ -6,7 +6,7 @@
  */
 import { parseColumnValue } from "../column-value.ts";
 import { invalid } from "../domain-error.ts";
-import { camelCase, type EntitySpec } from "../entities.ts";
+import { camelCase, columnSpec, type EntitySpec } from "../entities.ts";
 import type { Values } from "../merge.ts";
 
 /**
@@ -16,9 +16,11 @@ import type { Values } from "../merge.ts";
 export function checkedPayload(spec: EntitySpec, payload: Values, prefix = ""): Values {
   const out: Values = {};
   for (const [column, value] of Object.entries(payload)) {
-    const columnSpec = spec.columns[column];
-    if (columnSpec === undefined) throw new Error(`${spec.name} has no column ${column}`);
-    const parsed = parseColumnValue(columnSpec, value, spec.required.includes(column));
+    const parsed = parseColumnValue(
+      columnSpec(spec, column),
+      value,
+      spec.required.includes(column),
+    );
     if ("error" in parsed) {
       const field = `${prefix}${camelCase(column)}`;
       throw invalid(field, `${field} ${parsed.error}`);

@@ -8,7 +8,7 @@
  */
 import { elementCountError, parseColumnValue } from "../column-value.ts";
 import { invalid } from "../domain-error.ts";
-import { type ColumnSpec, entities, maxPhotoBytes, photoPrefix } from "../entities.ts";
+import { type ColumnSpec, columnSpec, maxPhotoBytes, photoPrefix } from "../entities.ts";
 import type { OrSetState } from "../or-set.ts";
 
 const photoSpec: ColumnSpec = {
@@ -27,7 +27,7 @@ export function checkPhoto(field: string, photo: string): string {
 
 /** Throws invalid(field) when adding `photo` would make the inspection hold too many photos. */
 export function checkPhotoCount(field: string, photoKeys: OrSetState, photo: string): void {
-  const spec = entities.inspection.columns.photo_keys as ColumnSpec;
+  const spec = columnSpec("inspection", "photo_keys");
   if (elementCountError(spec, photoKeys, { add: [photo] }) !== undefined) {
     throw invalid(
       field,

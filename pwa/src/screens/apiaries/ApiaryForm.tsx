@@ -1,4 +1,5 @@
 /** Create an apiary (`/apiaries/new`) or edit one (`/apiaries/:id/edit`). */
+import { columnSpec } from "@hivekeep/client-core/core";
 import type { Apiary } from "@hivekeep/proto";
 import { useId, useState } from "react";
 import { useLocation, useParams } from "wouter";
@@ -6,7 +7,6 @@ import { useClient, useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import {
-  columnOf,
   FormFooter,
   focusFirstInvalid,
   NumberField,
@@ -18,8 +18,8 @@ import { ErrorText, LiveView, Page, ReadOnlyPage, useAction } from "../../ui/pag
 import { apiaryMessages } from "./messages.ts";
 import { useApiaryForm } from "./queries.ts";
 
-const latColumn = columnOf("apiary", "lat");
-const lngColumn = columnOf("apiary", "lng");
+const latColumn = columnSpec("apiary", "lat");
+const lngColumn = columnSpec("apiary", "lng");
 
 export default function ApiaryForm() {
   const t = useMessages(apiaryMessages);

@@ -3,6 +3,7 @@
  * (`/hives/:id/edit`). UpdateHive overwrites every field, so an edit sends the whole hive back:
  * the current one with the edited fields changed. The apiary changes only by moving the hive.
  */
+import { columnSpec } from "@hivekeep/client-core/core";
 import { type Apiary, type Hive, HiveStatus, HiveType } from "@hivekeep/proto";
 import { useState } from "react";
 import { Link, useLocation, useParams, useSearch } from "wouter";
@@ -10,7 +11,6 @@ import { useClient, useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import {
-  columnOf,
   FormFooter,
   focusFirstInvalid,
   SelectField,
@@ -137,7 +137,7 @@ function Form(props: { hive?: Hive; apiaries: readonly Apiary[]; presetApiary?: 
           required
           error={nameError}
           autoFocus={!h}
-          maxLength={columnOf("hive", "name").maxLength}
+          maxLength={columnSpec("hive", "name").maxLength}
         />
         <div className="form__row">
           <SelectField label={t("type")} value={type} options={typeOptions} onChange={setType} />
@@ -156,7 +156,7 @@ function Form(props: { hive?: Hive; apiaries: readonly Apiary[]; presetApiary?: 
           label={t("boxes")}
           value={boxes}
           onChange={setBoxes}
-          column={columnOf("hive", "boxes")}
+          column={columnSpec("hive", "boxes")}
           min={1}
           start={1}
         />
@@ -165,7 +165,7 @@ function Form(props: { hive?: Hive; apiaries: readonly Apiary[]; presetApiary?: 
           hint={t("colonyOriginHint")}
           value={colonyOrigin}
           onChange={setColonyOrigin}
-          maxLength={columnOf("hive", "colony_origin").maxLength}
+          maxLength={columnSpec("hive", "colony_origin").maxLength}
         />
         <TextField
           label={t("qrCode")}
@@ -173,14 +173,14 @@ function Form(props: { hive?: Hive; apiaries: readonly Apiary[]; presetApiary?: 
           value={qrCode}
           onChange={setQrCode}
           autoComplete="off"
-          maxLength={columnOf("hive", "qr_code").maxLength}
+          maxLength={columnSpec("hive", "qr_code").maxLength}
         />
         <TextArea
           label={t("note")}
           value={note}
           onChange={setNote}
           rows={4}
-          maxLength={columnOf("hive", "note").maxLength}
+          maxLength={columnSpec("hive", "note").maxLength}
         />
         <FormFooter action={save} label={tc("save")} cancel={back} />
       </form>

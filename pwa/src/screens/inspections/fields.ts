@@ -4,11 +4,11 @@
  * as the contract has it), the weather presets, and which parts of a stored inspection were
  * recorded.
  */
-import { type ColumnSpec, entities, numberRuleBreak } from "@hivekeep/client-core/core";
+import { type ColumnSpec, columnSpec, numberRuleBreak } from "@hivekeep/client-core/core";
 import { type Inspection, Stores, Temperament } from "@hivekeep/proto";
 
 /** The registry column of an inspection field (its value rules: range, whole numbers). */
-const column = (name: string): ColumnSpec => entities.inspection.columns[name] as ColumnSpec;
+const column = (name: string): ColumnSpec => columnSpec("inspection", name);
 
 /**
  * Calmness on the comb ("Wabensitz") is scored 1–4 as on the German stock card and in the

@@ -3,6 +3,7 @@
  * anything else). A withdrawal period running at the harvest date is shown as a warning: the
  * harvest is still recorded, as it happened.
  */
+import { columnSpec } from "@hivekeep/client-core/core";
 import "./harvest-form.css";
 import type { Hive, Treatment } from "@hivekeep/proto";
 import { useState } from "react";
@@ -13,7 +14,6 @@ import { paths } from "../../app/paths.ts";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import {
-  columnOf,
   DateField,
   FormFooter,
   focusFirstInvalid,
@@ -38,7 +38,7 @@ const varieties = [
   "wildflower",
 ] as const;
 
-const amountColumn = columnOf("harvest", "amount_kg");
+const amountColumn = columnSpec("harvest", "amount_kg");
 
 export default function HarvestForm() {
   const t = useMessages(recordMessages);
@@ -143,7 +143,7 @@ function Form(props: { hive: Hive; treatments: readonly Treatment[] }) {
             onChange={setWater}
             unit="%"
             hint={waterHigh ? t("waterContentHigh") : t("waterContentHint")}
-            column={columnOf("harvest", "water_content")}
+            column={columnSpec("harvest", "water_content")}
             showProblem={showProblems}
           />
           <TextField label={t("batchNumber")} value={batchNumber} onChange={setBatchNumber} />

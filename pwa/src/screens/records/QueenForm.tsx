@@ -4,7 +4,7 @@
  * UpdateQueen overwrites every field, so the whole record is sent back with the changes).
  */
 
-import { defaultMarking } from "@hivekeep/client-core/core";
+import { columnSpec, defaultMarking } from "@hivekeep/client-core/core";
 import type { MarkingColor } from "@hivekeep/proto";
 import { useState } from "react";
 import { useLocation, useParams } from "wouter";
@@ -14,7 +14,6 @@ import { paths } from "../../app/paths.ts";
 import { toDate, toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import {
-  columnOf,
   DateField,
   FormFooter,
   focusFirstInvalid,
@@ -143,7 +142,7 @@ function Form(props: QueenFormData) {
             value={year}
             onChange={changeYear}
             hint={t("yearHint")}
-            column={columnOf("queen", "year")}
+            column={columnSpec("queen", "year")}
             error={yearError}
             required
           />

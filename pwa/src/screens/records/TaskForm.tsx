@@ -4,6 +4,7 @@
  * date names a day: it is stored as the end of that day, so the task is overdue from the next
  * morning. After saving, back to the page the form was opened from.
  */
+import { columnSpec } from "@hivekeep/client-core/core";
 import "./task-form.css";
 import { TaskPriority } from "@hivekeep/proto";
 import { useState } from "react";
@@ -15,7 +16,6 @@ import { toTimestamp } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import {
   Choice,
-  columnOf,
   DateField,
   FormFooter,
   focusFirstInvalid,
@@ -135,7 +135,7 @@ function Form(props: { origin: { hive?: string; apiary?: string }; options: Task
           error={titleError}
           required
           autoFocus
-          maxLength={columnOf("task", "title").maxLength}
+          maxLength={columnSpec("task", "title").maxLength}
         />
         <div className="records-due">
           <DateField label={t("dueDate")} value={due} onChange={setDue} dateOnly />

@@ -8,7 +8,7 @@
  * Task order is not here: ListTasks already answers open tasks first, by due date (none last),
  * then oldest first (client-core's task service), so the screens keep the order they get.
  */
-import { type ColumnSpec, entities, numberRuleBreak } from "@hivekeep/client-core/core";
+import { type ColumnSpec, columnSpec, numberRuleBreak } from "@hivekeep/client-core/core";
 import type { Queen, Task, Treatment } from "@hivekeep/proto";
 import { daysSince, toDate } from "../../format.ts";
 
@@ -130,7 +130,7 @@ export const firstQueenYear = 1980;
 export function validQueenYear(year: number | undefined, now: Date): year is number {
   return (
     year !== undefined &&
-    numberRuleBreak(entities.queen.columns.year as ColumnSpec, year) === undefined &&
+    numberRuleBreak(columnSpec("queen", "year"), year) === undefined &&
     year >= firstQueenYear &&
     year <= now.getFullYear() + 1
   );
@@ -150,16 +150,12 @@ export function beforeReign(
 
 /** A harvest amount the service accepts: given, and within the registry's `harvest.amount_kg`. */
 export function validAmountKg(kg: number | undefined): kg is number {
-  return (
-    kg !== undefined &&
-    numberRuleBreak(entities.harvest.columns.amount_kg as ColumnSpec, kg) === undefined
-  );
+  return kg !== undefined && numberRuleBreak(columnSpec("harvest", "amount_kg"), kg) === undefined;
 }
 
 /** A water content: empty, or within the registry's `harvest.water_content` (0 … 100 %). */
 export function validWaterContent(pct: number | undefined): boolean {
   return (
-    pct === undefined ||
-    numberRuleBreak(entities.harvest.columns.water_content as ColumnSpec, pct) === undefined
+    pct === undefined || numberRuleBreak(columnSpec("harvest", "water_content"), pct) === undefined
   );
 }
