@@ -76,6 +76,17 @@ export function liveFailure(error: unknown): Live<never> {
 }
 
 /**
+ * The record a lookup names, or undefined when it is gone (deleted meanwhile: `not_found`, as
+ * `liveFailure` tells it); any other failure (the replica could not be read) stays a failure.
+ */
+export function orMissing<T>(p: Promise<T>): Promise<T | undefined> {
+  return p.catch((error: unknown) => {
+    if (liveFailure(error).status === "not-found") return undefined;
+    throw error;
+  });
+}
+
+/**
  * The last answers of queries that asked to be kept, per replica and name: coming back to a
  * screen shows its last answer at once while the query runs again (the overview's GetDashboard
  * takes seconds on a big replica), so Loading shows only the first time after the app opens.

@@ -214,11 +214,11 @@ export function* planWrites(input: WriteInput): Generator<WriteChunk, WriteSumma
 function planChunk(upTo: number, made: readonly Made[], finished: readonly Target[]): WriteChunk {
   const carried = new Map<number, CarriedRow>();
   const rows: RowWrite[] = [];
+  // The chunk's entries have consecutive sequence numbers from the first one's.
+  const first = made[0]?.seq;
   for (const t of finished) {
     if (!t.changed || t.state === undefined) continue;
     const complete = isComplete(t.state, entities[t.entity]);
-    // The chunk's entries have consecutive sequence numbers from the first one's.
-    const first = made[0]?.seq;
     if (t.madeBy !== undefined && first !== undefined && t.madeBy.seq >= first) {
       carried.set(t.madeBy.seq, { clock: t.state.clock, complete });
     } else {

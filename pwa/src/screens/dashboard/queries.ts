@@ -9,7 +9,7 @@
  */
 import type { HivekeepClient } from "@hivekeep/client-core";
 import type { GetDashboardResponse, HoneyStat, Inspection } from "@hivekeep/proto";
-import { type Live, useLiveQuery } from "../../app/client.tsx";
+import { type Live, orMissing, useLiveQuery } from "../../app/client.tsx";
 import { allHives, listAll } from "../../app/list-all.ts";
 import { dueAfterDays } from "../hives/hive-logic.ts";
 import { joinQueenHoney, joinRecent, type QueenHoney, type Recent } from "./present.ts";
@@ -71,12 +71,7 @@ async function recentInspections(c: HivekeepClient, ids: readonly string[]): Pro
   const missed = await Promise.all(
     ids
       .filter((id) => !found.has(id))
-      .map((id) =>
-        c.inspections.getInspection({ id }).then(
-          (r) => r.inspection,
-          () => undefined,
-        ),
-      ),
+      .map((id) => orMissing(c.inspections.getInspection({ id }).then((r) => r.inspection))),
   );
   return [...page.inspections, ...missed.filter((i) => i !== undefined)];
 }

@@ -14,10 +14,9 @@ import type {
   Task,
   Treatment,
 } from "@hivekeep/proto";
-import { type Live, useLiveQuery } from "../../app/client.tsx";
+import { type Live, orMissing, useLiveQuery } from "../../app/client.tsx";
 import { allApiaries, allHives, listAll } from "../../app/list-all.ts";
 import { toDate } from "../../format.ts";
-import { orMissing } from "../inspections/queries.ts";
 import { compareHives, placementHistory, reigningQueens } from "./hive-logic.ts";
 import { apiaryIdsOf } from "./present.ts";
 

@@ -3,7 +3,7 @@
  * failed). Screens only render them.
  */
 import type { Apiary, Hive, Inspection, Queen } from "@hivekeep/proto";
-import { type Live, liveFailure, useLiveQuery } from "../../app/client.tsx";
+import { type Live, orMissing, useLiveQuery } from "../../app/client.tsx";
 import { type ColonyState, lastColonyState } from "./fields.ts";
 
 /** One inspection and the hive, apiary and queen it names (each missing when deleted meanwhile). */
@@ -12,17 +12,6 @@ export interface InspectionPageData {
   readonly hive: Hive | undefined;
   readonly apiary: Apiary | undefined;
   readonly queen: Queen | undefined;
-}
-
-/**
- * The record a lookup names, or undefined when it is gone (deleted meanwhile: `not_found`, as
- * `liveFailure` tells it); any other failure (the replica could not be read) stays a failure.
- */
-export function orMissing<T>(p: Promise<T>): Promise<T | undefined> {
-  return p.catch((error: unknown) => {
-    if (liveFailure(error).status === "not-found") return undefined;
-    throw error;
-  });
 }
 
 /** One inspection's page (`/inspections/:id`): the inspection, then what it names, at once. */

@@ -4,10 +4,9 @@
  * form's hive line names.
  */
 import type { Apiary, Hive, Queen, Task, Treatment } from "@hivekeep/proto";
-import { type Live, useLiveQuery } from "../../app/client.tsx";
+import { type Live, orMissing, useLiveQuery } from "../../app/client.tsx";
 import { allApiaries, allHives, listAll } from "../../app/list-all.ts";
 import { reigningQueen } from "../hives/hive-logic.ts";
-import { orMissing } from "../inspections/queries.ts";
 import { type TaskNames, taskNames } from "./present.ts";
 
 export interface TaskList {
