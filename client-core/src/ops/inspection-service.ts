@@ -4,7 +4,7 @@
  * on the OR-set column `photo_keys` (a photo already there / not there writes nothing).
  */
 import { create } from "@bufbuild/protobuf";
-import type { ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import {
   AddInspectionPhotoResponseSchema,
   CreateInspectionResponseSchema,
@@ -90,6 +90,16 @@ export function inspectionService(sessionOf: SessionOf): ServiceImpl<typeof Insp
       const s = sessionOf(ctx);
       const inspection = await photoOp(s, removeInspectionPhoto, req.inspectionId, req.photo);
       return create(RemoveInspectionPhotoResponseSchema, { inspection });
+    },
+
+    // Being built (issue 25): answers unimplemented until its command lands.
+    updateInspection() {
+      throw new ConnectError("updateInspection is not implemented yet", Code.Unimplemented);
+    },
+
+    // Being built (issue 25): answers unimplemented until its command lands.
+    deleteInspection() {
+      throw new ConnectError("deleteInspection is not implemented yet", Code.Unimplemented);
     },
   };
 }

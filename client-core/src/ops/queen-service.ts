@@ -4,7 +4,7 @@
  * hive_id never changes; the scope follows the hive), get, and list newest introduction first.
  */
 import { create } from "@bufbuild/protobuf";
-import type { ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import {
   CreateQueenResponseSchema,
   GetQueenResponseSchema,
@@ -108,6 +108,11 @@ export function queenService(sessionOf: SessionOf): ServiceImpl<typeof QueenServ
         return mustGetQueen(w, s.organizationId, sent?.id ?? "");
       });
       return create(UpdateQueenResponseSchema, { queen });
+    },
+
+    // Being built (issue 25): answers unimplemented until its command lands.
+    deleteQueen() {
+      throw new ConnectError("deleteQueen is not implemented yet", Code.Unimplemented);
     },
   };
 }

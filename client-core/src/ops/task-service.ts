@@ -5,7 +5,7 @@
  * put open tasks first, then by due date (none last), then oldest first.
  */
 import { create } from "@bufbuild/protobuf";
-import type { ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import {
   CreateTaskResponseSchema,
   GetTaskResponseSchema,
@@ -90,6 +90,16 @@ export function taskService(sessionOf: SessionOf): ServiceImpl<typeof TaskServic
         return mustGetTask(w, s.organizationId, s.userId, req.id);
       });
       return create(SetTaskDoneResponseSchema, { task });
+    },
+
+    // Being built (issue 25): answers unimplemented until its command lands.
+    updateTask() {
+      throw new ConnectError("updateTask is not implemented yet", Code.Unimplemented);
+    },
+
+    // Being built (issue 25): answers unimplemented until its command lands.
+    deleteTask() {
+      throw new ConnectError("deleteTask is not implemented yet", Code.Unimplemented);
     },
   };
 }

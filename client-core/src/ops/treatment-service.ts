@@ -4,7 +4,7 @@
  * first. Treatments are legal records: no update, no delete.
  */
 import { create } from "@bufbuild/protobuf";
-import type { ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import {
   CreateTreatmentResponseSchema,
   GetTreatmentResponseSchema,
@@ -54,6 +54,16 @@ export function treatmentService(sessionOf: SessionOf): ServiceImpl<typeof Treat
         return mustGetTreatment(w, s.organizationId, id);
       });
       return create(CreateTreatmentResponseSchema, { treatment });
+    },
+
+    // Being built (issue 25): answers unimplemented until its command lands.
+    updateTreatment() {
+      throw new ConnectError("updateTreatment is not implemented yet", Code.Unimplemented);
+    },
+
+    // Being built (issue 25): answers unimplemented until its command lands.
+    deleteTreatment() {
+      throw new ConnectError("deleteTreatment is not implemented yet", Code.Unimplemented);
     },
   };
 }

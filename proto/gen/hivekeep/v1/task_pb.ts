@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hivekeep/v1/task.proto.
  */
 export const file_hivekeep_v1_task: GenFile = /*@__PURE__*/
-  fileDesc("ChZoaXZla2VlcC92MS90YXNrLnByb3RvEgtoaXZla2VlcC52MSL1AQoEVGFzaxIKCgJpZBgBIAEoCRIXCg9vcmdhbml6YXRpb25faWQYAiABKAkSDQoFdGl0bGUYAyABKAkSDwoHaGl2ZV9pZBgEIAEoCRIRCglhcGlhcnlfaWQYBSABKAkSKgoGZHVlX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCghwcmlvcml0eRgHIAEoDjIZLmhpdmVrZWVwLnYxLlRhc2tQcmlvcml0eRIMCgRkb25lGAggASgIEi4KCmNyZWF0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIl4KEExpc3RUYXNrc1JlcXVlc3QSEQoJb25seV9vcGVuGAEgASgIEg8KB2hpdmVfaWQYAiABKAkSJgoEcGFnZRgDIAEoCzIYLmhpdmVrZWVwLnYxLlBhZ2VSZXF1ZXN0Il4KEUxpc3RUYXNrc1Jlc3BvbnNlEiAKBXRhc2tzGAEgAygLMhEuaGl2ZWtlZXAudjEuVGFzaxInCgRwYWdlGAIgASgLMhkuaGl2ZWtlZXAudjEuUGFnZVJlc3BvbnNlIhwKDkdldFRhc2tSZXF1ZXN0EgoKAmlkGAEgASgJIjIKD0dldFRhc2tSZXNwb25zZRIfCgR0YXNrGAEgASgLMhEuaGl2ZWtlZXAudjEuVGFzayKfAQoRQ3JlYXRlVGFza1JlcXVlc3QSDQoFdGl0bGUYASABKAkSDwoHaGl2ZV9pZBgCIAEoCRIRCglhcGlhcnlfaWQYAyABKAkSKgoGZHVlX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCghwcmlvcml0eRgFIAEoDjIZLmhpdmVrZWVwLnYxLlRhc2tQcmlvcml0eSI1ChJDcmVhdGVUYXNrUmVzcG9uc2USHwoEdGFzaxgBIAEoCzIRLmhpdmVrZWVwLnYxLlRhc2siLgoSU2V0VGFza0RvbmVSZXF1ZXN0EgoKAmlkGAEgASgJEgwKBGRvbmUYAiABKAgiNgoTU2V0VGFza0RvbmVSZXNwb25zZRIfCgR0YXNrGAEgASgLMhEuaGl2ZWtlZXAudjEuVGFzazLAAgoLVGFza1NlcnZpY2USSgoJTGlzdFRhc2tzEh0uaGl2ZWtlZXAudjEuTGlzdFRhc2tzUmVxdWVzdBoeLmhpdmVrZWVwLnYxLkxpc3RUYXNrc1Jlc3BvbnNlEkQKB0dldFRhc2sSGy5oaXZla2VlcC52MS5HZXRUYXNrUmVxdWVzdBocLmhpdmVrZWVwLnYxLkdldFRhc2tSZXNwb25zZRJNCgpDcmVhdGVUYXNrEh4uaGl2ZWtlZXAudjEuQ3JlYXRlVGFza1JlcXVlc3QaHy5oaXZla2VlcC52MS5DcmVhdGVUYXNrUmVzcG9uc2USUAoLU2V0VGFza0RvbmUSHy5oaXZla2VlcC52MS5TZXRUYXNrRG9uZVJlcXVlc3QaIC5oaXZla2VlcC52MS5TZXRUYXNrRG9uZVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_hivekeep_v1_common]);
+  fileDesc("ChZoaXZla2VlcC92MS90YXNrLnByb3RvEgtoaXZla2VlcC52MSL1AQoEVGFzaxIKCgJpZBgBIAEoCRIXCg9vcmdhbml6YXRpb25faWQYAiABKAkSDQoFdGl0bGUYAyABKAkSDwoHaGl2ZV9pZBgEIAEoCRIRCglhcGlhcnlfaWQYBSABKAkSKgoGZHVlX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCghwcmlvcml0eRgHIAEoDjIZLmhpdmVrZWVwLnYxLlRhc2tQcmlvcml0eRIMCgRkb25lGAggASgIEi4KCmNyZWF0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIl4KEExpc3RUYXNrc1JlcXVlc3QSEQoJb25seV9vcGVuGAEgASgIEg8KB2hpdmVfaWQYAiABKAkSJgoEcGFnZRgDIAEoCzIYLmhpdmVrZWVwLnYxLlBhZ2VSZXF1ZXN0Il4KEUxpc3RUYXNrc1Jlc3BvbnNlEiAKBXRhc2tzGAEgAygLMhEuaGl2ZWtlZXAudjEuVGFzaxInCgRwYWdlGAIgASgLMhkuaGl2ZWtlZXAudjEuUGFnZVJlc3BvbnNlIhwKDkdldFRhc2tSZXF1ZXN0EgoKAmlkGAEgASgJIjIKD0dldFRhc2tSZXNwb25zZRIfCgR0YXNrGAEgASgLMhEuaGl2ZWtlZXAudjEuVGFzayKfAQoRQ3JlYXRlVGFza1JlcXVlc3QSDQoFdGl0bGUYASABKAkSDwoHaGl2ZV9pZBgCIAEoCRIRCglhcGlhcnlfaWQYAyABKAkSKgoGZHVlX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCghwcmlvcml0eRgFIAEoDjIZLmhpdmVrZWVwLnYxLlRhc2tQcmlvcml0eSI1ChJDcmVhdGVUYXNrUmVzcG9uc2USHwoEdGFzaxgBIAEoCzIRLmhpdmVrZWVwLnYxLlRhc2siLgoSU2V0VGFza0RvbmVSZXF1ZXN0EgoKAmlkGAEgASgJEgwKBGRvbmUYAiABKAgiNgoTU2V0VGFza0RvbmVSZXNwb25zZRIfCgR0YXNrGAEgASgLMhEuaGl2ZWtlZXAudjEuVGFzayI0ChFVcGRhdGVUYXNrUmVxdWVzdBIfCgR0YXNrGAEgASgLMhEuaGl2ZWtlZXAudjEuVGFzayI1ChJVcGRhdGVUYXNrUmVzcG9uc2USHwoEdGFzaxgBIAEoCzIRLmhpdmVrZWVwLnYxLlRhc2siHwoRRGVsZXRlVGFza1JlcXVlc3QSCgoCaWQYASABKAkiFAoSRGVsZXRlVGFza1Jlc3BvbnNlMt4DCgtUYXNrU2VydmljZRJKCglMaXN0VGFza3MSHS5oaXZla2VlcC52MS5MaXN0VGFza3NSZXF1ZXN0Gh4uaGl2ZWtlZXAudjEuTGlzdFRhc2tzUmVzcG9uc2USRAoHR2V0VGFzaxIbLmhpdmVrZWVwLnYxLkdldFRhc2tSZXF1ZXN0GhwuaGl2ZWtlZXAudjEuR2V0VGFza1Jlc3BvbnNlEk0KCkNyZWF0ZVRhc2sSHi5oaXZla2VlcC52MS5DcmVhdGVUYXNrUmVxdWVzdBofLmhpdmVrZWVwLnYxLkNyZWF0ZVRhc2tSZXNwb25zZRJQCgtTZXRUYXNrRG9uZRIfLmhpdmVrZWVwLnYxLlNldFRhc2tEb25lUmVxdWVzdBogLmhpdmVrZWVwLnYxLlNldFRhc2tEb25lUmVzcG9uc2USTQoKVXBkYXRlVGFzaxIeLmhpdmVrZWVwLnYxLlVwZGF0ZVRhc2tSZXF1ZXN0Gh8uaGl2ZWtlZXAudjEuVXBkYXRlVGFza1Jlc3BvbnNlEk0KCkRlbGV0ZVRhc2sSHi5oaXZla2VlcC52MS5EZWxldGVUYXNrUmVxdWVzdBofLmhpdmVrZWVwLnYxLkRlbGV0ZVRhc2tSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_hivekeep_v1_common]);
 
 /**
  * @generated from message hivekeep.v1.Task
@@ -250,6 +250,70 @@ export const SetTaskDoneResponseSchema: GenMessage<SetTaskDoneResponse> = /*@__P
   messageDesc(file_hivekeep_v1_task, 8);
 
 /**
+ * @generated from message hivekeep.v1.UpdateTaskRequest
+ */
+export type UpdateTaskRequest = Message<"hivekeep.v1.UpdateTaskRequest"> & {
+  /**
+   * @generated from field: hivekeep.v1.Task task = 1;
+   */
+  task?: Task | undefined;
+};
+
+/**
+ * Describes the message hivekeep.v1.UpdateTaskRequest.
+ * Use `create(UpdateTaskRequestSchema)` to create a new message.
+ */
+export const UpdateTaskRequestSchema: GenMessage<UpdateTaskRequest> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_task, 9);
+
+/**
+ * @generated from message hivekeep.v1.UpdateTaskResponse
+ */
+export type UpdateTaskResponse = Message<"hivekeep.v1.UpdateTaskResponse"> & {
+  /**
+   * @generated from field: hivekeep.v1.Task task = 1;
+   */
+  task?: Task | undefined;
+};
+
+/**
+ * Describes the message hivekeep.v1.UpdateTaskResponse.
+ * Use `create(UpdateTaskResponseSchema)` to create a new message.
+ */
+export const UpdateTaskResponseSchema: GenMessage<UpdateTaskResponse> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_task, 10);
+
+/**
+ * @generated from message hivekeep.v1.DeleteTaskRequest
+ */
+export type DeleteTaskRequest = Message<"hivekeep.v1.DeleteTaskRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message hivekeep.v1.DeleteTaskRequest.
+ * Use `create(DeleteTaskRequestSchema)` to create a new message.
+ */
+export const DeleteTaskRequestSchema: GenMessage<DeleteTaskRequest> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_task, 11);
+
+/**
+ * @generated from message hivekeep.v1.DeleteTaskResponse
+ */
+export type DeleteTaskResponse = Message<"hivekeep.v1.DeleteTaskResponse"> & {
+};
+
+/**
+ * Describes the message hivekeep.v1.DeleteTaskResponse.
+ * Use `create(DeleteTaskResponseSchema)` to create a new message.
+ */
+export const DeleteTaskResponseSchema: GenMessage<DeleteTaskResponse> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_task, 12);
+
+/**
  * @generated from service hivekeep.v1.TaskService
  */
 export const TaskService: GenService<{
@@ -290,6 +354,24 @@ export const TaskService: GenService<{
     methodKind: "unary";
     input: typeof SetTaskDoneRequestSchema;
     output: typeof SetTaskDoneResponseSchema;
+  },
+  /**
+   * Overwrites title, hive_id, apiary_id, due_at and priority (done stays with SetTaskDone).
+   *
+   * @generated from rpc hivekeep.v1.TaskService.UpdateTask
+   */
+  updateTask: {
+    methodKind: "unary";
+    input: typeof UpdateTaskRequestSchema;
+    output: typeof UpdateTaskResponseSchema;
+  },
+  /**
+   * @generated from rpc hivekeep.v1.TaskService.DeleteTask
+   */
+  deleteTask: {
+    methodKind: "unary";
+    input: typeof DeleteTaskRequestSchema;
+    output: typeof DeleteTaskResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_hivekeep_v1_task, 0);

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hivekeep/v1/treatment.proto.
  */
 export const file_hivekeep_v1_treatment: GenFile = /*@__PURE__*/
-  fileDesc("ChtoaXZla2VlcC92MS90cmVhdG1lbnQucHJvdG8SC2hpdmVrZWVwLnYxIuYCCglUcmVhdG1lbnQSCgoCaWQYASABKAkSFwoPb3JnYW5pemF0aW9uX2lkGAIgASgJEg8KB2hpdmVfaWQYAyABKAkSDwoHcHJvZHVjdBgEIAEoCRIZChFhY3RpdmVfaW5ncmVkaWVudBgFIAEoCRIMCgRkb3NlGAYgASgJEg4KBm1ldGhvZBgHIAEoCRIUCgxiYXRjaF9udW1iZXIYCCABKAkSNAoQd2l0aGRyYXdhbF91bnRpbBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGcmVhc29uGAogASgJEigKBGRhdGUYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCWFwaWFyeV9pZBgMIAEoCRIQCghxdWVlbl9pZBgNIAEoCRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJQChVMaXN0VHJlYXRtZW50c1JlcXVlc3QSDwoHaGl2ZV9pZBgBIAEoCRImCgRwYWdlGAIgASgLMhguaGl2ZWtlZXAudjEuUGFnZVJlcXVlc3QibQoWTGlzdFRyZWF0bWVudHNSZXNwb25zZRIqCgp0cmVhdG1lbnRzGAEgAygLMhYuaGl2ZWtlZXAudjEuVHJlYXRtZW50EicKBHBhZ2UYAiABKAsyGS5oaXZla2VlcC52MS5QYWdlUmVzcG9uc2UiIQoTR2V0VHJlYXRtZW50UmVxdWVzdBIKCgJpZBgBIAEoCSJBChRHZXRUcmVhdG1lbnRSZXNwb25zZRIpCgl0cmVhdG1lbnQYASABKAsyFi5oaXZla2VlcC52MS5UcmVhdG1lbnQi+QEKFkNyZWF0ZVRyZWF0bWVudFJlcXVlc3QSDwoHaGl2ZV9pZBgBIAEoCRIPCgdwcm9kdWN0GAIgASgJEhkKEWFjdGl2ZV9pbmdyZWRpZW50GAMgASgJEgwKBGRvc2UYBCABKAkSDgoGbWV0aG9kGAUgASgJEhQKDGJhdGNoX251bWJlchgGIAEoCRI0ChB3aXRoZHJhd2FsX3VudGlsGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZyZWFzb24YCCABKAkSKAoEZGF0ZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiRAoXQ3JlYXRlVHJlYXRtZW50UmVzcG9uc2USKQoJdHJlYXRtZW50GAEgASgLMhYuaGl2ZWtlZXAudjEuVHJlYXRtZW50MqACChBUcmVhdG1lbnRTZXJ2aWNlElkKDkxpc3RUcmVhdG1lbnRzEiIuaGl2ZWtlZXAudjEuTGlzdFRyZWF0bWVudHNSZXF1ZXN0GiMuaGl2ZWtlZXAudjEuTGlzdFRyZWF0bWVudHNSZXNwb25zZRJTCgxHZXRUcmVhdG1lbnQSIC5oaXZla2VlcC52MS5HZXRUcmVhdG1lbnRSZXF1ZXN0GiEuaGl2ZWtlZXAudjEuR2V0VHJlYXRtZW50UmVzcG9uc2USXAoPQ3JlYXRlVHJlYXRtZW50EiMuaGl2ZWtlZXAudjEuQ3JlYXRlVHJlYXRtZW50UmVxdWVzdBokLmhpdmVrZWVwLnYxLkNyZWF0ZVRyZWF0bWVudFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_hivekeep_v1_common]);
+  fileDesc("ChtoaXZla2VlcC92MS90cmVhdG1lbnQucHJvdG8SC2hpdmVrZWVwLnYxIuYCCglUcmVhdG1lbnQSCgoCaWQYASABKAkSFwoPb3JnYW5pemF0aW9uX2lkGAIgASgJEg8KB2hpdmVfaWQYAyABKAkSDwoHcHJvZHVjdBgEIAEoCRIZChFhY3RpdmVfaW5ncmVkaWVudBgFIAEoCRIMCgRkb3NlGAYgASgJEg4KBm1ldGhvZBgHIAEoCRIUCgxiYXRjaF9udW1iZXIYCCABKAkSNAoQd2l0aGRyYXdhbF91bnRpbBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGcmVhc29uGAogASgJEigKBGRhdGUYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCWFwaWFyeV9pZBgMIAEoCRIQCghxdWVlbl9pZBgNIAEoCRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJQChVMaXN0VHJlYXRtZW50c1JlcXVlc3QSDwoHaGl2ZV9pZBgBIAEoCRImCgRwYWdlGAIgASgLMhguaGl2ZWtlZXAudjEuUGFnZVJlcXVlc3QibQoWTGlzdFRyZWF0bWVudHNSZXNwb25zZRIqCgp0cmVhdG1lbnRzGAEgAygLMhYuaGl2ZWtlZXAudjEuVHJlYXRtZW50EicKBHBhZ2UYAiABKAsyGS5oaXZla2VlcC52MS5QYWdlUmVzcG9uc2UiIQoTR2V0VHJlYXRtZW50UmVxdWVzdBIKCgJpZBgBIAEoCSJBChRHZXRUcmVhdG1lbnRSZXNwb25zZRIpCgl0cmVhdG1lbnQYASABKAsyFi5oaXZla2VlcC52MS5UcmVhdG1lbnQi+QEKFkNyZWF0ZVRyZWF0bWVudFJlcXVlc3QSDwoHaGl2ZV9pZBgBIAEoCRIPCgdwcm9kdWN0GAIgASgJEhkKEWFjdGl2ZV9pbmdyZWRpZW50GAMgASgJEgwKBGRvc2UYBCABKAkSDgoGbWV0aG9kGAUgASgJEhQKDGJhdGNoX251bWJlchgGIAEoCRI0ChB3aXRoZHJhd2FsX3VudGlsGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZyZWFzb24YCCABKAkSKAoEZGF0ZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiRAoXQ3JlYXRlVHJlYXRtZW50UmVzcG9uc2USKQoJdHJlYXRtZW50GAEgASgLMhYuaGl2ZWtlZXAudjEuVHJlYXRtZW50IkMKFlVwZGF0ZVRyZWF0bWVudFJlcXVlc3QSKQoJdHJlYXRtZW50GAEgASgLMhYuaGl2ZWtlZXAudjEuVHJlYXRtZW50IkQKF1VwZGF0ZVRyZWF0bWVudFJlc3BvbnNlEikKCXRyZWF0bWVudBgBIAEoCzIWLmhpdmVrZWVwLnYxLlRyZWF0bWVudCIkChZEZWxldGVUcmVhdG1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIhkKF0RlbGV0ZVRyZWF0bWVudFJlc3BvbnNlMtwDChBUcmVhdG1lbnRTZXJ2aWNlElkKDkxpc3RUcmVhdG1lbnRzEiIuaGl2ZWtlZXAudjEuTGlzdFRyZWF0bWVudHNSZXF1ZXN0GiMuaGl2ZWtlZXAudjEuTGlzdFRyZWF0bWVudHNSZXNwb25zZRJTCgxHZXRUcmVhdG1lbnQSIC5oaXZla2VlcC52MS5HZXRUcmVhdG1lbnRSZXF1ZXN0GiEuaGl2ZWtlZXAudjEuR2V0VHJlYXRtZW50UmVzcG9uc2USXAoPQ3JlYXRlVHJlYXRtZW50EiMuaGl2ZWtlZXAudjEuQ3JlYXRlVHJlYXRtZW50UmVxdWVzdBokLmhpdmVrZWVwLnYxLkNyZWF0ZVRyZWF0bWVudFJlc3BvbnNlElwKD1VwZGF0ZVRyZWF0bWVudBIjLmhpdmVrZWVwLnYxLlVwZGF0ZVRyZWF0bWVudFJlcXVlc3QaJC5oaXZla2VlcC52MS5VcGRhdGVUcmVhdG1lbnRSZXNwb25zZRJcCg9EZWxldGVUcmVhdG1lbnQSIy5oaXZla2VlcC52MS5EZWxldGVUcmVhdG1lbnRSZXF1ZXN0GiQuaGl2ZWtlZXAudjEuRGVsZXRlVHJlYXRtZW50UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_hivekeep_v1_common]);
 
 /**
  * @generated from message hivekeep.v1.Treatment
@@ -253,6 +253,70 @@ export const CreateTreatmentResponseSchema: GenMessage<CreateTreatmentResponse> 
   messageDesc(file_hivekeep_v1_treatment, 6);
 
 /**
+ * @generated from message hivekeep.v1.UpdateTreatmentRequest
+ */
+export type UpdateTreatmentRequest = Message<"hivekeep.v1.UpdateTreatmentRequest"> & {
+  /**
+   * @generated from field: hivekeep.v1.Treatment treatment = 1;
+   */
+  treatment?: Treatment | undefined;
+};
+
+/**
+ * Describes the message hivekeep.v1.UpdateTreatmentRequest.
+ * Use `create(UpdateTreatmentRequestSchema)` to create a new message.
+ */
+export const UpdateTreatmentRequestSchema: GenMessage<UpdateTreatmentRequest> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_treatment, 7);
+
+/**
+ * @generated from message hivekeep.v1.UpdateTreatmentResponse
+ */
+export type UpdateTreatmentResponse = Message<"hivekeep.v1.UpdateTreatmentResponse"> & {
+  /**
+   * @generated from field: hivekeep.v1.Treatment treatment = 1;
+   */
+  treatment?: Treatment | undefined;
+};
+
+/**
+ * Describes the message hivekeep.v1.UpdateTreatmentResponse.
+ * Use `create(UpdateTreatmentResponseSchema)` to create a new message.
+ */
+export const UpdateTreatmentResponseSchema: GenMessage<UpdateTreatmentResponse> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_treatment, 8);
+
+/**
+ * @generated from message hivekeep.v1.DeleteTreatmentRequest
+ */
+export type DeleteTreatmentRequest = Message<"hivekeep.v1.DeleteTreatmentRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message hivekeep.v1.DeleteTreatmentRequest.
+ * Use `create(DeleteTreatmentRequestSchema)` to create a new message.
+ */
+export const DeleteTreatmentRequestSchema: GenMessage<DeleteTreatmentRequest> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_treatment, 9);
+
+/**
+ * @generated from message hivekeep.v1.DeleteTreatmentResponse
+ */
+export type DeleteTreatmentResponse = Message<"hivekeep.v1.DeleteTreatmentResponse"> & {
+};
+
+/**
+ * Describes the message hivekeep.v1.DeleteTreatmentResponse.
+ * Use `create(DeleteTreatmentResponseSchema)` to create a new message.
+ */
+export const DeleteTreatmentResponseSchema: GenMessage<DeleteTreatmentResponse> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_treatment, 10);
+
+/**
  * @generated from service hivekeep.v1.TreatmentService
  */
 export const TreatmentService: GenService<{
@@ -283,6 +347,28 @@ export const TreatmentService: GenService<{
     methodKind: "unary";
     input: typeof CreateTreatmentRequestSchema;
     output: typeof CreateTreatmentResponseSchema;
+  },
+  /**
+   * Overwrites product, active_ingredient, dose, method, batch_number, withdrawal_until,
+   * reason and date; a changed date freezes the hive's apiary and queen as of the new date.
+   * The TREATMENT event follows.
+   *
+   * @generated from rpc hivekeep.v1.TreatmentService.UpdateTreatment
+   */
+  updateTreatment: {
+    methodKind: "unary";
+    input: typeof UpdateTreatmentRequestSchema;
+    output: typeof UpdateTreatmentResponseSchema;
+  },
+  /**
+   * Tombstones the treatment and its TREATMENT event.
+   *
+   * @generated from rpc hivekeep.v1.TreatmentService.DeleteTreatment
+   */
+  deleteTreatment: {
+    methodKind: "unary";
+    input: typeof DeleteTreatmentRequestSchema;
+    output: typeof DeleteTreatmentResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_hivekeep_v1_treatment, 0);
