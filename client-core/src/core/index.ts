@@ -110,6 +110,14 @@ export {
   userScope,
   userScopePrefix,
 } from "./entities.ts";
+export {
+  checkHappened,
+  checkQueenYear,
+  futureDateBreak,
+  happenedToleranceMs,
+  latestHappenedMs,
+  latestQueenYear,
+} from "./happened.ts";
 export type { Clock, Hlc, HlcParts } from "./hlc.ts";
 export {
   compareHlc,
