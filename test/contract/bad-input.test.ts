@@ -85,6 +85,16 @@ const fields: Record<string, Expect | "invalid_argument"> = {
   "InspectionService/RemoveInspectionPhoto inspectionId": "id",
   // A photo that is not there: nothing to remove (contract §4.4.2), whatever it holds.
   "InspectionService/RemoveInspectionPhoto photo": "ignored",
+  "InspectionService/UpdateInspection inspection.id": "id",
+  "InspectionService/UpdateInspection inspection.organizationId": "ignored",
+  // hive_id never changes; apiary_id and queen_id are frozen as of the date.
+  "InspectionService/UpdateInspection inspection.hiveId": "ignored",
+  "InspectionService/UpdateInspection inspection.apiaryId": "ignored",
+  "InspectionService/UpdateInspection inspection.queenId": "ignored",
+  "InspectionService/UpdateInspection inspection.note": "text",
+  "InspectionService/UpdateInspection inspection.weather": "text",
+  "InspectionService/UpdateInspection inspection.varroa": "text",
+  "InspectionService/DeleteInspection id": "id",
 
   "QueenService/ListQueens hiveId": "filter",
   "QueenService/ListQueens page.pageToken": "text",
@@ -246,6 +256,8 @@ describe.each(targetKinds)("bad input to the record services on %s", (kind) => {
         inspectionId,
         photo: "data:image/png;base64,AAAA",
       },
+      "InspectionService/UpdateInspection": { inspection: { id: inspectionId, hiveId } },
+      "InspectionService/DeleteInspection": { id: inspectionId },
       "QueenService/ListQueens": {},
       "QueenService/GetQueen": { id: queenId },
       "QueenService/CreateQueen": { hiveId, year: 2026 },

@@ -71,6 +71,8 @@ describe.each(databaseKinds)("another tenant's ids on %s", (kind) => {
     ["InspectionService/CreateInspection", { hiveId: ids.hive }],
     ["InspectionService/AddInspectionPhoto", { inspectionId: ids.inspection, photo }],
     ["InspectionService/RemoveInspectionPhoto", { inspectionId: ids.inspection, photo }],
+    ["InspectionService/UpdateInspection", { inspection: { id: ids.inspection, note: "Taken" } }],
+    ["InspectionService/DeleteInspection", { id: ids.inspection }],
     ["QueenService/GetQueen", { id: ids.queen }],
     ["QueenService/CreateQueen", { hiveId: ids.hive, year: 2026 }],
     ["QueenService/UpdateQueen", { queen: { id: ids.queen, hiveId: ids.hive, year: 2026 } }],
