@@ -81,6 +81,8 @@ describe.each(databaseKinds)("another tenant's ids on %s", (kind) => {
     ["TaskService/CreateTask", { title: "Intruder", hiveId: ids.hive }],
     ["TreatmentService/GetTreatment", { id: ids.treatment }],
     ["TreatmentService/CreateTreatment", { hiveId: ids.hive, product: "OA" }],
+    ["TreatmentService/UpdateTreatment", { treatment: { id: ids.treatment, product: "OA" } }],
+    ["TreatmentService/DeleteTreatment", { id: ids.treatment }],
     ["HarvestService/GetHarvest", { id: ids.harvest }],
     ["HarvestService/DeleteHarvest", { id: ids.harvest }],
     ["HarvestService/CreateHarvest", { hiveId: ids.hive, amountKg: 1 }],

@@ -94,7 +94,11 @@ export {
   type CreateTreatmentInput,
   createTreatment,
   defaultTreatmentReason,
+  deleteTreatment,
+  type TreatmentFields,
   type TreatmentHive,
+  type UpdateTreatmentInput,
+  updateTreatment,
 } from "./commands/treatment.ts";
 export { formatCursor, formatPageToken, parseCursor, parsePageToken } from "./cursor.ts";
 export {
