@@ -65,7 +65,8 @@ describe.each(targetKinds)("QueenService on %s", (kind) => {
       5: "BLUE",
       0: "BLUE",
     };
-    for (let year = 2020; year < 2030; year++) {
+    // Ten years up to 2026, every last digit once (a queen's year cannot be in the future).
+    for (let year = 2017; year <= 2026; year++) {
       const q = await createQueen({ hiveId, year });
       expect(q.marking, String(year)).toBe(`MARKING_COLOR_${expected[year % 10]}`);
     }
@@ -230,11 +231,11 @@ describe.each(targetKinds)("QueenService on %s", (kind) => {
     // introducedAt now, replacedAt unset, active false, texts empty.
     const before = Date.now();
     const bare = await t.call("QueenService/UpdateQueen", {
-      queen: { id: q.id, hiveId, year: 2029 },
+      queen: { id: q.id, hiveId, year: 2024 },
     });
     expect(bare.status).toBe(200);
     const b = bare.body.queen;
-    expect(b).toMatchObject({ id: q.id, hiveId, year: 2029, marking: "MARKING_COLOR_GREEN" });
+    expect(b).toMatchObject({ id: q.id, hiveId, year: 2024, marking: "MARKING_COLOR_GREEN" });
     for (const f of ["origin", "breederNumber", "note", "replacedAt", "active"]) {
       expect(b, f).not.toHaveProperty(f);
     }
@@ -381,7 +382,7 @@ describe.each(targetKinds)("ListQueens on %s", (kind) => {
   it("orders by introducedAt, not by creation", async () => {
     const old = (await t.call("QueenService/GetQueen", { id: ids[2022] })).body.queen;
     await t.call("QueenService/UpdateQueen", {
-      queen: { ...old, introducedAt: "2027-01-01T00:00:00Z" },
+      queen: { ...old, introducedAt: "2026-06-01T00:00:00Z" },
     });
     expect(idsOf(await list({ hiveId }))).toEqual([ids[2022], ids[2026], ids[2024]]);
     await t.call("QueenService/UpdateQueen", { queen: old });
@@ -408,5 +409,50 @@ describe.each(targetKinds)("ListQueens on %s", (kind) => {
     const bad = await t.call("QueenService/ListQueens", { page: { pageToken: "x" } });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe("invalid_argument");
+  });
+});
+
+describe.each(targetKinds)("a queen's future dates on %s", (kind) => {
+  const t = useTestTarget(kind);
+  const daysFromNow = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString();
+  const nextYear = new Date(Date.now() + 2 * 86_400_000).getUTCFullYear() + 1;
+  const thisYear = new Date().getUTCFullYear();
+
+  it("CreateQueen and UpdateQueen refuse a year after the current one and an introducedAt more than a day ahead, naming the field; nothing is written", async () => {
+    const hiveId = await newHive(t, await newApiary(t, "Future"), "H");
+    const queen = (await callOk(t, "QueenService/CreateQueen", { hiveId, year: thisYear })).queen;
+    const head = await feedHead(t);
+    const refused: [string, Record<string, unknown>, string][] = [
+      ["CreateQueen", { hiveId, year: nextYear }, "year cannot be in the future"],
+      [
+        "CreateQueen",
+        { hiveId, year: thisYear, introducedAt: daysFromNow(3) },
+        "introducedAt cannot be in the future",
+      ],
+      [
+        "UpdateQueen",
+        { queen: { ...queen, year: nextYear } },
+        "queen.year cannot be in the future",
+      ],
+      [
+        "UpdateQueen",
+        { queen: { ...queen, introducedAt: daysFromNow(3) } },
+        "queen.introducedAt cannot be in the future",
+      ],
+    ];
+    for (const [method, body, message] of refused) {
+      const r = await t.call(`QueenService/${method}`, body);
+      expect([r.status, r.body.code, r.body.message], method).toEqual([
+        400,
+        "invalid_argument",
+        message,
+      ]);
+    }
+    expect((await pullAll(t, head)).changes).toEqual([]);
+    // A day of tolerance for clocks and time zones.
+    const soon = await t.call("QueenService/UpdateQueen", {
+      queen: { ...queen, introducedAt: daysFromNow(0.5) },
+    });
+    expect(soon.status).toBe(200);
   });
 });

@@ -44,7 +44,9 @@ describe("defaultMarking", () => {
     [2030, MarkingColor.BLUE],
   ])("year %i is marked %s", (year, colour) => {
     expect(defaultMarking(year)).toBe(colour);
-    const { changes } = createQueen(fakeContext(at), hive, { ...input, year });
+    // On a day when every one of these years has come (a queen's year cannot be in the future).
+    const later = fakeContext({ now: new Date("2031-01-01T00:00:00.000Z") });
+    const { changes } = createQueen(later, hive, { ...input, year });
     expect(byEntity(changes, "queen")[0]?.payload.marking).toBe(colour);
   });
 });
@@ -173,5 +175,39 @@ describe("updateQueen", () => {
       "invalid:year",
     );
     expect(codeOf(() => updateQueen(fakeContext(at), undefined, update))).toBe("not_found:");
+  });
+});
+
+describe("a queen's year and introduction cannot lie in the future", () => {
+  const update = {
+    id: "q1",
+    hiveId: "hive-1",
+    year: 2025,
+    marking: MarkingColor.UNSPECIFIED,
+    origin: "",
+    breederNumber: "",
+    note: "",
+    active: true,
+  };
+  const state = { id: "q1", scopeId: "apiary-now" };
+
+  it("refuses a year after the current one and an introduction more than a day ahead, naming the field", () => {
+    expect(codeOf(() => createQueen(fakeContext(at), hive, { ...input, year: 2027 }))).toBe(
+      "invalid:year",
+    );
+    const ahead = "2026-05-03T10:00:00.000Z"; // now is 2026-05-01T10:00Z
+    expect(
+      codeOf(() => createQueen(fakeContext(at), hive, { ...input, introducedAt: ahead })),
+    ).toBe("invalid:introducedAt");
+    expect(codeOf(() => updateQueen(fakeContext(at), state, { ...update, year: 2027 }))).toBe(
+      "invalid:queen.year",
+    );
+    expect(
+      codeOf(() => updateQueen(fakeContext(at), state, { ...update, introducedAt: ahead })),
+    ).toBe("invalid:queen.introducedAt");
+    // Within the day of tolerance; a queen of this year.
+    const soon = "2026-05-02T09:00:00.000Z";
+    expect(createQueen(fakeContext(at), hive, { ...input, introducedAt: soon }).id).toBe("id-1");
+    expect(updateQueen(fakeContext(at), state, { ...update, year: 2026 })).toHaveLength(1);
   });
 });

@@ -9,6 +9,7 @@ import { MarkingColor } from "@hivekeep/proto";
 import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
 import { entities } from "../entities.ts";
+import { checkHappened, checkQueenYear } from "../happened.ts";
 import type { Values } from "../merge.ts";
 import { upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
@@ -58,9 +59,15 @@ export function defaultMarking(year: number): MarkingColor {
   return colourByDigit[digit % 5] ?? MarkingColor.UNSPECIFIED;
 }
 
-/** The shared columns, checked; year is required on create and update. */
-function queenColumns(ctx: CommandContext, input: QueenFields) {
+/**
+ * The shared columns, checked; year is required on create and update. A queen's year and her
+ * introduction say what happened: neither may lie in the future (happened.ts); `prefix` names
+ * the request message ("queen." on update).
+ */
+function queenColumns(ctx: CommandContext, input: QueenFields, prefix = "") {
   if (input.year === 0) throw invalid("year", "year is required");
+  checkQueenYear(`${prefix}year`, input.year, ctx.now);
+  checkHappened(`${prefix}introducedAt`, input.introducedAt, ctx.now);
   return {
     year: input.year,
     marking:
@@ -174,7 +181,7 @@ export function updateQueen(
   if (input === undefined) throw invalid("queen", "queen is required");
   if (input.hiveId.trim() === "") throw invalid("queen.hiveId", "queen.hiveId is required");
   const payload = checkedPayload(entities.queen, {
-    ...queenColumns(ctx, input),
+    ...queenColumns(ctx, input, "queen."),
     replaced_at: input.replacedAt ?? null,
     active: input.active,
     updated_at: ctx.now.toISOString(),
