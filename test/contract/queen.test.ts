@@ -456,3 +456,151 @@ describe.each(targetKinds)("a queen's future dates on %s", (kind) => {
     expect(soon.status).toBe(200);
   });
 });
+
+describe.each(targetKinds)("DeleteQueen on %s", (kind) => {
+  const t = useTestTarget(kind);
+  let apiaryId: string;
+  let hiveId: string;
+  const ids: Record<string, string> = {};
+  type Ev = { id: string; type: string; refId: string; queenId?: string; detailJson?: string };
+  const events = async (): Promise<Ev[]> =>
+    (await t.call("EventService/ListEvents", { hiveId, limit: 1000 })).body.events ?? [];
+  const queen = async (id: string) => (await t.call("QueenService/GetQueen", { id })).body.queen;
+
+  beforeAll(async () => {
+    apiaryId = await newApiary(t, "Reigns");
+    hiveId = await newHive(t, apiaryId, "Dynasty");
+    for (const [name, year, introducedAt] of [
+      ["q1", 2024, "2024-05-01T00:00:00Z"],
+      ["q2", 2025, "2025-06-01T00:00:00Z"],
+      ["q3", 2026, "2026-03-01T00:00:00Z"],
+    ] as const) {
+      ids[name] = (
+        await callOk(t, "QueenService/CreateQueen", { hiveId, year, introducedAt })
+      ).queen.id;
+    }
+    ids.inspection = (
+      await callOk(t, "InspectionService/CreateInspection", {
+        hiveId,
+        date: "2025-08-01T00:00:00Z",
+      })
+    ).inspection.id;
+    ids.harvest = (
+      await callOk(t, "HarvestService/CreateHarvest", {
+        hiveId,
+        amountKg: 7,
+        variety: "Linden",
+        date: "2025-09-01T00:00:00Z",
+      })
+    ).harvest.id;
+    ids.treatment = (
+      await callOk(t, "TreatmentService/CreateTreatment", {
+        hiveId,
+        product: "OA",
+        date: "2026-04-01T00:00:00Z",
+      })
+    ).treatment.id;
+  });
+
+  it("a queen who was replaced: the queen she replaced reigns until her end; her events go; the records she froze follow", async () => {
+    expect(
+      (await callOk(t, "InspectionService/GetInspection", { id: ids.inspection })).inspection
+        .queenId,
+    ).toBe(ids.q2);
+    const head = await feedHead(t);
+    expect(await t.call("QueenService/DeleteQueen", { id: ids.q2 })).toEqual({
+      status: 200,
+      body: {},
+    });
+    expect((await t.call("QueenService/GetQueen", { id: ids.q2 })).status).toBe(404);
+    const q1 = await queen(ids.q1);
+    expect(q1.replacedAt).toBe("2026-03-01T00:00:00Z");
+    expect(q1).not.toHaveProperty("active");
+    const evs = await events();
+    expect(evs.filter((e) => e.refId === ids.q2)).toEqual([]);
+    // q1's end is now q3's arrival, recorded by a true event.
+    const q1Ends = evs.filter((e) => e.refId === ids.q1 && e.type === "EVENT_TYPE_QUEEN_REPLACED");
+    expect(q1Ends).toHaveLength(1);
+    expect(q1Ends[0]).toMatchObject({ date: "2026-03-01T00:00:00Z", queenId: ids.q1 });
+    expect(JSON.parse(q1Ends[0]?.detailJson ?? "{}")).toEqual({ replacedBy: ids.q3 });
+    // The inspection and the harvest of her reign now name q1, and so do their events.
+    for (const [path, key, id] of [
+      ["InspectionService/GetInspection", "inspection", ids.inspection],
+      ["HarvestService/GetHarvest", "harvest", ids.harvest],
+    ] as const) {
+      expect((await callOk(t, path, { id }))[key].queenId, key).toBe(ids.q1);
+      const own = evs.filter((e) => e.refId === id);
+      expect(
+        own.map((e) => e.queenId),
+        key,
+      ).toEqual([ids.q1]);
+    }
+    // The feed carries every piece: the queen's and events' tombstones, q1's restored reign, the records.
+    const changes = (await pullAll(t, head)).changes;
+    expect(changes).toContainEqual(
+      expect.objectContaining({ entity: "queen", entityId: ids.q2, op: "CHANGE_OP_DELETE" }),
+    );
+    expect(
+      changes
+        .filter((c) => c.entity === "queen" && c.op === "CHANGE_OP_UPSERT")
+        .map((c) => c.entityId),
+    ).toEqual([ids.q1]);
+    expect(new Set(changes.map((c) => c.entity))).toEqual(
+      new Set(["queen", "event", "inspection", "harvest"]),
+    );
+    // The honey figures still count the harvest once.
+    const harvests = evs.filter((e) => e.type === "EVENT_TYPE_HARVEST");
+    expect(harvests).toHaveLength(1);
+  });
+
+  it("the reigning queen: the queen she replaced reigns again (active, no end); one reigning queen", async () => {
+    const head = await feedHead(t);
+    await callOk(t, "QueenService/DeleteQueen", { id: ids.q3 });
+    const q1 = await queen(ids.q1);
+    expect(q1).toMatchObject({ active: true });
+    expect(q1).not.toHaveProperty("replacedAt");
+    const active = (await t.call("QueenService/ListQueens", { hiveId, onlyActive: true })).body
+      .queens;
+    expect(active.map((q: { id: string }) => q.id)).toEqual([ids.q1]);
+    const evs = await events();
+    expect(evs.filter((e) => e.type === "EVENT_TYPE_QUEEN_REPLACED")).toEqual([]);
+    expect(
+      (await callOk(t, "TreatmentService/GetTreatment", { id: ids.treatment })).treatment.queenId,
+    ).toBe(ids.q1);
+    // q1 alone is written: the server's invariant repair (one reigning queen) finds nothing to do.
+    const upserts = (await pullAll(t, head)).changes.filter(
+      (c) => c.entity === "queen" && c.op === "CHANGE_OP_UPSERT",
+    );
+    expect(upserts.map((c) => c.entityId)).toEqual([ids.q1]);
+  });
+
+  it("the first queen: with none before her the hive is queenless; her records name no queen", async () => {
+    await callOk(t, "QueenService/DeleteQueen", { id: ids.q1 });
+    expect((await t.call("QueenService/ListQueens", { hiveId })).body).toEqual({ page: {} });
+    for (const [path, key, id] of [
+      ["InspectionService/GetInspection", "inspection", ids.inspection],
+      ["HarvestService/GetHarvest", "harvest", ids.harvest],
+      ["TreatmentService/GetTreatment", "treatment", ids.treatment],
+    ] as const) {
+      expect((await callOk(t, path, { id }))[key], key).not.toHaveProperty("queenId");
+    }
+    const evs = await events();
+    expect(evs.filter((e) => e.type.startsWith("EVENT_TYPE_QUEEN"))).toEqual([]);
+    expect(evs.filter((e) => e.queenId !== undefined)).toEqual([]);
+    // A new queen is introduced into the queenless hive as usual.
+    const q4 = (await callOk(t, "QueenService/CreateQueen", { hiveId, year: 2026 })).queen;
+    expect(q4.active).toBe(true);
+  });
+
+  it("answers not_found for an unknown or deleted id and writes nothing", async () => {
+    const head = await feedHead(t);
+    for (const id of ["no-such-queen", ids.q2, ""]) {
+      const r = await t.call("QueenService/DeleteQueen", { id });
+      expect([r.status, r.body.code], id).toEqual([404, "not_found"]);
+    }
+    await expect(t.client(QueenService).deleteQueen({ id: ids.q3 })).rejects.toSatisfy(
+      (e: unknown) => e instanceof ConnectError && e.code === Code.NotFound,
+    );
+    expect((await pullAll(t, head)).changes).toEqual([]);
+  });
+});
