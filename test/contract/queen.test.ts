@@ -465,7 +465,8 @@ describe.each(targetKinds)("DeleteQueen on %s", (kind) => {
   type Ev = { id: string; type: string; refId: string; queenId?: string; detailJson?: string };
   const events = async (): Promise<Ev[]> =>
     (await t.call("EventService/ListEvents", { hiveId, limit: 1000 })).body.events ?? [];
-  const queen = async (id: string) => (await t.call("QueenService/GetQueen", { id })).body.queen;
+  const queen = async (id: string | undefined) =>
+    (await t.call("QueenService/GetQueen", { id })).body.queen;
 
   beforeAll(async () => {
     apiaryId = await newApiary(t, "Reigns");
