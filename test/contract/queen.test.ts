@@ -524,6 +524,9 @@ describe.each(targetKinds)("DeleteQueen on %s", (kind) => {
     expect(q1Ends).toHaveLength(1);
     expect(q1Ends[0]).toMatchObject({ date: "2026-03-01T00:00:00Z", queenId: ids.q1 });
     expect(JSON.parse(q1Ends[0]?.detailJson ?? "{}")).toEqual({ replacedBy: ids.q3 });
+    // q3's introduction now names q1 as the queen she replaced: one true event.
+    const q3In = evs.filter((e) => e.refId === ids.q3 && e.type === "EVENT_TYPE_QUEEN_INTRODUCED");
+    expect(q3In.map((e) => JSON.parse(e.detailJson ?? "{}"))).toEqual([{ replaces: [ids.q1] }]);
     // The inspection and the harvest of her reign now name q1, and so do their events.
     for (const [path, key, id] of [
       ["InspectionService/GetInspection", "inspection", ids.inspection],

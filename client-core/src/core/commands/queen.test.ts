@@ -229,7 +229,9 @@ describe("deleteQueen", () => {
     id,
     scopeId: "apiary-then",
     type,
+    date: "2026-01-01T00:00:00.000Z",
     apiaryId: "apiary-then",
+    title: `${type} ${refId}`,
     refId,
     detail,
   });
@@ -284,9 +286,11 @@ describe("deleteQueen", () => {
       "upsert queen q1",
       "delete event e2",
       "upsert event id-1",
+      "delete event e5",
+      "upsert event id-2",
       "upsert inspection i1",
       "delete event e9",
-      "upsert event id-2",
+      "upsert event id-3",
     ]);
     expect(changes[3]?.payload).toEqual({
       replaced_at: "2026-03-01T00:00:00.000Z",
@@ -302,13 +306,23 @@ describe("deleteQueen", () => {
       title: "Queen 2024 replaced",
       detail_json: JSON.stringify({ replacedBy: "q3" }),
     });
-    expect(changes[6]?.payload).toMatchObject({ queen_id: "q1" });
-    expect(changes[8]?.payload).toMatchObject({ queen_id: "q1", ref_id: "i1" });
+    // q3's introduction now names q1 as the queen she replaced.
+    expect(changes[7]?.payload).toMatchObject({
+      type: EventType.QUEEN_INTRODUCED,
+      queen_id: "q3",
+      ref_id: "q3",
+      title: `${EventType.QUEEN_INTRODUCED} q3`,
+      detail_json: JSON.stringify({ replaces: ["q1"] }),
+    });
+    expect(changes[8]?.payload).toMatchObject({ queen_id: "q1" });
+    expect(changes[10]?.payload).toMatchObject({ queen_id: "q1", ref_id: "i1" });
   });
 
   it("the reigning queen: the one she replaced reigns again, active and without an end", () => {
     const q2Last = { ...q2, replacedAt: null, active: true };
-    const changes = deleteQueen(fakeContext(at), state(q2Last, [q1], []), "q2");
+    // No q3: her events are not there either.
+    const only = { ...state(q2Last, [q1], []), events: events.slice(0, 4) };
+    const changes = deleteQueen(fakeContext(at), only, "q2");
     expect(summary(changes)).toEqual([
       "delete queen q2",
       "delete event e3",
@@ -327,11 +341,15 @@ describe("deleteQueen", () => {
       "delete queen q1",
       "delete event e1",
       "delete event e2",
+      "delete event e3",
+      "upsert event id-1",
       "upsert inspection i1",
       "delete event e9",
-      "upsert event id-1",
+      "upsert event id-2",
     ]);
-    expect(changes[3]?.payload).toMatchObject({ queen_id: "" });
+    // q2's introduction replaced no one now.
+    expect(changes[4]?.payload).toMatchObject({ ref_id: "q2", detail_json: "" });
+    expect(changes[5]?.payload).toMatchObject({ queen_id: "" });
   });
 
   it("answers not_found for a queen that does not exist", () => {

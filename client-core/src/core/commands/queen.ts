@@ -213,7 +213,10 @@ export interface QueenEvent {
   readonly id: string;
   readonly scopeId: string;
   readonly type: EventType;
+  /** RFC 3339. */
+  readonly date: string;
   readonly apiaryId: string;
+  readonly title: string;
   /** The queen it is about (its ref_id). */
   readonly refId: string;
   /** detail_json, parsed ({} when empty or unreadable). */
@@ -282,8 +285,9 @@ function reigningAt(queens: readonly QueenReign[], at: string): string {
  * and the QUEEN_REPLACED that records her end) are tombstoned. The queen she replaced reigns
  * again in her place: her replaced_at and active become the deleted queen's (null and true when
  * the deleted queen was reigning), her QUEEN_REPLACED event naming the deleted queen is
- * tombstoned, and a true one is recorded when her reign still ends. With no queen before her,
- * the hive is queenless for that time. The records that froze her (and their events) are
+ * tombstoned, and a true one is recorded when her reign still ends; her successor's
+ * QUEEN_INTRODUCED that names her is renewed naming the queen she replaced. With no queen before
+ * her, the hive is queenless for that time. The records that froze her (and their events) are
  * re-frozen to whoever reigns at their date afterwards, or none (rewriteRecordOfHive).
  *
  * @param current what the caller read, or undefined when the queen does not exist (→ not_found).
@@ -336,6 +340,29 @@ export function deleteQueen(
         }),
       );
     }
+  }
+  // Her successor's QUEEN_INTRODUCED named her as the queen replaced: it is renewed naming the
+  // queen she replaced (or none), so the timeline stays true.
+  for (const e of current.events) {
+    const replaces = e.detail.replaces;
+    if (e.type !== EventType.QUEEN_INTRODUCED || e.refId === queen.id) continue;
+    if (!Array.isArray(replaces) || !replaces.includes(queen.id)) continue;
+    const named = new Set(replaces.map((r) => (r === queen.id ? before?.id : r)));
+    named.delete(undefined);
+    changes.push(
+      tombstone(ctx, "event", e.id, e.scopeId),
+      recordEvent(ctx, {
+        type: EventType.QUEEN_INTRODUCED,
+        date: e.date,
+        apiaryId: e.apiaryId,
+        hiveId,
+        queenId: e.refId,
+        refEntity: "queen",
+        refId: e.refId,
+        title: e.title,
+        ...(named.size > 0 ? { detail: { ...e.detail, replaces: [...named] } } : {}),
+      }),
+    );
   }
   for (const record of current.records) {
     const { state } = record;
