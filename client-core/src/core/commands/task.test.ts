@@ -145,7 +145,9 @@ describe("updateTask / deleteTask", () => {
   });
 
   it("checks like CreateTask, naming the field in the message; another user's personal task is not_found", () => {
-    expect(codeOf(() => updateTask(fakeContext(at), shared, noRefs, undefined))).toBe("invalid:task");
+    expect(codeOf(() => updateTask(fakeContext(at), shared, noRefs, undefined))).toBe(
+      "invalid:task",
+    );
     expect(codeOf(() => updateTask(fakeContext(at), shared, noRefs, { ...edit, title: " " }))).toBe(
       "invalid:task.title",
     );
