@@ -13,8 +13,11 @@
  * - relocateHive: closes the open placement at `date`, opens one at the
  *   target, moves the hive and its queens to the target's scope, records
  *   MOVED {from, to}.
- * - deleteHive: tombstone, and the open placement is closed. Inspections,
- *   treatments and harvests of the hive stay (they are legal records).
+ * - deleteHive: tombstone, the open placement is closed and the hive's open
+ *   tasks are tombstoned (issue 25: none stays listed as "deleted hive"; done
+ *   tasks stay as history). Inspections, treatments and harvests of the hive
+ *   stay (they are legal records). An open task that reaches the server after
+ *   the delete is tombstoned by the server's repair (core/orphans.ts).
  *
  * Decisions where the contract is silent:
  * - UpdateHive with status HIVE_STATUS_UNSPECIFIED (0, or left out) keeps the
@@ -103,6 +106,8 @@ export interface HiveState {
    * them; left out, none move.
    */
   readonly queenIds?: readonly string[];
+  /** The hive's open (live, not done) tasks: DeleteHive tombstones them. Left out, none. */
+  readonly openTasks?: readonly { readonly id: string; readonly scopeId: string }[];
 }
 
 export interface RelocationTarget {
@@ -270,7 +275,7 @@ export function relocateHive(
   ];
 }
 
-/** Tombstones the hive and closes its open placement; its records stay. */
+/** Tombstones the hive and its open tasks and closes its open placement; its records stay. */
 export function deleteHive(
   ctx: CommandContext,
   current: HiveState | undefined,
@@ -280,6 +285,7 @@ export function deleteHive(
   return [
     tombstone(ctx, "hive", current.id, current.apiaryId),
     ...closePlacements(ctx, current, ctx.now.toISOString()),
+    ...(current.openTasks ?? []).map((t) => tombstone(ctx, "task", t.id, t.scopeId)),
   ];
 }
 
