@@ -6,6 +6,7 @@
 import "./forms.css";
 import {
   type ColumnSpec,
+  latestHappenedMs,
   maxInt32,
   minInt32,
   type NumberRuleBreak,
@@ -313,7 +314,25 @@ export function SelectField<V extends string | number>(props: {
   );
 }
 
-/** Date and time (local); empty is `undefined`. `dateOnly` for a calendar day. */
+/**
+ * The last moment a date input of something that happened offers: the end of today (local) of
+ * the device's now (`useNow`). The rule (core/happened.ts, `happenedTooLate`) tolerates a day
+ * more for clocks and time zones; the picker offers no day after today.
+ */
+export const endOfToday = (now: Date): Date =>
+  new Date(now.getFullYear(), now.getMonth(), now.getDate(), 23, 59);
+
+/**
+ * Whether a date of something that happened lies in the future beyond the core's tolerance
+ * (`latestHappenedMs`): the rule every service checks, so a form refuses what they would.
+ */
+export const happenedTooLate = (date: Date, now: Date): boolean =>
+  date.getTime() > latestHappenedMs(now);
+
+/**
+ * Date and time (local); empty is `undefined`. `dateOnly` for a calendar day. `max`: the latest
+ * the picker offers (`endOfToday(now)` for a date of something that happened).
+ */
 export function DateField(props: {
   readonly label: string;
   readonly value: Date | undefined;
@@ -322,6 +341,7 @@ export function DateField(props: {
   readonly error?: string;
   readonly dateOnly?: boolean;
   readonly required?: boolean;
+  readonly max?: Date;
 }) {
   const toInput = props.dateOnly ? toLocalDateInput : toLocalInput;
   return (
@@ -332,6 +352,7 @@ export function DateField(props: {
           className="input"
           type={props.dateOnly ? "date" : "datetime-local"}
           required={props.required}
+          max={props.max ? toInput(props.max) : undefined}
           value={props.value ? toInput(props.value) : ""}
           onChange={(e) => props.onChange(fromLocalInput(e.target.value))}
         />
