@@ -274,6 +274,8 @@ export async function conflictNotices(
   const out: SyncNotice[] = [];
   for (const c of conflicts) {
     const entity = c.entity as EntityName;
+    // Placements and events are bookkeeping (a move's closing time): not the user's words.
+    if (entity === "placement" || entity === "event") continue;
     const key = rowKey(entity, c.entityId);
     const mine: Values = {};
     for (const change of batch) {
