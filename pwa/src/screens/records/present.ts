@@ -2,7 +2,7 @@
  * What the task rows derive, without React: the names of what a task is for, and when it is
  * due. The rules behind them (due state, whole days) are in rules.ts.
  */
-import type { Apiary, Hive, Task } from "@hivekeep/proto";
+import type { Apiary, Hive, Queen, Task } from "@hivekeep/proto";
 import { type Format, toDate } from "../../format.ts";
 import { type DueState, isWholeDay } from "./rules.ts";
 
@@ -48,4 +48,26 @@ export function taskDueDate(
   if (due === undefined) return undefined;
   const when = isWholeDay(due) ? fmt.date(due) : fmt.dateTime(due);
   return state === "today" ? when : `${when} (${fmt.relativeDays(due, now)})`;
+}
+
+/**
+ * What deleting a queen leaves, as her confirmation says it (DeleteQueen's rule, client-core's
+ * queen service): a queen who was replaced leaves the hive's queen history; a reigning queen
+ * gives the reign back to the queen she replaced (of the hive's replaced queens, the one
+ * replaced last), or, with none, leaves the hive queenless.
+ */
+export type QueenDeleteEffect =
+  | { readonly kind: "history" }
+  | { readonly kind: "reignsAgain"; readonly queen: Queen }
+  | { readonly kind: "queenless" };
+
+export function queenDeleteEffect(queen: Queen, queens: readonly Queen[]): QueenDeleteEffect {
+  if (!queen.active) return { kind: "history" };
+  const replacedMs = (q: Queen) => toDate(q.replacedAt)?.getTime() ?? 0;
+  let before: Queen | undefined;
+  for (const q of queens) {
+    if (q.id === queen.id || q.active) continue;
+    if (before === undefined || replacedMs(q) > replacedMs(before)) before = q;
+  }
+  return before ? { kind: "reignsAgain", queen: before } : { kind: "queenless" };
 }
