@@ -27,7 +27,16 @@ export {
 } from "./commands/apiary.ts";
 export { tombstone, upsert } from "./commands/change-builders.ts";
 export type { CommandContext } from "./commands/context.ts";
-export { type EventInput, EventType, recordEvent } from "./commands/event.ts";
+export {
+  type EventInput,
+  EventType,
+  type HiveRecordState,
+  type RecordEvent,
+  recordEvent,
+  refrozen,
+  removeRecordOfHive,
+  rewriteRecordOfHive,
+} from "./commands/event.ts";
 export {
   type CreateHarvestInput,
   createHarvest,
@@ -54,10 +63,13 @@ export {
   addInspectionPhoto,
   type CreateInspectionInput,
   createInspection,
+  deleteInspection,
   type InspectionFields,
   type InspectionHive,
   type InspectionState,
   removeInspectionPhoto,
+  type UpdateInspectionInput,
+  updateInspection,
 } from "./commands/inspection.ts";
 export { checkedPayload } from "./commands/payload-check.ts";
 export { checkPhoto } from "./commands/photo-check.ts";
@@ -82,7 +94,11 @@ export {
   type CreateTreatmentInput,
   createTreatment,
   defaultTreatmentReason,
+  deleteTreatment,
+  type TreatmentFields,
   type TreatmentHive,
+  type UpdateTreatmentInput,
+  updateTreatment,
 } from "./commands/treatment.ts";
 export { formatCursor, formatPageToken, parseCursor, parsePageToken } from "./cursor.ts";
 export {

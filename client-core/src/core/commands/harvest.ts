@@ -8,9 +8,8 @@
 import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
 import { entities } from "../entities.ts";
-import { tombstone } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
-import { EventType, type HiveAsOf, recordOfHive } from "./event.ts";
+import { EventType, type HiveAsOf, recordOfHive, removeRecordOfHive } from "./event.ts";
 import { checkedPayload } from "./payload-check.ts";
 
 export interface CreateHarvestInput {
@@ -86,8 +85,5 @@ export function deleteHarvest(
   id: string,
 ): Change[] {
   if (current === undefined) throw notFound("harvest", id);
-  return [
-    tombstone(ctx, "harvest", current.id, current.scopeId),
-    ...current.events.map((e) => tombstone(ctx, "event", e.id, e.scopeId)),
-  ];
+  return removeRecordOfHive(ctx, "harvest", current);
 }
