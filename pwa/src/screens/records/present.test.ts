@@ -1,7 +1,9 @@
+import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { QueenSchema } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
 import { makeFormat } from "../../format.ts";
-import { taskDueDate, taskNames } from "./present.ts";
+import { queenDeleteEffect, taskDueDate, taskNames } from "./present.ts";
 import { endOfDay } from "./rules.ts";
 
 describe("taskNames", () => {
@@ -62,5 +64,32 @@ describe("taskDueDate", () => {
 
   it("is undefined without a due date", () => {
     expect(taskDueDate(en, { dueAt: undefined }, "none", now)).toBeUndefined();
+  });
+});
+
+describe("queenDeleteEffect", () => {
+  const queen = (id: string, active: boolean, replaced?: Date) =>
+    create(QueenSchema, {
+      id,
+      active,
+      ...(replaced ? { replacedAt: timestampFromDate(replaced) } : {}),
+    });
+  const oldest = queen("q2023", false, new Date(2024, 4, 1));
+  const before = queen("q2024", false, new Date(2025, 5, 1));
+  const reigning = queen("q2025", true);
+
+  it("gives the reign back to the queen replaced last", () => {
+    expect(queenDeleteEffect(reigning, [oldest, reigning, before])).toEqual({
+      kind: "reignsAgain",
+      queen: before,
+    });
+  });
+
+  it("leaves the hive queenless when the reigning queen replaced none", () => {
+    expect(queenDeleteEffect(reigning, [reigning])).toEqual({ kind: "queenless" });
+  });
+
+  it("takes a replaced queen out of the history only", () => {
+    expect(queenDeleteEffect(before, [oldest, reigning, before])).toEqual({ kind: "history" });
   });
 });
