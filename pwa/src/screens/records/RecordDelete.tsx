@@ -6,6 +6,7 @@
  *
  *   {treatment && <DeleteTreatment treatment={treatment} />}
  */
+import "./record-delete.css";
 import type { Queen, Task, Treatment } from "@hivekeep/proto";
 import { useLocation } from "wouter";
 import { useClient } from "../../app/client.tsx";
