@@ -118,6 +118,13 @@ const fields: Record<string, Expect | "invalid_argument"> = {
   // Contract §4.6 rule 2: an unknown apiaryId is invalid_argument.
   "TaskService/CreateTask apiaryId": "invalid_argument",
   "TaskService/SetTaskDone id": "id",
+  "TaskService/UpdateTask task.id": "id",
+  "TaskService/UpdateTask task.organizationId": "ignored",
+  "TaskService/UpdateTask task.title": "text",
+  "TaskService/UpdateTask task.hiveId": "id",
+  // As on create (contract §4.6 rule 2): an unknown apiaryId is invalid_argument.
+  "TaskService/UpdateTask task.apiaryId": "invalid_argument",
+  "TaskService/DeleteTask id": "id",
 
   "TreatmentService/ListTreatments hiveId": "filter",
   "TreatmentService/ListTreatments page.pageToken": "text",
@@ -279,6 +286,8 @@ describe.each(targetKinds)("bad input to the record services on %s", (kind) => {
       "TaskService/GetTask": { id: taskId },
       "TaskService/CreateTask": { title: "New" },
       "TaskService/SetTaskDone": { id: taskId, done: true },
+      "TaskService/UpdateTask": { task: { id: taskId, title: "Feed", hiveId } },
+      "TaskService/DeleteTask": { id: taskId },
       "TreatmentService/ListTreatments": {},
       "TreatmentService/GetTreatment": { id: treatmentId },
       "TreatmentService/CreateTreatment": { hiveId, product: "Thymol" },

@@ -79,6 +79,8 @@ describe.each(databaseKinds)("another tenant's ids on %s", (kind) => {
     ["TaskService/GetTask", { id: ids.task }],
     ["TaskService/SetTaskDone", { id: ids.task, done: true }],
     ["TaskService/CreateTask", { title: "Intruder", hiveId: ids.hive }],
+    ["TaskService/UpdateTask", { task: { id: ids.task, title: "Taken" } }],
+    ["TaskService/DeleteTask", { id: ids.task }],
     ["TreatmentService/GetTreatment", { id: ids.treatment }],
     ["TreatmentService/CreateTreatment", { hiveId: ids.hive, product: "OA" }],
     ["TreatmentService/UpdateTreatment", { treatment: { id: ids.treatment, product: "OA" } }],

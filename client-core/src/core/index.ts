@@ -86,9 +86,12 @@ export {
 export {
   type CreateTaskInput,
   createTask,
+  deleteTask,
   setTaskDone,
   type TaskRefs,
   type TaskState,
+  type UpdateTaskInput,
+  updateTask,
 } from "./commands/task.ts";
 export {
   type CreateTreatmentInput,
