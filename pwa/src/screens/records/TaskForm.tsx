@@ -101,6 +101,9 @@ function Form(props: { back: string; options: TaskFormData }) {
       priority,
       ...(due ? { dueAt: toTimestamp(endOfDay(due)) } : {}),
     };
+    // A due date left as it was keeps its exact time (an edit records only what it changes).
+    const kept = task?.dueAt && due?.getTime() === toDate(task.dueAt)?.getTime();
+    if (kept) fields.dueAt = task.dueAt;
     if (task) {
       // UpdateTask overwrites title, hive, apiary, due date and priority (done stays).
       const { dueAt: _, ...rest } = task;

@@ -114,13 +114,13 @@ function Form(props: { hive: Hive; treatment: Treatment | undefined }) {
     };
     if (x) {
       // UpdateTreatment overwrites the fields of the message: the whole record with the changes.
-      const { withdrawalUntil: _, ...rest } = x;
+      // A date and a period left as they were keep the stored end exactly (an edit records only
+      // what it changes).
+      const { withdrawalUntil: stored, ...rest } = x;
+      const same = days === withdrawalDaysOf(x) && when.getTime() === toDate(x.date)?.getTime();
+      const end = same ? stored : until && toTimestamp(until);
       await client.treatments.updateTreatment({
-        treatment: {
-          ...rest,
-          ...fields,
-          ...(until ? { withdrawalUntil: toTimestamp(until) } : {}),
-        },
+        treatment: { ...rest, ...fields, ...(end ? { withdrawalUntil: end } : {}) },
       });
     } else {
       await client.treatments.createTreatment({
