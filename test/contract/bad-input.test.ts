@@ -109,6 +109,7 @@ const fields: Record<string, Expect | "invalid_argument"> = {
   "QueenService/UpdateQueen queen.origin": "text",
   "QueenService/UpdateQueen queen.breederNumber": "text",
   "QueenService/UpdateQueen queen.note": "text",
+  "QueenService/DeleteQueen id": "id",
 
   "TaskService/ListTasks hiveId": "filter",
   "TaskService/ListTasks page.pageToken": "text",
@@ -282,6 +283,7 @@ describe.each(targetKinds)("bad input to the record services on %s", (kind) => {
       "QueenService/GetQueen": { id: queenId },
       "QueenService/CreateQueen": { hiveId, year: 2026 },
       "QueenService/UpdateQueen": { queen: { id: queenId, hiveId, year: 2025, active: true } },
+      "QueenService/DeleteQueen": { id: queenId },
       "TaskService/ListTasks": {},
       "TaskService/GetTask": { id: taskId },
       "TaskService/CreateTask": { title: "New" },

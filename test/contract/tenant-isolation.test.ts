@@ -76,6 +76,7 @@ describe.each(databaseKinds)("another tenant's ids on %s", (kind) => {
     ["QueenService/GetQueen", { id: ids.queen }],
     ["QueenService/CreateQueen", { hiveId: ids.hive, year: 2026 }],
     ["QueenService/UpdateQueen", { queen: { id: ids.queen, hiveId: ids.hive, year: 2026 } }],
+    ["QueenService/DeleteQueen", { id: ids.queen }],
     ["TaskService/GetTask", { id: ids.task }],
     ["TaskService/SetTaskDone", { id: ids.task, done: true }],
     ["TaskService/CreateTask", { title: "Intruder", hiveId: ids.hive }],
