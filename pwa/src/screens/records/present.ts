@@ -51,10 +51,10 @@ export function taskDueDate(
 }
 
 /**
- * What deleting a queen leaves, as her confirmation says it (DeleteQueen's rule, client-core's
- * queen service): a queen who was replaced leaves the hive's queen history; a reigning queen
- * gives the reign back to the queen she replaced (of the hive's replaced queens, the one
- * replaced last), or, with none, leaves the hive queenless.
+ * What deleting a queen leaves, as her confirmation says it: DeleteQueen's rule (client-core
+ * core/commands/queen.ts `deleteQueen`): the queen she replaced (whose reign ended when hers
+ * began; of several, the latest begun) reigns again in her place; with none, the hive is
+ * queenless. A queen who was replaced herself leaves only the hive's queen history.
  */
 export type QueenDeleteEffect =
   | { readonly kind: "history" }
@@ -63,11 +63,20 @@ export type QueenDeleteEffect =
 
 export function queenDeleteEffect(queen: Queen, queens: readonly Queen[]): QueenDeleteEffect {
   if (!queen.active) return { kind: "history" };
-  const replacedMs = (q: Queen) => toDate(q.replacedAt)?.getTime() ?? 0;
+  const ms = (q: Queen, when: "start" | "end") =>
+    (when === "end"
+      ? toDate(q.replacedAt)
+      : (toDate(q.introducedAt) ?? toDate(q.createdAt))
+    )?.getTime();
+  const start = ms(queen, "start");
   let before: Queen | undefined;
   for (const q of queens) {
-    if (q.id === queen.id || q.active) continue;
-    if (before === undefined || replacedMs(q) > replacedMs(before)) before = q;
+    if (q.id === queen.id || start === undefined || ms(q, "end") !== start) continue;
+    const later =
+      before === undefined ||
+      (ms(q, "start") ?? 0) > (ms(before, "start") ?? 0) ||
+      (ms(q, "start") === ms(before, "start") && q.id > before.id);
+    if (later) before = q;
   }
   return before ? { kind: "reignsAgain", queen: before } : { kind: "queenless" };
 }
