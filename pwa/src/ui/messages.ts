@@ -33,6 +33,8 @@ export const commonMessages = defineMessages("common", {
     confirmDelete: "Really delete?",
     yes: "Yes",
     no: "No",
+    keep: "Keep",
+    dateInFuture: "This date is in the future. Enter when it happened: today or earlier.",
     increase: "More {{what}}",
     decrease: "Less {{what}}",
     clear: "Clear {{what}}",
@@ -107,6 +109,9 @@ export const commonMessages = defineMessages("common", {
     confirmDelete: "Wirklich löschen?",
     yes: "Ja",
     no: "Nein",
+    keep: "Behalten",
+    dateInFuture:
+      "Dieses Datum liegt in der Zukunft. Geben Sie an, wann es geschah: heute oder früher.",
     increase: "{{what}} erhöhen",
     decrease: "{{what}} verringern",
     clear: "{{what}} leeren",

@@ -16,10 +16,9 @@ import { toTimestamp } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import {
   DateField,
-  endOfToday,
   FormFooter,
   focusFirstInvalid,
-  happenedTooLate,
+  happenedInFuture,
   SelectField,
   Stepper,
   TextArea,
@@ -129,7 +128,7 @@ function Form(props: { hive?: Hive; apiaries: readonly Apiary[]; presetApiary?: 
             ? undefined
             : setUp === undefined
               ? t("setUpDateRequired")
-              : happenedTooLate(setUp, now)
+              : happenedInFuture(setUp, now)
                 ? t("dateInFuture")
                 : undefined;
           setNameError(nameMissing ? t("nameRequired") : undefined);
@@ -170,7 +169,7 @@ function Form(props: { hive?: Hive; apiaries: readonly Apiary[]; presetApiary?: 
             onChange={setSetUp}
             dateOnly
             required
-            max={endOfToday(now)}
+            happenedBy={now}
             error={setUpError}
           />
         )}

@@ -10,13 +10,7 @@ import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
-import {
-  DateField,
-  endOfToday,
-  FormFooter,
-  focusFirstInvalid,
-  happenedTooLate,
-} from "../../ui/forms.tsx";
+import { DateField, FormFooter, focusFirstInvalid, happenedInFuture } from "../../ui/forms.tsx";
 import { LiveView, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { hiveMessages } from "./messages.ts";
 import { ApiarySelect } from "./parts.tsx";
@@ -84,7 +78,7 @@ function Form(props: RelocateData) {
                 ? t("moveDateRequired")
                 : early
                   ? t("moveDateTooEarly", { date: fmt.dateTime(arrived) })
-                  : happenedTooLate(date, now)
+                  : happenedInFuture(date, now)
                     ? t("dateInFuture")
                     : undefined;
             setTargetError(noTarget ? t("targetRequired") : undefined);
@@ -106,7 +100,7 @@ function Form(props: RelocateData) {
             value={date}
             onChange={setDate}
             required
-            max={endOfToday(now)}
+            happenedBy={now}
             error={dateError}
           />
           <FormFooter action={move} label={t("move")} cancel={back} />

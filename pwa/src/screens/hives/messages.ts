@@ -110,7 +110,7 @@ export const hiveMessages = defineMessages("hives", {
     harvestTotal: "Total {{kg}}",
     honey: "Honey",
     deleteHarvest: "Delete harvest",
-    deleteHarvestConfirm: "Delete this harvest?",
+    deleteHarvestConfirm: "Delete this harvest: {{kg}} leave the honey figures.",
 
     placements: "Placement history",
     noPlacements: "No moves on record.",
@@ -239,7 +239,7 @@ export const hiveMessages = defineMessages("hives", {
     harvestTotal: "Gesamt {{kg}}",
     honey: "Honig",
     deleteHarvest: "Ernte löschen",
-    deleteHarvestConfirm: "Diese Ernte löschen?",
+    deleteHarvestConfirm: "Diese Ernte löschen: {{kg}} fallen aus den Honigzahlen.",
 
     placements: "Standorte",
     noPlacements: "Keine Umsetzungen erfasst.",

@@ -70,6 +70,14 @@ export const inspectionMessages = defineMessages("inspections", {
     yes: "Yes",
     no: "No",
     notRecorded: "Nothing else was recorded.",
+    edit: "Edit inspection",
+    editTitle: "Edit inspection of {{hive}}",
+    editTitleNoHive: "Edit inspection",
+    saveChanges: "Save changes",
+    deleteInspection: "Delete inspection",
+    deleteConfirm:
+      "Delete this inspection of {{date}}: it leaves the stock card, the timeline and the hive's figures.",
+    photosStay: "Photos are added and removed on the inspection's page.",
   },
   de: {
     formTitle: "Durchsicht {{hive}}",
@@ -141,5 +149,13 @@ export const inspectionMessages = defineMessages("inspections", {
     yes: "Ja",
     no: "Nein",
     notRecorded: "Sonst wurde nichts erfasst.",
+    edit: "Durchsicht bearbeiten",
+    editTitle: "Durchsicht {{hive}} bearbeiten",
+    editTitleNoHive: "Durchsicht bearbeiten",
+    saveChanges: "Änderungen speichern",
+    deleteInspection: "Durchsicht löschen",
+    deleteConfirm:
+      "Diese Durchsicht vom {{date}} löschen: Sie verschwindet aus der Stockkarte, der Chronik und den Zahlen des Volks.",
+    photosStay: "Fotos fügen Sie auf der Seite der Durchsicht hinzu oder entfernen sie dort.",
   },
 });
