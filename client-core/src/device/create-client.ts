@@ -33,6 +33,7 @@ import { type AccountRecord, lastAccount, rememberAccount } from "./accounts.ts"
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
 import { listNotices, noticesTable, type SyncNotice } from "./notices.ts";
+import { type RemovedRecords, removedRecords } from "./removed.ts";
 import { entityTables, openReplicaDb, type ReplicaDb } from "./replica-db.ts";
 import { metaKeys } from "./replica-sync.ts";
 import { storageErrorInterceptor } from "./storage-error.ts";
@@ -101,6 +102,8 @@ export interface HivekeepClient extends RecordClients {
    * What sync overrode or set aside of this account's work on this device (notices.ts), newest
    * first, until dismissed: `live()` re-runs on every change of them.
    */
+  /** Records deleted (on another device) as the replica last held them, with when. */
+  readonly removed: RemovedRecords;
   readonly notices: {
     list(): Promise<SyncNotice[]>;
     live(): Observable<SyncNotice[]>;
@@ -320,6 +323,7 @@ export async function createHivekeepClient(
       retry: (id) => engine.retry(id),
       discard: (id) => engine.discard(id),
     },
+    removed: removedRecords(store, account.organizationId, node),
     notices: {
       list: () => listNotices(db),
       live: () => watch(dbName, () => listNotices(db), { tables: [noticesTable] }),
