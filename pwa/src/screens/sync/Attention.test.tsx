@@ -45,6 +45,7 @@ describe("needs attention: notices", () => {
     expect(app.getByText(/Hive “Linden”/)).toBeTruthy();
     expect(app.getByText(/You wrote: “calm” · Kept: “swarmed”/)).toBeTruthy();
     expect(app.getByText(/Hive “Heath 3” was deleted on another device/)).toBeTruthy();
+    expect(app.getByText("You wrote: note “queen seen”")).toBeTruthy();
     const items = app.container.querySelectorAll("[data-notice]");
     expect(items).toHaveLength(2);
     const open = app.getAllByRole("link", { name: "Open the record" });

@@ -40,7 +40,10 @@ function Notice({ notice }: { notice: SyncNotice }) {
   };
   const when = fmt.dateTime(new Date(notice.wonAt));
   const href = noticePath(notice);
-  const columns = Object.keys(notice.mine).filter((c) => c !== "updated_at");
+  // The user's own words and numbers; ids and bookkeeping times say nothing to them.
+  const columns = Object.keys(notice.mine).filter(
+    (c) => c !== "updated_at" && (notice.kind === "overwritten" || !/_(id|at)$/.test(c)),
+  );
   return (
     <li className="list__item attention__item" data-notice={notice.key}>
       <div className="attention__head">
@@ -50,6 +53,11 @@ function Notice({ notice }: { notice: SyncNotice }) {
         </span>
       </div>
       <p>{t(notice.kind, { when, cause: cause ? named(cause) : "" })}</p>
+      {notice.kind !== "overwritten" && columns.length > 0 && (
+        <p className="muted">
+          {t("yours")}: {columns.map((c) => `${c} ${noticeValue(notice.mine[c], fmt)}`).join(" · ")}
+        </p>
+      )}
       {notice.kind === "overwritten" && columns.length > 0 && (
         <dl className="attention__values">
           {columns.map((c) => (
