@@ -8,7 +8,6 @@
  *   await client.inspections.createInspection({ hiveId });
  *   client.live((c) => c.hives.listHives({})).subscribe({ next: render });
  */
-import { timestampMs } from "@bufbuild/protobuf/wkt";
 import {
   Code,
   ConnectError,
@@ -33,6 +32,7 @@ import { type AccountRecord, lastAccount, rememberAccount } from "./accounts.ts"
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
 import { listNotices, noticesTable, type SyncNotice } from "./notices.ts";
+import { readPushResponse } from "./push-delegate.ts";
 import { type RemovedRecords, removedRecords } from "./removed.ts";
 import { entityTables, openReplicaDb, type ReplicaDb } from "./replica-db.ts";
 import { metaKeys } from "./replica-sync.ts";
@@ -218,16 +218,7 @@ export async function createHivekeepClient(
     },
     async push(changes) {
       token = await options.getToken?.();
-      const response = await sync.push(changes);
-      return {
-        serverTimeMs: response.serverTime ? timestampMs(response.serverTime) : undefined,
-        conflicts: response.conflicts.map((c) => ({
-          entity: c.entity,
-          entityId: c.entityId,
-          columns: c.columns,
-          winningHlc: c.winningHlc,
-        })),
-      };
+      return readPushResponse(await sync.push(changes));
     },
     async *pages(cursor, limit, signal) {
       token = await options.getToken?.();
