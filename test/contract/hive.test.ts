@@ -557,6 +557,21 @@ describe.each(targetKinds)("HiveService on %s", (kind) => {
     expect(all.map((x: { id: string }) => x.id)).not.toContain(h.id);
   });
 
+  it("DeleteHive tombstones the hive's open tasks in the feed; done ones stay (issue 25)", async () => {
+    const h = await newHive("Tasks");
+    const open = (await t.call("TaskService/CreateTask", { title: "Feed", hiveId: h.id })).body
+      .task;
+    const done = (await t.call("TaskService/CreateTask", { title: "Check", hiveId: h.id })).body
+      .task;
+    await t.call("TaskService/SetTaskDone", { id: done.id, done: true });
+    const before = await feedHead(t);
+    expect((await t.call("HiveService/DeleteHive", { id: h.id })).status).toBe(200);
+    const tasks = (await feedSince(before)).filter((c) => c.entity === "task");
+    expect(tasks.map((c) => [c.entityId, c.op])).toEqual([[open.id, "CHANGE_OP_DELETE"]]);
+    expect((await t.call("TaskService/GetTask", { id: open.id })).status).toBe(404);
+    expect((await t.call("TaskService/GetTask", { id: done.id })).body.task.done).toBe(true);
+  });
+
   it("DeleteHive answers not_found for an unknown id", async () => {
     await rejects("DeleteHive", { id: "no-such-hive" }, "not_found", 404);
   });

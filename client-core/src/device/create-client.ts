@@ -8,7 +8,6 @@
  *   await client.inspections.createInspection({ hiveId });
  *   client.live((c) => c.hives.listHives({})).subscribe({ next: render });
  */
-import { timestampMs } from "@bufbuild/protobuf/wkt";
 import {
   Code,
   ConnectError,
@@ -33,6 +32,8 @@ import { type AccountRecord, lastAccount, rememberAccount } from "./accounts.ts"
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
 import { listNotices, noticesTable, type SyncNotice } from "./notices.ts";
+import { readPushResponse } from "./push-delegate.ts";
+import { type RemovedRecords, removedRecords } from "./removed.ts";
 import { entityTables, openReplicaDb, type ReplicaDb } from "./replica-db.ts";
 import { metaKeys } from "./replica-sync.ts";
 import { storageErrorInterceptor } from "./storage-error.ts";
@@ -108,6 +109,8 @@ export interface HivekeepClient extends RecordClients {
    * What sync overrode or set aside of this account's work on this device (notices.ts), newest
    * first, until dismissed: `live()` re-runs on every change of them.
    */
+  /** Records deleted (on another device) as the replica last held them, with when. */
+  readonly removed: RemovedRecords;
   readonly notices: {
     list(): Promise<SyncNotice[]>;
     live(): Observable<SyncNotice[]>;
@@ -222,16 +225,7 @@ export async function createHivekeepClient(
     },
     async push(changes) {
       token = await options.getToken?.();
-      const response = await sync.push(changes);
-      return {
-        serverTimeMs: response.serverTime ? timestampMs(response.serverTime) : undefined,
-        conflicts: response.conflicts.map((c) => ({
-          entity: c.entity,
-          entityId: c.entityId,
-          columns: c.columns,
-          winningHlc: c.winningHlc,
-        })),
-      };
+      return readPushResponse(await sync.push(changes));
     },
     async *pages(cursor, limit, signal) {
       token = await options.getToken?.();
@@ -328,6 +322,7 @@ export async function createHivekeepClient(
       retry: (id) => engine.retry(id),
       discard: (id) => engine.discard(id),
     },
+    removed: removedRecords(store, account.organizationId, node),
     notices: {
       list: () => listNotices(db),
       live: () => watch(dbName, () => listNotices(db), { tables: [noticesTable] }),

@@ -10,8 +10,10 @@
  * | `retry-later` | a failure a later attempt may get past: network, server down, a rate limit  |
  * | `failed`      | anything else (unauthenticated among them): the cycle fails with it         |
  */
+
+import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { PushRejectionSchema } from "@hivekeep/proto";
+import { PushRejectionSchema, type PushResponse } from "@hivekeep/proto";
 import type { SyncChange } from "../protocol/wire.ts";
 import type { PushConflict } from "./notices.ts";
 import type { SyncTransport } from "./sync-transport.ts";
@@ -38,6 +40,22 @@ export type PushOutcome =
     }
   | { readonly kind: "retry-later"; readonly error: ConnectError }
   | { readonly kind: "failed"; readonly error: ConnectError };
+
+/** What the engine reads of a PushResponse: the server's time and the columns that lost. */
+export function readPushResponse(response: PushResponse): {
+  serverTimeMs: number | undefined;
+  conflicts: PushConflict[];
+} {
+  return {
+    serverTimeMs: response.serverTime ? timestampMs(response.serverTime) : undefined,
+    conflicts: response.conflicts.map((c) => ({
+      entity: c.entity,
+      entityId: c.entityId,
+      columns: c.columns,
+      winningHlc: c.winningHlc,
+    })),
+  };
+}
 
 /** Pushes one batch; never throws. */
 export async function pushBatch(

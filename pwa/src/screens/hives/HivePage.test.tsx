@@ -198,6 +198,20 @@ describe("the hive page", () => {
     await expect(client.hives.getHive({ id: hive.id })).rejects.toThrow();
   });
 
+  it("shows a deleted hive as it was, says so, and keeps its inspections reachable (issue 25)", async () => {
+    const { client, hive } = await hiveAtHome();
+    const visit = await seed.inspection(client, { hiveId: hive.id, date: at(daysAgo(2)) });
+    await client.hives.deleteHive({ id: hive.id });
+    const app = await renderAt(`/hives/${hive.id}`, { client });
+    await app.findByRole("heading", { level: 1, name: "Hive 7" });
+    expect(app.getByTestId("hive-deleted-elsewhere").textContent).toMatch(/This hive was deleted/);
+    const inspections = await findSection(/^Inspections/);
+    const link = within(inspections).getAllByRole("link")[0];
+    expect(link?.getAttribute("href")).toBe(`/inspections/${visit.id}`);
+    expect(app.queryByRole("link", { name: "Inspect" })).toBeNull();
+    expect(app.queryByRole("button", { name: "Delete hive" })).toBeNull();
+  });
+
   it("hides every write in a read-only session", async () => {
     const { client, hive } = await hiveAtHome();
     await seed.task(client, { title: "Add a super", hiveId: hive.id });

@@ -126,6 +126,10 @@ export const hiveMessages = defineMessages("hives", {
 
     deleteHive: "Delete hive",
     deleteHiveConfirm: "Delete this hive? Its inspections, treatments and harvests stay on record.",
+    deletedElsewhere: "This hive was deleted on another device ({{when}}).",
+    deletedHere: "This hive was deleted ({{when}}).",
+    deletedElsewhereKept:
+      "Its inspections, treatments and harvests stay on record and can be opened.",
     boxesCount_one: "{{count}} box",
     boxesCount_other: "{{count}} boxes",
   },
@@ -254,6 +258,10 @@ export const hiveMessages = defineMessages("hives", {
     createdAt: "Am Stand {{apiary}}",
 
     deleteHive: "Volk löschen",
+    deletedElsewhere: "Dieses Volk wurde auf einem anderen Gerät gelöscht ({{when}}).",
+    deletedHere: "Dieses Volk wurde gelöscht ({{when}}).",
+    deletedElsewhereKept:
+      "Seine Durchsichten, Behandlungen und Ernten bleiben erhalten und lassen sich öffnen.",
     deleteHiveConfirm:
       "Dieses Volk löschen? Seine Durchsichten, Behandlungen und Ernten bleiben erfasst.",
     boxesCount_one: "{{count}} Zarge",
