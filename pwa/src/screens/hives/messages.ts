@@ -121,7 +121,8 @@ export const hiveMessages = defineMessages("hives", {
     createdAt: "At {{apiary}}",
 
     deleteHive: "Delete hive",
-    deleteHiveConfirm: "Delete this hive? Its inspections, treatments and harvests stay on record.",
+    deleteHiveConfirm:
+      "Delete this hive: it leaves the hive list and its open tasks go with it; its inspections, treatments and harvests stay on record.",
     boxesCount_one: "{{count}} box",
     boxesCount_other: "{{count}} boxes",
   },
@@ -247,7 +248,7 @@ export const hiveMessages = defineMessages("hives", {
 
     deleteHive: "Volk löschen",
     deleteHiveConfirm:
-      "Dieses Volk löschen? Seine Durchsichten, Behandlungen und Ernten bleiben erfasst.",
+      "Dieses Volk löschen: Es verschwindet aus der Liste der Völker, seine offenen Aufgaben mit ihm; seine Durchsichten, Behandlungen und Ernten bleiben erfasst.",
     boxesCount_one: "{{count}} Zarge",
     boxesCount_other: "{{count}} Zargen",
   },
