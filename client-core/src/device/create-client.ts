@@ -32,6 +32,7 @@ import { createSyncClient } from "../sync/sync-client.ts";
 import { type AccountRecord, lastAccount, rememberAccount } from "./accounts.ts";
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
+import { listNotices, noticesTable, type SyncNotice } from "./notices.ts";
 import { entityTables, openReplicaDb, type ReplicaDb } from "./replica-db.ts";
 import { metaKeys } from "./replica-sync.ts";
 import { storageErrorInterceptor } from "./storage-error.ts";
@@ -102,6 +103,15 @@ export interface HivekeepClient extends RecordClients {
     subscribe(listener: (status: SyncStatus) => void): () => void;
     retry(id: number): Promise<void>;
     discard(id: number): Promise<void>;
+  };
+  /**
+   * What sync overrode or set aside of this account's work on this device (notices.ts), newest
+   * first, until dismissed: `live()` re-runs on every change of them.
+   */
+  readonly notices: {
+    list(): Promise<SyncNotice[]>;
+    live(): Observable<SyncNotice[]>;
+    dismiss(key: string): Promise<void>;
   };
   close(): Promise<void>;
 }
@@ -213,7 +223,15 @@ export async function createHivekeepClient(
     async push(changes) {
       token = await options.getToken?.();
       const response = await sync.push(changes);
-      return { serverTimeMs: response.serverTime ? timestampMs(response.serverTime) : undefined };
+      return {
+        serverTimeMs: response.serverTime ? timestampMs(response.serverTime) : undefined,
+        conflicts: response.conflicts.map((c) => ({
+          entity: c.entity,
+          entityId: c.entityId,
+          columns: c.columns,
+          winningHlc: c.winningHlc,
+        })),
+      };
     },
     async *pages(cursor, limit, signal) {
       token = await options.getToken?.();
@@ -309,6 +327,13 @@ export async function createHivekeepClient(
       subscribe: (listener) => engine.subscribe(listener),
       retry: (id) => engine.retry(id),
       discard: (id) => engine.discard(id),
+    },
+    notices: {
+      list: () => listNotices(db),
+      live: () => watch(dbName, () => listNotices(db), { tables: [noticesTable] }),
+      dismiss: async (key) => {
+        await db.notices.delete(key);
+      },
     },
     async close() {
       engine.stop();

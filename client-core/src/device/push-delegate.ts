@@ -13,6 +13,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { PushRejectionSchema } from "@hivekeep/proto";
 import type { SyncChange } from "../protocol/wire.ts";
+import type { PushConflict } from "./notices.ts";
 import type { SyncTransport } from "./sync-transport.ts";
 
 /** A change the server refused: its index in the batch, its code and every reason given. */
@@ -23,7 +24,12 @@ export interface Refusal {
 }
 
 export type PushOutcome =
-  | { readonly kind: "sent"; readonly serverTimeMs: number | undefined }
+  | {
+      readonly kind: "sent";
+      readonly serverTimeMs: number | undefined;
+      /** Columns of the batch that lost last-writer-wins (Push's `conflicts`). */
+      readonly conflicts?: readonly PushConflict[];
+    }
   | { readonly kind: "too-large"; readonly error: ConnectError }
   | {
       readonly kind: "rejected";
@@ -39,8 +45,8 @@ export async function pushBatch(
   changes: readonly SyncChange[],
 ): Promise<PushOutcome> {
   try {
-    const { serverTimeMs } = await transport.push(changes);
-    return { kind: "sent", serverTimeMs };
+    const { serverTimeMs, conflicts = [] } = await transport.push(changes);
+    return { kind: "sent", serverTimeMs, conflicts };
   } catch (err) {
     return pushFailure(ConnectError.from(err), changes.length);
   }

@@ -33,6 +33,10 @@ export const hiveMessages = defineMessages("hives", {
     qrCode: "QR code",
     qrCodeHint: "The code on the hive's label, to find it by searching.",
     standsAt: "Stands at {{apiary}}.",
+    setUpDate: "Set up on",
+    setUpDateHint: "Today, or the day the hive came to its apiary.",
+    setUpDateRequired: "Give the day the hive was set up.",
+    dateInFuture: "This date is in the future. Enter when it happened: today at the latest.",
     noApiary: "A hive stands at an apiary, and there is none yet.",
     createApiary: "Create an apiary",
 
@@ -158,6 +162,10 @@ export const hiveMessages = defineMessages("hives", {
     qrCode: "QR-Code",
     qrCodeHint: "Der Code auf dem Etikett der Beute, um das Volk per Suche zu finden.",
     standsAt: "Steht am Stand {{apiary}}.",
+    setUpDate: "Aufgestellt am",
+    setUpDateHint: "Heute, oder der Tag, an dem das Volk an seinen Stand kam.",
+    setUpDateRequired: "Geben Sie den Tag an, an dem das Volk aufgestellt wurde.",
+    dateInFuture: "Dieses Datum liegt in der Zukunft. Geben Sie an, wann es war: spätestens heute.",
     noApiary: "Ein Volk steht an einem Stand, und es gibt noch keinen.",
     createApiary: "Stand anlegen",
 
