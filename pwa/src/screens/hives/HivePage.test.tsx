@@ -192,7 +192,10 @@ describe("the hive page", () => {
     const { client, hive } = await hiveAtHome();
     const app = await renderAt(`/hives/${hive.id}`, { client });
     await app.user.click(await app.findByRole("button", { name: "Delete hive" }));
-    await app.user.click(app.getByRole("button", { name: "Yes" }));
+    expect(app.getByRole("alert").textContent).toMatch(
+      /^Delete this hive: it leaves the hive list/,
+    );
+    await app.user.click(app.getByRole("button", { name: "Delete hive" }));
     await app.findByRole("heading", { level: 1, name: "Hives" });
     expect(app.location()).toBe("/hives");
     await expect(client.hives.getHive({ id: hive.id })).rejects.toThrow();

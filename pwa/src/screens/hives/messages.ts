@@ -125,7 +125,8 @@ export const hiveMessages = defineMessages("hives", {
     createdAt: "At {{apiary}}",
 
     deleteHive: "Delete hive",
-    deleteHiveConfirm: "Delete this hive? Its inspections, treatments and harvests stay on record.",
+    deleteHiveConfirm:
+      "Delete this hive: it leaves the hive list and its open tasks go with it; its inspections, treatments and harvests stay on record.",
     deletedElsewhere: "This hive was deleted on another device ({{when}}).",
     deletedHere: "This hive was deleted ({{when}}).",
     deletedElsewhereKept:
@@ -263,7 +264,7 @@ export const hiveMessages = defineMessages("hives", {
     deletedElsewhereKept:
       "Seine Durchsichten, Behandlungen und Ernten bleiben erhalten und lassen sich öffnen.",
     deleteHiveConfirm:
-      "Dieses Volk löschen? Seine Durchsichten, Behandlungen und Ernten bleiben erfasst.",
+      "Dieses Volk löschen: Es verschwindet aus der Liste der Völker, seine offenen Aufgaben mit ihm; seine Durchsichten, Behandlungen und Ernten bleiben erfasst.",
     boxesCount_one: "{{count}} Zarge",
     boxesCount_other: "{{count}} Zargen",
   },

@@ -176,7 +176,7 @@ function DeleteInspection({ inspection: i }: { inspection: InspectionPageData["i
     navigate(paths.hive(i.hiveId), { replace: true });
   });
   return (
-    <Card>
+    <Card className="inspection-delete">
       <ConfirmButton
         label={t("deleteInspection")}
         confirm={t("deleteConfirm", { date: fmt.date(i.date) })}

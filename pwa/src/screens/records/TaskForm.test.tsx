@@ -4,6 +4,7 @@
  * mode (issue 25): opened from a task's row, it saves the correction and goes back there; Delete
  * asks with the action's name and its consequence, and the task is gone from the hive page.
  */
+import { TaskPriority } from "@hivekeep/proto";
 import { within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { at, daysAgo } from "../../testing/clock.ts";
@@ -55,6 +56,8 @@ describe("editing a task", () => {
     expect(app.location()).toBe(`/tasks/${task.id}/edit?from=tasks`);
     await app.findByRole("heading", { level: 1, name: "Edit task" });
     expect(app.getByLabelText(/^Due date/)).toHaveProperty("value", "2026-06-17");
+    // A task given no priority reads Normal, as its row shows it.
+    expect(app.getByRole("radio", { name: "Normal" })).toHaveProperty("checked", true);
 
     const title = app.getByLabelText(/^Title/);
     await app.user.clear(title);
@@ -67,6 +70,8 @@ describe("editing a task", () => {
     expect(saved?.title).toBe("Add a super");
     expect(saved?.hiveId).toBe(hive.id);
     expect(saved?.dueAt).toEqual(task.dueAt);
+    // Left as it was, the priority stays unset: the edit records only the title.
+    expect(saved?.priority).toBe(TaskPriority.UNSPECIFIED);
   });
 
   it("deletes it from the hive page's row after a confirmation that names it, and it is gone there", async () => {

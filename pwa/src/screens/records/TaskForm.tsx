@@ -84,7 +84,10 @@ function Form(props: { back: string; options: TaskFormData }) {
 
   const [title, setTitle] = useState(task?.title ?? "");
   const [due, setDue] = useState<Date | undefined>(task && toDate(task.dueAt));
-  const [priority, setPriority] = useState<TaskPriority>(task?.priority ?? TaskPriority.NORMAL);
+  // A task without a priority reads as Normal, as its row shows it.
+  const [priority, setPriority] = useState<TaskPriority>(
+    task?.priority ? task.priority : TaskPriority.NORMAL,
+  );
   const [target, setTarget] = useState<Target>(
     start.hive ? "hive" : start.apiary ? "apiary" : "personal",
   );
@@ -101,7 +104,11 @@ function Form(props: { back: string; options: TaskFormData }) {
       priority,
       ...(due ? { dueAt: toTimestamp(endOfDay(due)) } : {}),
     };
-    // A due date left as it was keeps its exact time (an edit records only what it changes).
+    // A due date left as it was keeps its exact time, and a priority never set stays unset
+    // while it reads Normal (an edit records only what it changes).
+    if (task?.priority === TaskPriority.UNSPECIFIED && priority === TaskPriority.NORMAL) {
+      fields.priority = TaskPriority.UNSPECIFIED;
+    }
     const kept = task?.dueAt && due?.getTime() === toDate(task.dueAt)?.getTime();
     if (kept) fields.dueAt = task.dueAt;
     if (task) {
