@@ -8,4 +8,5 @@ export {
   type HivekeepClient,
   type HivekeepClientOptions,
 } from "./device/create-client.ts";
+export type { NoticeKind, NoticeRecord, SyncNotice } from "./device/notices.ts";
 export type { QuarantinedItem, SyncStatus } from "./device/sync-engine.ts";

@@ -5,7 +5,9 @@
  * relocations, deletes, photo adds and removals, queen introductions — and sync in a random
  * schedule. Then everyone syncs, and every replica holds the same rows, nothing pending, local
  * services answering what the server's answer, one reigning queen and at most one open
- * placement per hive. Modest size (15 runs of at most 25 operations) and no timing: the engine
+ * placement per hive, no live hive in a deleted apiary, no open task of a deleted hive, and a
+ * notice on the creator's device of every hive the server's repair moved out of a deleted apiary
+ * (issue 25). Modest size (15 runs of at most 25 operations) and no timing: the engine
  * runs only when the schedule says so (`syncNow`).
  */
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -229,6 +231,35 @@ describe.each(databaseKinds)("device convergence property on %s", (kind) => {
               (p) => p.values.hive_id === h.id && !p.deleted && p.values.ended_at === null,
             );
             expect(open.map((p) => p.values.apiary_id)).toEqual([h.values.apiary_id]);
+            // Issue 25: no live hive in a deleted apiary.
+            const apiary = (rows.apiary ?? []).find((a) => a.id === h.values.apiary_id);
+            expect(apiary?.deleted, `apiary of live hive ${h.id}`).toBe(false);
+          }
+          // Issue 25: no open task of a deleted hive.
+          const deletedHives = new Set((rows.hive ?? []).filter((h) => h.deleted).map((h) => h.id));
+          const orphanTasks = (rows.task ?? []).filter(
+            (x) =>
+              !x.deleted && x.values.done !== true && deletedHives.has(String(x.values.hive_id)),
+          );
+          expect(orphanTasks.map((x) => x.id)).toEqual([]);
+          // Issue 25: every hive the repair moved out of a deleted apiary is noticed on the
+          // device that created it.
+          const nodes = await Promise.all(
+            clients.map(async (c) => String((await c.db.meta.get("node"))?.value ?? "")),
+          );
+          for (const e of rows.event ?? []) {
+            const detail = JSON.parse(String(e.values.detail_json || "{}"));
+            if (e.deleted || detail.restored !== true) continue;
+            const hiveId = String(e.values.hive_id);
+            const hive = (rows.hive ?? []).find((h) => h.id === hiveId);
+            const creator = String(hive?.clock.name ?? "").split(":")[2] ?? "";
+            const i = nodes.findIndex((n) => n !== "" && creator.startsWith(`${n.slice(0, 57)}-`));
+            const device = clients[i];
+            if (device === undefined) continue;
+            const keys = (await device.notices.list()).map((n) => n.key);
+            expect(keys, `notice of moved hive ${hiveId} on its creator`).toContain(
+              `hive/${hiveId}`,
+            );
           }
         } finally {
           for (const c of clients) await c.close();

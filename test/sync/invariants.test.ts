@@ -9,7 +9,10 @@ import { randomUUID } from "node:crypto";
 import {
   type Change,
   type CommandContext,
+  createHive,
   createQueen,
+  createTask,
+  deleteApiary,
   deleteHive,
   type EntityName,
   EventType,
@@ -18,12 +21,13 @@ import {
   type HiveState,
   type Hlc,
   hlcMs,
+  holdingApiaryId,
   maxPullLimit,
   parseWireChange,
   relocateHive,
   rowKey,
 } from "@hivekeep/client-core/core";
-import { HiveStatus, SyncService } from "@hivekeep/proto";
+import { HiveStatus, HiveType, SyncService, TaskPriority } from "@hivekeep/proto";
 import { localOrganizationId, localUserId } from "@hivekeep/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Replica } from "../../client-core/src/testing/replica-model.ts";
@@ -121,6 +125,23 @@ describe.each(databaseKinds)("Invariants repaired by the server on %s", (kind) =
     apiaryB = await newApiary(t, "B");
     apiaryC = await newApiary(t, "C");
   });
+
+  /** A hive at A, its open placement, and the state both devices relocate it from. */
+  async function hiveAtA(name: string): Promise<HiveState> {
+    const hiveId = await newHive(t, apiaryA, name);
+    const [p0] = await openPlacements(t, hiveId);
+    if (!p0) throw new Error("CreateHive opened no placement");
+    return {
+      id: hiveId,
+      name,
+      apiaryId: apiaryA,
+      status: HiveStatus.ACTIVE,
+      queenId: "",
+      openPlacements: [
+        { id: p0.id, apiaryId: apiaryA, startedAt: String(p0.state.values.started_at) },
+      ],
+    };
+  }
 
   describe("one reigning queen per hive", () => {
     /**
@@ -240,23 +261,6 @@ describe.each(databaseKinds)("Invariants repaired by the server on %s", (kind) =
   });
 
   describe("one open placement per hive", () => {
-    /** A hive at A, its open placement, and the state both devices relocate it from. */
-    async function hiveAtA(name: string): Promise<HiveState> {
-      const hiveId = await newHive(t, apiaryA, name);
-      const [p0] = await openPlacements(t, hiveId);
-      if (!p0) throw new Error("CreateHive opened no placement");
-      return {
-        id: hiveId,
-        name,
-        apiaryId: apiaryA,
-        status: HiveStatus.ACTIVE,
-        queenId: "",
-        openPlacements: [
-          { id: p0.id, apiaryId: apiaryA, startedAt: String(p0.state.values.started_at) },
-        ],
-      };
-    }
-
     for (const order of ["to B first", "to C first"] as const) {
       it(`leaves one open placement, the one at hive.apiary_id (${order})`, async () => {
         const state = await hiveAtA(`Moves, ${order}`);
@@ -341,5 +345,136 @@ describe.each(databaseKinds)("Invariants repaired by the server on %s", (kind) =
         await expectReplicaEqualsServer(t, state.id);
       });
     }
+  });
+  describe("no open task of a deleted hive", () => {
+    it("DeleteHive tombstones the hive's open tasks; done ones stay", async () => {
+      const hiveId = await newHive(t, apiaryA, "Tasks, RPC");
+      const open = (await callOk(t, "TaskService/CreateTask", { title: "Feed", hiveId })).task;
+      const done = (await callOk(t, "TaskService/CreateTask", { title: "Check", hiveId })).task;
+      await callOk(t, "TaskService/SetTaskDone", { id: done.id, done: true });
+      await callOk(t, "HiveService/DeleteHive", { id: hiveId });
+      expect((await t.call("TaskService/GetTask", { id: open.id })).status).toBe(404);
+      const kept = (await callOk(t, "TaskService/GetTask", { id: done.id })).task;
+      expect(kept.done).toBe(true);
+    });
+
+    for (const order of ["delete first", "task first"] as const) {
+      it(`tombstones a task created offline for a hive deleted meanwhile (${order})`, async () => {
+        const state = await hiveAtA(`Tasks, ${order}`);
+        const base = await clockBase(t);
+        const task = createTask(
+          offlineDevice("dev-t1", base + 100),
+          { hive: { id: state.id, apiaryId: apiaryA }, apiaryExists: false },
+          { title: "Feed", hiveId: state.id, apiaryId: "", priority: TaskPriority.NORMAL },
+        );
+        const deleted = deleteHive(offlineDevice("dev-t2", base + 50), state, state.id);
+        const pushes = order === "delete first" ? [deleted, task.changes] : [task.changes, deleted];
+        await pushOk(t, pushes[0] ?? []);
+        const between = await feedHead(t);
+        await pushOk(t, pushes[1] ?? []);
+        expect((await t.call("TaskService/GetTask", { id: task.id })).status).toBe(404);
+        const repair = (await pullAll(t, between)).changes.filter((c) => c.hlc.includes(":srv-"));
+        expect(repair.map((c) => [c.entity, c.entityId, c.op])).toEqual([
+          ["task", task.id, "CHANGE_OP_DELETE"],
+        ]);
+        const replica = await replicaOfFeed(t);
+        expect(replica.state(rowKey("task", task.id))?.deleted).toBe(true);
+      });
+    }
+  });
+
+  describe("no live hive in a deleted apiary", () => {
+    /** An apiary of its own (deleted by the test) and the state a device deletes it from. */
+    const emptyApiary = async (name: string) => ({ id: await newApiary(t, name), liveHives: 0 });
+
+    async function expectHeld(hiveId: string, deletedApiary: string, name: string) {
+      const holding = holdingApiaryId(deletedApiary);
+      const hive = (await callOk(t, "HiveService/GetHive", { id: hiveId })).hive;
+      expect(hive.apiaryId).toBe(holding);
+      const apiary = (await callOk(t, "ApiaryService/GetApiary", { id: holding })).apiary;
+      expect(apiary.name).toBe(`${name} (restored)`);
+      const open = await openPlacements(t, hiveId);
+      expect(open.map((p) => p.state.values.apiary_id)).toEqual([holding]);
+      const events = await callOk(t, "EventService/ListEvents", { hiveId });
+      const moved = events.events.find(
+        (e: { type: string; apiaryId: string }) =>
+          e.type === "EVENT_TYPE_MOVED" && e.apiaryId === holding,
+      );
+      expect(moved, "MOVED event to the holding apiary").toBeDefined();
+      await expectReplicaEqualsServer(t, hiveId);
+    }
+
+    for (const order of ["delete first", "hive first"] as const) {
+      it(`moves a hive created offline in an apiary deleted meanwhile to its holding apiary (${order})`, async () => {
+        const x = await emptyApiary(`Gone ${order}`);
+        const base = await clockBase(t);
+        const created = createHive(
+          offlineDevice("dev-c1", base + 100),
+          { id: x.id },
+          {
+            apiaryId: x.id,
+            name: "Offline",
+            type: HiveType.UNSPECIFIED,
+            boxes: 0,
+            colonyOrigin: "",
+            note: "",
+            qrCode: "",
+            photo: "",
+            date: new Date(base + 100).toISOString(),
+          },
+        );
+        const deleted = deleteApiary(offlineDevice("dev-c2", base + 200), x, x.id);
+        const pushes =
+          order === "delete first" ? [deleted, created.changes] : [created.changes, deleted];
+        await pushOk(t, pushes[0] ?? []);
+        await pushOk(t, pushes[1] ?? []);
+        await expectHeld(created.id, x.id, `Gone ${order}`);
+        // Pushing both again changes nothing and repairs nothing.
+        const end = await feedHead(t);
+        await pushOk(t, created.changes);
+        await pushOk(t, deleted);
+        expect(await feedHead(t)).toBe(end);
+      });
+    }
+
+    it("moves a hive relocated offline into an apiary deleted meanwhile; a second hive joins the same holding apiary", async () => {
+      const x = await emptyApiary("Moor");
+      const first = await hiveAtA("Into Moor 1");
+      const second = await hiveAtA("Into Moor 2");
+      const base = await clockBase(t);
+      const device = offlineDevice("dev-r1", base + 100);
+      const target = { id: x.id, name: "Moor" };
+      const moves = [first, second].map((s) =>
+        relocateHive(device, s, target, { id: s.id, targetApiaryId: x.id, date: iso(Date.now()) }),
+      );
+      await pushOk(t, deleteApiary(offlineDevice("dev-r2", base + 50), x, x.id));
+      await pushOk(t, moves[0] ?? []);
+      await pushOk(t, moves[1] ?? []);
+      await expectHeld(first.id, x.id, "Moor");
+      await expectHeld(second.id, x.id, "Moor");
+    });
+
+    it("moves the hives of a holding apiary deleted in turn to its own holding apiary", async () => {
+      const x = await emptyApiary("Fen");
+      const state = await hiveAtA("Into Fen");
+      const base = await clockBase(t);
+      const move = relocateHive(
+        offlineDevice("dev-f1", base + 100),
+        state,
+        { id: x.id, name: "Fen" },
+        {
+          id: state.id,
+          targetApiaryId: x.id,
+          date: iso(Date.now()),
+        },
+      );
+      await pushOk(t, deleteApiary(offlineDevice("dev-f2", base + 50), x, x.id));
+      await pushOk(t, move);
+      const held = holdingApiaryId(x.id);
+      const base2 = await clockBase(t);
+      const heldState = { id: held, liveHives: 0 };
+      await pushOk(t, deleteApiary(offlineDevice("dev-f3", base2 + 50), heldState, held));
+      await expectHeld(state.id, held, "Fen");
+    });
   });
 });

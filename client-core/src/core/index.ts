@@ -206,6 +206,16 @@ export {
   orSetValues,
   parseOrSetPatch,
 } from "./or-set.ts";
+export {
+  deletedAt,
+  type HiveInApiary,
+  holdingApiaryId,
+  holdingOf,
+  isOpenTask,
+  repairHiveApiary,
+  repairTask,
+  restoredName,
+} from "./orphans.ts";
 export { maxQuotedLength, quote } from "./quote.ts";
 export {
   isTimestampInRange,

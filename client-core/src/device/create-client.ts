@@ -8,7 +8,6 @@
  *   await client.inspections.createInspection({ hiveId });
  *   client.live((c) => c.hives.listHives({})).subscribe({ next: render });
  */
-import { timestampMs } from "@bufbuild/protobuf/wkt";
 import {
   Code,
   ConnectError,
@@ -32,6 +31,9 @@ import { createSyncClient } from "../sync/sync-client.ts";
 import { type AccountRecord, lastAccount, rememberAccount } from "./accounts.ts";
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
+import { listNotices, noticesTable, type SyncNotice } from "./notices.ts";
+import { readPushResponse } from "./push-delegate.ts";
+import { type RemovedRecords, removedRecords } from "./removed.ts";
 import { entityTables, openReplicaDb, type ReplicaDb } from "./replica-db.ts";
 import { metaKeys } from "./replica-sync.ts";
 import { storageErrorInterceptor } from "./storage-error.ts";
@@ -82,6 +84,13 @@ export interface HivekeepClient extends RecordClients {
   /** The replica itself (for tools and tests). */
   readonly db: ReplicaDb;
   /**
+   * The device's "now": its wall clock corrected by the offset to the server's clock measured
+   * at the last Push or Pull (DeviceClock), the time the local services record with. A form's
+   * default date comes from it, so a phone whose clock runs ahead does not propose a date the
+   * services refuse as "in the future".
+   */
+  now(): Date;
+  /**
    * A query over the local services that runs again whenever the replica's records change (in
    * this tab or another; not for the sync's own bookkeeping: outbox, quarantine, meta), as an
    * Observable (the app wraps it in `useLiveQuery`).
@@ -95,6 +104,17 @@ export interface HivekeepClient extends RecordClients {
     subscribe(listener: (status: SyncStatus) => void): () => void;
     retry(id: number): Promise<void>;
     discard(id: number): Promise<void>;
+  };
+  /**
+   * What sync overrode or set aside of this account's work on this device (notices.ts), newest
+   * first, until dismissed: `live()` re-runs on every change of them.
+   */
+  /** Records deleted (on another device) as the replica last held them, with when. */
+  readonly removed: RemovedRecords;
+  readonly notices: {
+    list(): Promise<SyncNotice[]>;
+    live(): Observable<SyncNotice[]>;
+    dismiss(key: string): Promise<void>;
   };
   close(): Promise<void>;
 }
@@ -205,8 +225,7 @@ export async function createHivekeepClient(
     },
     async push(changes) {
       token = await options.getToken?.();
-      const response = await sync.push(changes);
-      return { serverTimeMs: response.serverTime ? timestampMs(response.serverTime) : undefined };
+      return readPushResponse(await sync.push(changes));
     },
     async *pages(cursor, limit, signal) {
       token = await options.getToken?.();
@@ -290,6 +309,7 @@ export async function createHivekeepClient(
     userId: account.userId,
     dbName,
     db,
+    now: session.now,
     live: (query) => watch(dbName, () => query(client), { tables: recordTables }),
     sync: {
       start: () => engine.start(),
@@ -301,6 +321,14 @@ export async function createHivekeepClient(
       subscribe: (listener) => engine.subscribe(listener),
       retry: (id) => engine.retry(id),
       discard: (id) => engine.discard(id),
+    },
+    removed: removedRecords(store, account.organizationId, node),
+    notices: {
+      list: () => listNotices(db),
+      live: () => watch(dbName, () => listNotices(db), { tables: [noticesTable] }),
+      dismiss: async (key) => {
+        await db.notices.delete(key);
+      },
     },
     async close() {
       engine.stop();

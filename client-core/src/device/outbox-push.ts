@@ -21,6 +21,8 @@ import { restamp } from "../core/restamp.ts";
 import { isClockAheadReason } from "../core/validate-change.ts";
 import type { SyncChange } from "../protocol/wire.ts";
 import type { DeviceClock } from "./device-clock.ts";
+import { exclusive } from "./exclusive.ts";
+import { conflictNotices, type PushConflict, putNotices } from "./notices.ts";
 import type { PushOutcome } from "./push-delegate.ts";
 import type { OutboxEntry, ReplicaDb } from "./replica-db.ts";
 import { acknowledge, metaKeys, outboxBatch, quarantine, replaceStamps } from "./replica-sync.ts";
@@ -75,6 +77,7 @@ export class OutboxPusher {
           clock.observeServerTime(outcome.serverTimeMs);
           for (const e of batch) clock.observe(e.change.hlc);
           await acknowledge(db, batch);
+          if (outcome.conflicts?.length) await this.notice(batch, outcome.conflicts);
           this.budget = Math.min(this.maxBytes, this.budget * 2);
           break;
         case "too-large":
@@ -106,6 +109,20 @@ export class OutboxPusher {
           throw outcome.error;
       }
     }
+  }
+
+  /** Keeps a notice of each column of the batch that lost to a newer write (notices.ts). */
+  private async notice(
+    batch: readonly OutboxEntry[],
+    conflicts: readonly PushConflict[],
+  ): Promise<void> {
+    const { db, clock } = this.options;
+    const changes = batch.map((e) => e.change);
+    const now = new Date(clock.nowMs()).toISOString();
+    await exclusive(db, async () => {
+      const notices = await conflictNotices(db, changes, conflicts, now);
+      await db.transaction("rw", db.notices, (tx) => putNotices(tx, notices));
+    });
   }
 
   /** The next batch is half this one. */

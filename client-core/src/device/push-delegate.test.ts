@@ -4,14 +4,13 @@
  * proxy (its own page) would. No outcome depends on an error's message.
  */
 import { create, toBinary } from "@bufbuild/protobuf";
-import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { PushRejectionSchema, PushResponseSchema } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
 import type { SyncChange } from "../protocol/wire.ts";
 import { createSyncClient } from "../sync/sync-client.ts";
-import { type PushOutcome, pushBatch } from "./push-delegate.ts";
+import { type PushOutcome, pushBatch, readPushResponse } from "./push-delegate.ts";
 
 const change = (i: number): SyncChange => ({
   entity: "apiary",
@@ -31,10 +30,8 @@ async function outcomeOf(answer: () => Response | Promise<Response>): Promise<Pu
     fetch: async () => answer(),
   });
   // As create-client.ts's transport reads a PushResponse.
-  const push = async (changes: readonly SyncChange[]) => {
-    const { serverTime } = await client.push(changes);
-    return { serverTimeMs: serverTime ? timestampMs(serverTime) : undefined };
-  };
+  const push = async (changes: readonly SyncChange[]) =>
+    readPushResponse(await client.push(changes));
   return pushBatch({ push }, batch);
 }
 
@@ -58,7 +55,20 @@ describe("push delegate outcomes", () => {
           headers: { "content-type": "application/proto" },
         }),
     );
-    expect(outcome).toEqual({ kind: "sent", serverTimeMs: 1_777_000_000_005 });
+    expect(outcome).toEqual({ kind: "sent", serverTimeMs: 1_777_000_000_005, conflicts: [] });
+  });
+
+  it("sent: the columns that lost, as Push's conflicts name them (issue 25)", async () => {
+    const conflicts = [
+      { entity: "hive", entityId: "h1", columns: ["note"], winningHlc: "001777000000000:00000:b" },
+    ];
+    const outcome = await outcomeOf(
+      () =>
+        new Response(toBinary(PushResponseSchema, create(PushResponseSchema, { conflicts })), {
+          headers: { "content-type": "application/proto" },
+        }),
+    );
+    expect(outcome).toMatchObject({ kind: "sent", conflicts });
   });
 
   it("too-large: the server's resource_exhausted for a body over its limit, whatever it says", async () => {

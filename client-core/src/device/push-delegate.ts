@@ -10,9 +10,12 @@
  * | `retry-later` | a failure a later attempt may get past: network, server down, a rate limit  |
  * | `failed`      | anything else (unauthenticated among them): the cycle fails with it         |
  */
+
+import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { PushRejectionSchema } from "@hivekeep/proto";
+import { PushRejectionSchema, type PushResponse } from "@hivekeep/proto";
 import type { SyncChange } from "../protocol/wire.ts";
+import type { PushConflict } from "./notices.ts";
 import type { SyncTransport } from "./sync-transport.ts";
 
 /** A change the server refused: its index in the batch, its code and every reason given. */
@@ -23,7 +26,12 @@ export interface Refusal {
 }
 
 export type PushOutcome =
-  | { readonly kind: "sent"; readonly serverTimeMs: number | undefined }
+  | {
+      readonly kind: "sent";
+      readonly serverTimeMs: number | undefined;
+      /** Columns of the batch that lost last-writer-wins (Push's `conflicts`). */
+      readonly conflicts?: readonly PushConflict[];
+    }
   | { readonly kind: "too-large"; readonly error: ConnectError }
   | {
       readonly kind: "rejected";
@@ -33,14 +41,30 @@ export type PushOutcome =
   | { readonly kind: "retry-later"; readonly error: ConnectError }
   | { readonly kind: "failed"; readonly error: ConnectError };
 
+/** What the engine reads of a PushResponse: the server's time and the columns that lost. */
+export function readPushResponse(response: PushResponse): {
+  serverTimeMs: number | undefined;
+  conflicts: PushConflict[];
+} {
+  return {
+    serverTimeMs: response.serverTime ? timestampMs(response.serverTime) : undefined,
+    conflicts: response.conflicts.map((c) => ({
+      entity: c.entity,
+      entityId: c.entityId,
+      columns: c.columns,
+      winningHlc: c.winningHlc,
+    })),
+  };
+}
+
 /** Pushes one batch; never throws. */
 export async function pushBatch(
   transport: Pick<SyncTransport, "push">,
   changes: readonly SyncChange[],
 ): Promise<PushOutcome> {
   try {
-    const { serverTimeMs } = await transport.push(changes);
-    return { kind: "sent", serverTimeMs };
+    const { serverTimeMs, conflicts = [] } = await transport.push(changes);
+    return { kind: "sent", serverTimeMs, conflicts };
   } catch (err) {
     return pushFailure(ConnectError.from(err), changes.length);
   }

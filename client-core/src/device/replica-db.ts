@@ -9,6 +9,8 @@
  * - `quarantine`: changes the server refused, kept and shown with the reason until the user
  *   retries or discards them.
  * - `meta`: the cursor, the HLC clock, the measured server clock offset, who the replica is for.
+ * - `notices` (version 3): what sync overrode or set aside of the user's work, until dismissed
+ *   (notices.ts).
  *
  * Schema changes add a `version(n)` with an upgrade function; versions are never edited. A new
  * ordered index on a table that had none needs its upgrade to write `live` into that table's rows.
@@ -24,6 +26,7 @@ import { Dexie, type EntityTable, type Table, type Transaction } from "dexie";
 import type { Change } from "../core/change.ts";
 import { type EntityName, entities, entityNames } from "../core/entities.ts";
 import type { ScopedRowState } from "../core/merge-change.ts";
+import { noticesTable, type SyncNotice } from "./notices.ts";
 
 export interface DeviceRow extends ScopedRowState {
   readonly id: string;
@@ -135,7 +138,12 @@ export function storesV1(): Record<string, string> {
   return stores;
 }
 
-/** The Dexie stores of the current version. */
+/** The Dexie stores of version 2 (and, with `notices`, of version 3); exported for the upgrade test. */
+export function storesV2(): Record<string, string> {
+  return stores();
+}
+
+/** The Dexie stores of the record and sync tables of the current version. */
 function stores(): Record<string, string> {
   const stores = { ...syncTables };
   for (const name of entityNames) {
@@ -149,6 +157,7 @@ function stores(): Record<string, string> {
 }
 
 export type ReplicaDb = Dexie & {
+  notices: EntityTable<SyncNotice, "key">;
   outbox: EntityTable<OutboxEntry, "seq">;
   quarantine: EntityTable<QuarantineEntry, "seq">;
   meta: EntityTable<MetaEntry, "key">;
@@ -180,6 +189,8 @@ export function openReplicaDb(name: string, options: ReplicaDbOptions = {}): Rep
           });
       }
     });
+  // Notices of overridden work (issue 25): a new table, nothing to rewrite.
+  db.version(3).stores({ ...stores(), [noticesTable]: "key" });
   return db;
 }
 

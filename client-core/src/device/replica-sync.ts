@@ -22,6 +22,13 @@ import { withPending } from "../core/pending.ts";
 import { deviceRow, readRows, stateOf } from "./dexie-store.ts";
 import { exclusive } from "./exclusive.ts";
 import {
+  noticesTable,
+  pulledNotices,
+  putNotices,
+  type SyncNotice,
+  withWinners,
+} from "./notices.ts";
+import {
   type DeviceRow,
   entityTable,
   entityTables,
@@ -41,6 +48,8 @@ export const metaKeys = {
   organizationId: "organizationId",
   userId: "userId",
   lastSyncedAt: "lastSyncedAt",
+  /** The device's server-corrected time when its last pull reached the end of the feed. */
+  caughtUpMs: "caughtUpMs",
 } as const;
 
 const splitKey = (key: string): [EntityName, string] => {
@@ -59,9 +68,10 @@ export async function applyPulled(
 ): Promise<Hlc | undefined> {
   let maxSeen: Hlc | undefined;
   await exclusive(db, () =>
-    db.transaction("rw", [...entityTables(db), db.meta], async (tx) => {
+    db.transaction("rw", [...entityTables(db), db.meta, db.notices], async (tx) => {
       const { meta } = tablesOf(tx);
       const rows = await readRows(tx, changes);
+      const before = new Map(rows);
       const dirty = new Map<EntityName, Map<string, DeviceRow>>();
       for (const change of changes) {
         if (maxSeen === undefined || change.hlc > maxSeen) maxSeen = change.hlc;
@@ -80,6 +90,8 @@ export async function applyPulled(
         byId.set(change.entityId, next);
         dirty.set(change.entity, byId);
       }
+      // Notices first: they read the records that refer to a deleted hive as they were.
+      await noticePulled(tx, changes, before, rows);
       await Promise.all(
         [...dirty].map(([entity, byId]) => entityTable(tx, entity).bulkPut([...byId.values()])),
       );
@@ -88,6 +100,39 @@ export async function applyPulled(
     }),
   );
   return maxSeen;
+}
+
+/**
+ * The notices a pulled page gives rise to (notices.ts), stored in the page's transaction; and
+ * what won, for the notices of overwritten columns of the page's rows.
+ */
+async function noticePulled(
+  tx: TableSource,
+  changes: readonly Change[],
+  before: ReadonlyMap<string, DeviceRow | undefined>,
+  after: ReadonlyMap<string, DeviceRow | undefined>,
+): Promise<void> {
+  const { meta } = tablesOf(tx);
+  const [node, caughtUp] = await Promise.all([
+    meta.get(metaKeys.node),
+    meta.get(metaKeys.caughtUpMs),
+  ]);
+  const notices = tx.table<SyncNotice, string>(noticesTable);
+  const ctx = {
+    node: typeof node?.value === "string" ? node.value : "",
+    caughtUpMs: typeof caughtUp?.value === "number" ? caughtUp.value : 0,
+    nowIso: new Date().toISOString(),
+  };
+  await putNotices(tx, await pulledNotices(tx, changes, before, after, ctx));
+  if ((await notices.count()) === 0) return;
+  const keys = [...after.keys()];
+  const open = await notices.bulkGet(keys);
+  const filled = open.flatMap((n, i) => {
+    if (n === undefined) return [];
+    const next = withWinners(n, after.get(keys[i] as string));
+    return next === n ? [] : [next];
+  });
+  if (filled.length > 0) await notices.bulkPut(filled);
 }
 
 /**

@@ -282,7 +282,11 @@ export class SyncEngine {
       await this.pusher.pushAll();
       await this.feed.pull(this.options.pullLimit ?? maxPullLimit);
       const now = clock.wallMs();
-      await db.meta.bulkPut([{ key: metaKeys.lastSyncedAt, value: now }, ...clock.meta()]);
+      await db.meta.bulkPut([
+        { key: metaKeys.lastSyncedAt, value: now },
+        { key: metaKeys.caughtUpMs, value: clock.nowMs() },
+        ...clock.meta(),
+      ]);
       this.set({ online: true, lastError: undefined, lastSyncedAt: new Date(now) });
     } catch (err) {
       const ce = ConnectError.from(err);

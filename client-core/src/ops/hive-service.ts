@@ -1,6 +1,6 @@
 /**
  * HiveService (contract §3, §4.3, §6) over a replica: list by name, get, create (opens the first
- * placement), update, relocate (closes the open placement, opens one at the target), delete.
+ * placement at the set-up date, default now), update, relocate (closes the open placement, opens one at the target), delete.
  */
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
@@ -41,7 +41,7 @@ async function hiveState(
   r: ReplicaReader,
   id: string,
   at: string,
-  options: { withQueens?: boolean } = {},
+  options: { withQueens?: boolean; withOpenTasks?: boolean } = {},
 ): Promise<HiveState | undefined> {
   const context = id === "" ? undefined : await hiveAt(r, id, at);
   if (!context) return undefined;
@@ -61,6 +61,17 @@ async function hiveState(
         })
       ).rows
     : [];
+  const tasks = options.withOpenTasks
+    ? (
+        await r.list("task", {
+          where: [
+            { column: "hive_id", eq: id },
+            { column: "done", eq: false },
+          ],
+          orderBy: [{ column: "id" }],
+        })
+      ).rows
+    : [];
   return {
     id,
     name: text(hive.values.name),
@@ -73,6 +84,9 @@ async function hiveState(
       startedAt: text(p.values.started_at),
     })),
     ...(options.withQueens ? { queenIds: queens.map((q) => q.id) } : {}),
+    ...(options.withOpenTasks
+      ? { openTasks: tasks.map((t) => ({ id: t.id, scopeId: t.scopeId })) }
+      : {}),
   };
 }
 
@@ -96,8 +110,12 @@ export function hiveService(sessionOf: SessionOf): ServiceImpl<typeof HiveServic
     async createHive(req, ctx) {
       const s = sessionOf(ctx);
       const hive = await s.store.write(async (w) => {
+        const cc = commandContext(s);
         const apiary = req.apiaryId === "" ? undefined : await w.get("apiary", req.apiaryId);
-        const { id, changes } = createHive(commandContext(s), apiary, req);
+        const { id, changes } = createHive(cc, apiary, {
+          ...req,
+          date: isoOr(req.date, cc.now, "date"),
+        });
         await w.apply(changes);
         return mustGetHive(w, s.organizationId, id);
       });
@@ -140,7 +158,7 @@ export function hiveService(sessionOf: SessionOf): ServiceImpl<typeof HiveServic
       const s = sessionOf(ctx);
       await s.store.write(async (w) => {
         const cc = commandContext(s);
-        const state = await hiveState(w, req.id, cc.now.toISOString());
+        const state = await hiveState(w, req.id, cc.now.toISOString(), { withOpenTasks: true });
         await w.apply(deleteHive(cc, state, req.id));
       });
       return create(DeleteHiveResponseSchema, {});

@@ -7,6 +7,7 @@ import { Link } from "wouter";
 import { useFormat } from "../format.ts";
 import { useMessages } from "../i18n.ts";
 import { useClient, useSyncStatus } from "./client.tsx";
+import { useNotices } from "./notices.ts";
 import { paths } from "./paths.ts";
 import { setPendingChanges } from "./pending.ts";
 import { shellMessages } from "./shell-messages.ts";
@@ -41,7 +42,8 @@ export function SyncBar() {
   const now = useTick(30_000);
   const browserOnline = useOnline();
   const online = browserOnline && status.online;
-  const attention = status.quarantined.length;
+  // Refused changes and notices of work sync overrode (issue 25) both wait on /sync.
+  const attention = status.quarantined.length + useNotices().length;
   useEffect(() => {
     setPendingChanges(status.pending);
     return () => setPendingChanges(0);

@@ -19,6 +19,7 @@ import type { Db, Queryable } from "../db/db.ts";
 import { type ApplyOptions, type ApplyOutcome, applyChanges } from "./apply-changes.ts";
 import { feedChannel } from "./feed-notifier.ts";
 import { invariantRepairs } from "./invariant-repair.ts";
+import { orphanRepairs } from "./orphan-repair.ts";
 import { newServerClock, type ServerClock } from "./server-clock.ts";
 
 export interface TenantWriter {
@@ -102,11 +103,28 @@ export async function writeTenant<T>(
             clock,
             newId,
           );
-          if (repairs.length === 0) return { ...outcome, repairs };
-          const repaired = await applyChanges(tx, organizationId, repairs, seq, { writeChunk });
-          seq = repaired.lastSeq;
-          const written = new Map([...outcome.written, ...repaired.written]);
-          return { ...outcome, lastSeq: seq, written, repairs };
+          let written = outcome.written;
+          if (repairs.length > 0) {
+            const repaired = await applyChanges(tx, organizationId, repairs, seq, { writeChunk });
+            seq = repaired.lastSeq;
+            written = new Map([...written, ...repaired.written]);
+          }
+          // Then the rows the batch left pointing at a deleted hive or apiary (issue 25).
+          const orphans = await orphanRepairs(
+            tx,
+            organizationId,
+            changes,
+            outcome.results,
+            clock,
+            newId,
+          );
+          if (orphans.length > 0) {
+            const repaired = await applyChanges(tx, organizationId, orphans, seq, { writeChunk });
+            seq = repaired.lastSeq;
+            written = new Map([...written, ...repaired.written]);
+          }
+          if (repairs.length === 0 && orphans.length === 0) return { ...outcome, repairs };
+          return { ...outcome, lastSeq: seq, written, repairs: [...repairs, ...orphans] };
         },
       }),
     ]);

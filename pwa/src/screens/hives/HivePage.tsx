@@ -56,6 +56,8 @@ function HiveView({ data }: { data: HivePageData }) {
   const [, navigate] = useLocation();
   const readOnly = useReadOnly();
   const { hive: h } = data;
+  // Deleted on another device: shown as it was, its records reachable, nothing to write to it.
+  const removed = data.deleted !== undefined;
   const apiaryName = (apiaryId: string) => data.apiaryNames.get(apiaryId) ?? t("unknownApiary");
   const withdrawals = runningWithdrawals(data.treatments, now);
   const remove = useAction(async () => {
@@ -78,6 +80,16 @@ function HiveView({ data }: { data: HivePageData }) {
         )}
       </p>
       {h.note && <p className="hive-note">{h.note}</p>}
+      {removed && (
+        <p className="notice notice--warn" role="status" data-testid="hive-deleted-elsewhere">
+          <strong>
+            {t(data.deleted?.elsewhere ? "deletedElsewhere" : "deletedHere", {
+              when: data.deleted?.at ? fmt.dateTime(new Date(data.deleted.at)) : "—",
+            })}
+          </strong>{" "}
+          {t("deletedElsewhereKept")}
+        </p>
+      )}
 
       {withdrawals.map((w) => (
         <p key={w.id} className="notice notice--warn hive-withdrawal" role="status">
@@ -89,17 +101,21 @@ function HiveView({ data }: { data: HivePageData }) {
 
       <div className="hive-top">
         <Writable>
-          <Link
-            href={paths.inspect(h.id)}
-            className="button button--primary button--big hive-actions__inspect"
-          >
-            {t("inspect")}
-          </Link>
+          {!removed && (
+            <Link
+              href={paths.inspect(h.id)}
+              className="button button--primary button--big hive-actions__inspect"
+            >
+              {t("inspect")}
+            </Link>
+          )}
         </Writable>
         <StockCard data={data} queen={reigningQueen(data.queens)} />
-        <Writable>
-          <MoreActions hiveId={h.id} />
-        </Writable>
+        {!removed && (
+          <Writable>
+            <MoreActions hiveId={h.id} />
+          </Writable>
+        )}
       </div>
 
       <div className="grid hive-sections">
@@ -113,11 +129,13 @@ function HiveView({ data }: { data: HivePageData }) {
         <HiveCharts inspections={data.inspections} />
       </Suspense>
 
-      {!readOnly && (
+      {!readOnly && !removed && (
         <Card className="hive-card">
           <ConfirmButton
             label={t("deleteHive")}
             confirm={t("deleteHiveConfirm")}
+            confirmLabel={t("deleteHive")}
+            keepLabel={tc("keep")}
             onConfirm={() => void remove.run()}
             disabled={remove.busy}
           />

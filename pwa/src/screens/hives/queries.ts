@@ -23,6 +23,11 @@ import { apiaryIdsOf } from "./present.ts";
 /** Everything one hive's page shows. Lists newest first, as the services order them. */
 export interface HivePageData {
   readonly hive: Hive;
+  /**
+   * Set when the hive is deleted (issue 25): when (RFC 3339, "" when unknown), and whether on
+   * another device.
+   */
+  readonly deleted?: { readonly at: string; readonly elsewhere: boolean };
   /** The names of the apiaries the page mentions; a deleted one is missing ("Unknown apiary"). */
   readonly apiaryNames: ReadonlyMap<string, string>;
   readonly inspections: readonly Inspection[];
@@ -42,7 +47,10 @@ export interface HivePageData {
 export function useHivePage(id: string): Live<HivePageData> {
   return useLiveQuery(
     async (c): Promise<HivePageData | undefined> => {
-      const { hive } = await c.hives.getHive({ id });
+      // A hive deleted on another device shows as the replica last held it (issue 25).
+      const live = await orMissing(c.hives.getHive({ id }).then((r) => r.hive));
+      const removed = live === undefined ? await c.removed.hive(id) : undefined;
+      const hive = live ?? removed?.record;
       if (hive === undefined) return undefined;
       const [inspections, queens, tasks, treatments, harvests, events] = await Promise.all([
         listAll(
@@ -68,7 +76,17 @@ export function useHivePage(id: string): Live<HivePageData> {
         c.events.listEvents({ hiveId: id, limit: maxEventLimit }).then((r) => r.events),
       ]);
       const apiaryNames = await apiaryNamesOf(c, apiaryIdsOf(hive, events));
-      return { hive, apiaryNames, inspections, queens, tasks, treatments, harvests, events };
+      return {
+        hive,
+        ...(removed ? { deleted: { at: removed.deletedAt, elsewhere: removed.elsewhere } } : {}),
+        apiaryNames,
+        inspections,
+        queens,
+        tasks,
+        treatments,
+        harvests,
+        events,
+      };
     },
     [id],
   );
@@ -143,7 +161,10 @@ export interface RelocateData {
 export function useRelocateHive(id: string): Live<RelocateData> {
   return useLiveQuery(
     async (c): Promise<RelocateData | undefined> => {
-      const { hive } = await c.hives.getHive({ id });
+      // A hive deleted on another device shows as the replica last held it (issue 25).
+      const live = await orMissing(c.hives.getHive({ id }).then((r) => r.hive));
+      const removed = live === undefined ? await c.removed.hive(id) : undefined;
+      const hive = live ?? removed?.record;
       if (hive === undefined) return undefined;
       const [apiaries, events] = await Promise.all([
         allApiaries(c),

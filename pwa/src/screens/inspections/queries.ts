@@ -21,7 +21,10 @@ export function useInspectionPage(id: string): Live<InspectionPageData> {
       const { inspection } = await c.inspections.getInspection({ id });
       if (!inspection) return undefined;
       const [hive, apiary, queen] = await Promise.all([
-        orMissing(c.hives.getHive({ id: inspection.hiveId }).then((r) => r.hive)),
+        // A hive deleted on another device is still named, as the replica last held it.
+        orMissing(c.hives.getHive({ id: inspection.hiveId }).then((r) => r.hive)).then(
+          async (hive) => hive ?? (await c.removed.hive(inspection.hiveId))?.record,
+        ),
         inspection.apiaryId
           ? orMissing(c.apiaries.getApiary({ id: inspection.apiaryId }).then((r) => r.apiary))
           : undefined,

@@ -1,25 +1,30 @@
 /**
  * The changes the server refused (quarantined by the sync engine), each with its reason and a
  * way out: open the record to fix it and try again, or discard the change, which puts the record
- * back to the server's state. Nothing else is held back meanwhile.
+ * back to the server's state. Nothing else is held back meanwhile. Above them, the notices of
+ * work sync overrode on this device (Notices.tsx, issue 25).
  */
 import "./attention.css";
 import type { QuarantinedItem } from "@hivekeep/client-core";
 import { Link } from "wouter";
 import { useClient, useSyncStatus } from "../../app/client.tsx";
+import { useNotices } from "../../app/notices.ts";
 import { useMessages } from "../../i18n.ts";
 import { ConfirmButton, Empty, ErrorNote, Page, useAction } from "../../ui/page.tsx";
 import { syncMessages } from "./messages.ts";
+import { NoticeList } from "./Notices.tsx";
 import { recordName, recordPath } from "./present.ts";
 
 export default function Attention() {
   const t = useMessages(syncMessages);
   const status = useSyncStatus();
+  const notices = useNotices();
   const items = status.quarantined;
   return (
     <Page title={t("title")}>
+      {notices.length > 0 && <NoticeList notices={notices} />}
       {items.length === 0 ? (
-        <Empty>{t("none")}</Empty>
+        <Empty>{notices.length === 0 ? t("none") : t("noneRefused")}</Empty>
       ) : (
         <>
           <p>{t("intro")}</p>

@@ -6,6 +6,7 @@ export const syncMessages = defineMessages("sync", {
     intro:
       "The server refused these changes. Everything else keeps syncing. Fix the record and try again, or discard the change to go back to what the server has.",
     none: "Nothing needs attention: every change was accepted.",
+    noneRefused: "The server accepted every change.",
     reason: "Reason",
     change: "{{what}} · {{op}}",
     opUpsert: "change",
@@ -24,12 +25,25 @@ export const syncMessages = defineMessages("sync", {
     "entity.treatment": "Treatment",
     "entity.harvest": "Harvest",
     "entity.event": "Event",
+    noticesTitle: "Overridden by sync",
+    noticesIntro:
+      "Sync kept another device's version of these records. Nothing is lost: here is what you wrote.",
+    overwritten: "Your change lost to a newer one made on another device ({{when}}).",
+    deleted: "Deleted on another device ({{when}}) while you were working on it.",
+    orphaned: "{{cause}} was deleted on another device ({{when}}). This record stays.",
+    moved:
+      "Its apiary {{cause}} was deleted on another device ({{when}}). The hive was moved to a new apiary named after it.",
+    yours: "You wrote",
+    won: "Kept",
+    wonPending: "arrives with the next sync",
+    dismiss: "Dismiss",
   },
   de: {
     title: "Braucht Aufmerksamkeit",
     intro:
       "Der Server hat diese Änderungen abgelehnt. Alles andere wird weiter synchronisiert. Korrigieren Sie den Eintrag und versuchen Sie es erneut, oder verwerfen Sie die Änderung, um zum Stand des Servers zurückzukehren.",
     none: "Nichts braucht Aufmerksamkeit: Alle Änderungen wurden angenommen.",
+    noneRefused: "Der Server hat alle Änderungen angenommen.",
     reason: "Grund",
     change: "{{what}} · {{op}}",
     opUpsert: "Änderung",
@@ -48,5 +62,19 @@ export const syncMessages = defineMessages("sync", {
     "entity.treatment": "Behandlung",
     "entity.harvest": "Ernte",
     "entity.event": "Ereignis",
+    noticesTitle: "Von der Synchronisierung überschrieben",
+    noticesIntro:
+      "Die Synchronisierung hat bei diesen Einträgen den Stand eines anderen Geräts behalten. Nichts geht verloren: Hier steht, was Sie eingegeben haben.",
+    overwritten:
+      "Ihre Änderung wurde von einer neueren auf einem anderen Gerät überschrieben ({{when}}).",
+    deleted: "Auf einem anderen Gerät gelöscht ({{when}}), während Sie daran gearbeitet haben.",
+    orphaned:
+      "{{cause}} wurde auf einem anderen Gerät gelöscht ({{when}}). Dieser Eintrag bleibt erhalten.",
+    moved:
+      "Sein Stand {{cause}} wurde auf einem anderen Gerät gelöscht ({{when}}). Das Volk wurde auf einen neuen, danach benannten Stand verschoben.",
+    yours: "Ihre Eingabe",
+    won: "Behalten",
+    wonPending: "kommt mit der nächsten Synchronisierung",
+    dismiss: "Ausblenden",
   },
 });
