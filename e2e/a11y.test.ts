@@ -40,11 +40,15 @@ const screens: readonly Screen[] = [
   { name: "hive-relocate", path: (s) => `/hives/${s.hiveId}/relocate` },
   { name: "inspection-form", path: (s) => `/hives/${s.hiveId}/inspect` },
   { name: "inspection", path: (s) => `/inspections/${s.inspectionId}` },
+  { name: "inspection-edit", path: (s) => `/inspections/${s.inspectionId}/edit` },
   { name: "queen-form", path: (s) => `/hives/${s.hiveId}/queen` },
   { name: "treatment-form", path: (s) => `/hives/${s.hiveId}/treatment` },
+  { name: "treatment-edit", path: (s) => `/treatments/${s.treatmentId}/edit` },
+  { name: "queen-edit", path: (s) => `/queens/${s.queenId}/edit` },
   { name: "harvest-form", path: (s) => `/hives/${s.hiveId}/harvest` },
   { name: "tasks", path: () => "/tasks" },
   { name: "task-form", path: (s) => `/tasks/new?hive=${s.hiveId}` },
+  { name: "task-edit", path: (s) => `/tasks/${s.taskId}/edit` },
   { name: "settings", path: () => "/settings" },
 ];
 

@@ -72,7 +72,11 @@ browserSuite("PWA: apiaries", () => {
 
     // No hives stand there, so it can go (after asking once more).
     await page.getByRole("button", { name: "Delete apiary" }).click();
-    await page.getByRole("button", { name: "Yes" }).click();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /^Delete the apiary / })
+      .waitFor();
+    await page.getByRole("button", { name: "Delete apiary" }).click();
     await heading(page, "Apiaries").waitFor();
     await expect.poll(() => listItem(page, "Orchard hill").count()).toBe(0);
     await expect.poll(() => synced("Orchard hill")).toBeUndefined();

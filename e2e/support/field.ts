@@ -153,6 +153,9 @@ export interface Season {
   readonly hiveId: string;
   readonly inspectionId: string;
   readonly queenId: string;
+  readonly treatmentId: string;
+  /** An open task of the hive. */
+  readonly taskId: string;
 }
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
@@ -229,7 +232,7 @@ export async function seedSeason(server: TestServer): Promise<Season> {
     inspectionId: inspection.id,
     photo: `data:image/png;base64,${pngImage(160).toString("base64")}`,
   });
-  await call("TreatmentService/CreateTreatment", {
+  const { treatment } = await call("TreatmentService/CreateTreatment", {
     hiveId: hive.id,
     product: "Oxuvar 5.7%",
     activeIngredient: "Oxalic acid",
@@ -252,7 +255,7 @@ export async function seedSeason(server: TestServer): Promise<Season> {
       batchNumber: `L-${days}`,
     });
   }
-  await call("TaskService/CreateTask", {
+  const { task: hiveTask } = await call("TaskService/CreateTask", {
     title: "Check the queen cells",
     hiveId: hive.id,
     dueAt: daysAgo(2),
@@ -271,5 +274,7 @@ export async function seedSeason(server: TestServer): Promise<Season> {
     hiveId: hive.id,
     inspectionId: inspection.id,
     queenId: queen.id,
+    treatmentId: treatment.id,
+    taskId: hiveTask.id,
   };
 }

@@ -85,6 +85,16 @@ const fields: Record<string, Expect | "invalid_argument"> = {
   "InspectionService/RemoveInspectionPhoto inspectionId": "id",
   // A photo that is not there: nothing to remove (contract §4.4.2), whatever it holds.
   "InspectionService/RemoveInspectionPhoto photo": "ignored",
+  "InspectionService/UpdateInspection inspection.id": "id",
+  "InspectionService/UpdateInspection inspection.organizationId": "ignored",
+  // hive_id never changes; apiary_id and queen_id are frozen as of the date.
+  "InspectionService/UpdateInspection inspection.hiveId": "ignored",
+  "InspectionService/UpdateInspection inspection.apiaryId": "ignored",
+  "InspectionService/UpdateInspection inspection.queenId": "ignored",
+  "InspectionService/UpdateInspection inspection.note": "text",
+  "InspectionService/UpdateInspection inspection.weather": "text",
+  "InspectionService/UpdateInspection inspection.varroa": "text",
+  "InspectionService/DeleteInspection id": "id",
 
   "QueenService/ListQueens hiveId": "filter",
   "QueenService/ListQueens page.pageToken": "text",
@@ -99,6 +109,7 @@ const fields: Record<string, Expect | "invalid_argument"> = {
   "QueenService/UpdateQueen queen.origin": "text",
   "QueenService/UpdateQueen queen.breederNumber": "text",
   "QueenService/UpdateQueen queen.note": "text",
+  "QueenService/DeleteQueen id": "id",
 
   "TaskService/ListTasks hiveId": "filter",
   "TaskService/ListTasks page.pageToken": "text",
@@ -108,6 +119,13 @@ const fields: Record<string, Expect | "invalid_argument"> = {
   // Contract §4.6 rule 2: an unknown apiaryId is invalid_argument.
   "TaskService/CreateTask apiaryId": "invalid_argument",
   "TaskService/SetTaskDone id": "id",
+  "TaskService/UpdateTask task.id": "id",
+  "TaskService/UpdateTask task.organizationId": "ignored",
+  "TaskService/UpdateTask task.title": "text",
+  "TaskService/UpdateTask task.hiveId": "id",
+  // As on create (contract §4.6 rule 2): an unknown apiaryId is invalid_argument.
+  "TaskService/UpdateTask task.apiaryId": "invalid_argument",
+  "TaskService/DeleteTask id": "id",
 
   "TreatmentService/ListTreatments hiveId": "filter",
   "TreatmentService/ListTreatments page.pageToken": "text",
@@ -119,6 +137,19 @@ const fields: Record<string, Expect | "invalid_argument"> = {
   "TreatmentService/CreateTreatment method": "text",
   "TreatmentService/CreateTreatment batchNumber": "text",
   "TreatmentService/CreateTreatment reason": "text",
+  "TreatmentService/UpdateTreatment treatment.id": "id",
+  "TreatmentService/UpdateTreatment treatment.organizationId": "ignored",
+  // hive_id never changes; apiary_id and queen_id are frozen as of the date.
+  "TreatmentService/UpdateTreatment treatment.hiveId": "ignored",
+  "TreatmentService/UpdateTreatment treatment.apiaryId": "ignored",
+  "TreatmentService/UpdateTreatment treatment.queenId": "ignored",
+  "TreatmentService/UpdateTreatment treatment.product": "text",
+  "TreatmentService/UpdateTreatment treatment.activeIngredient": "text",
+  "TreatmentService/UpdateTreatment treatment.dose": "text",
+  "TreatmentService/UpdateTreatment treatment.method": "text",
+  "TreatmentService/UpdateTreatment treatment.batchNumber": "text",
+  "TreatmentService/UpdateTreatment treatment.reason": "text",
+  "TreatmentService/DeleteTreatment id": "id",
 
   "HarvestService/ListHarvests hiveId": "filter",
   "HarvestService/ListHarvests apiaryId": "filter",
@@ -246,17 +277,26 @@ describe.each(targetKinds)("bad input to the record services on %s", (kind) => {
         inspectionId,
         photo: "data:image/png;base64,AAAA",
       },
+      "InspectionService/UpdateInspection": { inspection: { id: inspectionId, hiveId } },
+      "InspectionService/DeleteInspection": { id: inspectionId },
       "QueenService/ListQueens": {},
       "QueenService/GetQueen": { id: queenId },
       "QueenService/CreateQueen": { hiveId, year: 2026 },
       "QueenService/UpdateQueen": { queen: { id: queenId, hiveId, year: 2025, active: true } },
+      "QueenService/DeleteQueen": { id: queenId },
       "TaskService/ListTasks": {},
       "TaskService/GetTask": { id: taskId },
       "TaskService/CreateTask": { title: "New" },
       "TaskService/SetTaskDone": { id: taskId, done: true },
+      "TaskService/UpdateTask": { task: { id: taskId, title: "Feed", hiveId } },
+      "TaskService/DeleteTask": { id: taskId },
       "TreatmentService/ListTreatments": {},
       "TreatmentService/GetTreatment": { id: treatmentId },
       "TreatmentService/CreateTreatment": { hiveId, product: "Thymol" },
+      "TreatmentService/UpdateTreatment": {
+        treatment: { id: treatmentId, hiveId, product: "Oxalic acid" },
+      },
+      "TreatmentService/DeleteTreatment": { id: treatmentId },
       "HarvestService/ListHarvests": {},
       "HarvestService/GetHarvest": { id: harvestId },
       "HarvestService/CreateHarvest": { hiveId, amountKg: 1 },
@@ -333,10 +373,10 @@ describe.each(targetKinds)("bad input to the record services on %s", (kind) => {
     }
     expect(wrong).toEqual([]);
     expect((await pullAll(t, head)).changes).toEqual([]);
-    // A real leap day is a date.
-    const leap = await t.call("HiveService/RelocateHive", {
-      ...bodies["HiveService/RelocateHive"],
-      date: "2028-02-29T24:00:00Z".replace("24:00", "23:59"),
+    // A real leap day is a date (in the past: a set-up date cannot be in the future).
+    const leap = await t.call("HiveService/CreateHive", {
+      ...bodies["HiveService/CreateHive"],
+      date: "2024-02-29T24:00:00Z".replace("24:00", "23:59"),
     });
     expect(leap.status, JSON.stringify(leap.body)).toBe(200);
   });

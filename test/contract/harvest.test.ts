@@ -115,6 +115,21 @@ describe.each(targetKinds)("HarvestService on %s", (kind) => {
     expect(await feedHead(t)).toBe(head);
   });
 
+  it("refuses a date more than a day ahead with invalid_argument naming date (bestBefore is free) and writes nothing", async () => {
+    const head = await feedHead(t);
+    const ahead = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const r = await t.call("HarvestService/CreateHarvest", { hiveId, amountKg: 2, date: ahead });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ code: "invalid_argument", message: "date cannot be in the future" });
+    expect(await feedHead(t)).toBe(head);
+    const later = await t.call("HarvestService/CreateHarvest", {
+      hiveId,
+      amountKg: 2,
+      bestBefore: ahead,
+    });
+    expect(later.status).toBe(200);
+  });
+
   it("answers not_found for an unknown hive and writes nothing", async () => {
     const head = await feedHead(t);
     const r = await t.call("HarvestService/CreateHarvest", { hiveId: "no-such-hive", amountKg: 1 });

@@ -3,6 +3,7 @@
  * every database over HTTP and on a device's local operations (test/support/target.ts).
  * Placements have no service: they are checked in the feed.
  */
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createHive } from "@hivekeep/client-core/core";
 import { HiveService, HiveStatus, HiveType } from "@hivekeep/proto";
@@ -10,6 +11,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedChanges, seedContext } from "../support/command-seed.ts";
 import { feedHead, newApiary, pullAll, type WireChange } from "../support/fixtures.ts";
 import { targetKinds, useTestTarget } from "../support/target.ts";
+
+const isoOf = (ts: Parameters<typeof timestampDate>[0]) => timestampDate(ts).toISOString();
 
 const noFields = { type: 0, boxes: 0, colonyOrigin: "", note: "", qrCode: "", photo: "" };
 
@@ -247,9 +250,15 @@ describe.each(targetKinds)("HiveService on %s", (kind) => {
   });
 
   it("RelocateHive closes the placement at date, opens one at the target, moves the hive's scope and records MOVED {from, to}", async () => {
-    const h = await newHive("R");
+    const h = (
+      await t.call("HiveService/CreateHive", {
+        apiaryId: a1,
+        name: "R",
+        date: "2026-01-02T00:00:00Z",
+      })
+    ).body.hive;
     const before = await feedHead(t);
-    const date = "2099-01-02T03:04:05Z"; // after the hive arrived (now)
+    const date = "2026-01-02T03:04:05Z"; // after the hive arrived (its set-up date)
     const r = await t.call("HiveService/RelocateHive", { id: h.id, targetApiaryId: a2, date });
     expect(r.status).toBe(200);
     expect(r.body.hive).toMatchObject({
@@ -265,14 +274,14 @@ describe.each(targetKinds)("HiveService on %s", (kind) => {
     const [closed, opened] = feed.filter((c) => c.entity === "placement");
     expect(closed).toMatchObject({
       scopeId: a1,
-      payload: { ended_at: "2099-01-02T03:04:05.000Z" },
+      payload: { ended_at: "2026-01-02T03:04:05.000Z" },
     });
     expect(opened).toMatchObject({
       scopeId: a2,
       payload: {
         hive_id: h.id,
         apiary_id: a2,
-        started_at: "2099-01-02T03:04:05.000Z",
+        started_at: "2026-01-02T03:04:05.000Z",
         ended_at: null,
       },
     });
@@ -282,7 +291,7 @@ describe.each(targetKinds)("HiveService on %s", (kind) => {
       type: 4, // MOVED
       hive_id: h.id,
       apiary_id: a2,
-      date: "2099-01-02T03:04:05.000Z",
+      date: "2026-01-02T03:04:05.000Z",
       detail_json: JSON.stringify({ from: a1, to: a2 }),
     });
     // Later changes of the hive use the new apiary as their scope.
@@ -292,6 +301,146 @@ describe.each(targetKinds)("HiveService on %s", (kind) => {
     // ListHives by apiary follows the hive.
     const at2 = (await t.call("HiveService/ListHives", { apiaryId: a2 })).body.hives;
     expect(at2.map((x: { id: string }) => x.id)).toContain(h.id);
+  });
+
+  it("CreateHive with a date (issue 25) opens the placement and records CREATED at it; createdAt stays the time of the call", async () => {
+    const before = await feedHead(t);
+    const t0 = Date.now();
+    const r = await t.call("HiveService/CreateHive", {
+      apiaryId: a1,
+      name: "Set up in March",
+      date: "2026-03-15T09:00:00+01:00",
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const h = r.body.hive;
+    expect(Date.parse(h.createdAt)).toBeGreaterThanOrEqual(t0 - 5);
+    const feed = await feedSince(before);
+    expect(feed.map((c) => c.entity)).toEqual(["hive", "placement", "event"]);
+    expect(feed[1]?.payload).toMatchObject({
+      hive_id: h.id,
+      apiary_id: a1,
+      started_at: "2026-03-15T08:00:00.000Z",
+      ended_at: null,
+    });
+    expect(feed[2]?.payload).toMatchObject({ type: 1, date: "2026-03-15T08:00:00.000Z" });
+    const events = (await t.call("EventService/ListEvents", { hiveId: h.id })).body.events;
+    expect(events).toMatchObject([{ type: "EVENT_TYPE_CREATED", date: "2026-03-15T08:00:00Z" }]);
+    // Over binary protobuf too; left out, the date is now.
+    const client = t.client(HiveService);
+    const leap = await client.createHive({
+      apiaryId: a1,
+      name: "Leap",
+      date: timestampFromDate(new Date("2024-02-29T23:59:00Z")),
+    });
+    const mark = await feedHead(t);
+    const plain = await client.createHive({ apiaryId: a1, name: "Plain" });
+    const [placement] = (await feedSince(mark)).filter((c) => c.entity === "placement");
+    expect(placement?.payload.started_at).toBe(
+      plain.hive?.createdAt && isoOf(plain.hive.createdAt),
+    );
+    const leapEvents = (await t.call("EventService/ListEvents", { hiveId: leap.hive?.id })).body;
+    expect(leapEvents.events[0].date).toBe("2024-02-29T23:59:00Z");
+  });
+
+  it("CreateHive and RelocateHive refuse a date in the future, beyond a day of tolerance (invalid_argument naming date), and write nothing", async () => {
+    const h = await newHive("Future");
+    const ahead = (ms: number) => new Date(Date.now() + ms).toISOString();
+    const day = 24 * 60 * 60 * 1000;
+    for (const date of [ahead(day + 60_000), "2099-01-02T03:04:05Z"]) {
+      expect(
+        await rejects(
+          "CreateHive",
+          { apiaryId: a1, name: "Next year", date },
+          "invalid_argument",
+          400,
+        ),
+      ).toBe("date cannot be in the future");
+      expect(
+        await rejects(
+          "RelocateHive",
+          { id: h.id, targetApiaryId: a2, date },
+          "invalid_argument",
+          400,
+        ),
+      ).toBe("date cannot be in the future");
+    }
+    // Binary: the same error, and a date before the year 0001 is out of range.
+    const client = t.client(HiveService);
+    const future = await client
+      .createHive({ apiaryId: a1, name: "Bin", date: timestampFromDate(new Date("2099-01-01")) })
+      .catch((e: unknown) => ConnectError.from(e));
+    expect(future).toMatchObject({
+      code: Code.InvalidArgument,
+      rawMessage: "date cannot be in the future",
+    });
+    const ancient = await client
+      .createHive({ apiaryId: a1, name: "Bin", date: { seconds: -70_000_000_000n, nanos: 0 } })
+      .catch((e: unknown) => ConnectError.from(e));
+    expect(ancient).toMatchObject({
+      code: Code.InvalidArgument,
+      rawMessage: expect.stringMatching(/^date must be a date between/),
+    });
+    // Within the day of tolerance (a clock or time zone ahead), both are accepted.
+    const soon = ahead(60 * 60 * 1000);
+    const ok = await t.call("HiveService/CreateHive", { apiaryId: a1, name: "Soon", date: soon });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const moved = await t.call("HiveService/RelocateHive", {
+      id: ok.body.hive.id,
+      targetApiaryId: a2,
+      date: ahead(2 * 60 * 60 * 1000),
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+  });
+
+  it("a hive set up in March, moved in May and inspected in June (issue 25): ListEvents and the placements follow the dates, and records freeze the apiary of their date", async () => {
+    const march = "2026-03-15T08:00:00Z";
+    const may = "2026-05-10T07:30:00Z";
+    const june = "2026-06-12T10:00:00Z";
+    const h = (
+      await t.call("HiveService/CreateHive", { apiaryId: a1, name: "History", date: march })
+    ).body.hive;
+    const before = await feedHead(t);
+    const moved = await t.call("HiveService/RelocateHive", {
+      id: h.id,
+      targetApiaryId: a2,
+      date: may,
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const inJune = await t.call("InspectionService/CreateInspection", { hiveId: h.id, date: june });
+    expect(inJune.body.inspection).toMatchObject({ apiaryId: a2, date: june });
+    // Entered last, dated April: it stood at a1 then, and the list puts it by its date.
+    const april = "2026-04-20T09:00:00Z";
+    const inApril = await t.call("InspectionService/CreateInspection", {
+      hiveId: h.id,
+      date: april,
+    });
+    expect(inApril.body.inspection).toMatchObject({ apiaryId: a1, date: april });
+
+    const events = (await t.call("EventService/ListEvents", { hiveId: h.id })).body.events;
+    expect(
+      events.map((e: { type: string; date: string; apiaryId: string }) => [
+        e.type,
+        e.date,
+        e.apiaryId,
+      ]),
+    ).toEqual([
+      ["EVENT_TYPE_INSPECTION", june, a2],
+      ["EVENT_TYPE_MOVED", may, a2],
+      ["EVENT_TYPE_INSPECTION", april, a1],
+      ["EVENT_TYPE_CREATED", march, a1],
+    ]);
+    // The placements: at a1 from March until May, at a2 since May.
+    const placements = (await feedSince(before)).filter((c) => c.entity === "placement");
+    expect(placements.map((c) => [c.scopeId, c.payload])).toEqual([
+      [a1, { ended_at: "2026-05-10T07:30:00.000Z" }],
+      [
+        a2,
+        { hive_id: h.id, apiary_id: a2, started_at: "2026-05-10T07:30:00.000Z", ended_at: null },
+      ],
+    ]);
+    const inspections = (await t.call("InspectionService/ListInspections", { hiveId: h.id })).body
+      .inspections;
+    expect(inspections.map((i: { date: string }) => i.date)).toEqual([june, april]);
   });
 
   it("CreateHive's CREATED and RelocateHive's MOVED appear in ListEvents, newest first, with the reigning queen, refEntity, refId, detailJson and authorId", async () => {
@@ -460,7 +609,11 @@ describe.each(targetKinds)("ListHives on %s", (kind) => {
     // by the real command through the one write path in a single transaction.
     const ctx = seedContext();
     const hive = (apiaryId: string, name: string) =>
-      createHive(ctx, { id: apiaryId }, { ...noFields, apiaryId, name }).changes;
+      createHive(
+        ctx,
+        { id: apiaryId },
+        { ...noFields, apiaryId, name, date: ctx.now.toISOString() },
+      ).changes;
     const changes = Array.from({ length: 500 }, (_, i) =>
       hive(a1, `H${String(499 - i).padStart(3, "0")}`),
     ).flat();

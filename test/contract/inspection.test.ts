@@ -394,3 +394,157 @@ describe.each(targetKinds)("ListInspections on %s", (kind) => {
     expect(r.body.code).toBe("invalid_argument");
   });
 });
+
+describe.each(targetKinds)("UpdateInspection and DeleteInspection on %s", (kind) => {
+  const t = useTestTarget(kind);
+  let hiveId: string;
+  beforeAll(async () => {
+    ({ hiveId } = await withApiaryAndHive(t));
+  });
+  const newChanges = feedReader(t);
+  const inspect = async (body: object) =>
+    (await callOk(t, "InspectionService/CreateInspection", { hiveId, ...body })).inspection;
+  const eventsOf = async (hive: string, id: string) =>
+    (
+      (await t.call("EventService/ListEvents", { hiveId: hive, limit: 1000 })).body.events ?? []
+    ).filter((e: { refId: string }) => e.refId === id);
+  const daysFromNow = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString();
+
+  it("overwrites the fields (left out: default), ignores another hiveId, keeps photos and createdAt; the feed carries only what changed", async () => {
+    const i = await inspect({ date: "2026-05-01T07:00:00Z", note: "tpyo", frames: 8, varroa: "3" });
+    await callOk(t, "InspectionService/AddInspectionPhoto", {
+      inspectionId: i.id,
+      photo: photo("p"),
+    });
+    await newChanges();
+    const sent = { id: i.id, hiveId: "another-hive", date: i.date, note: "typo", frames: 8 };
+    const { inspection } = await callOk(t, "InspectionService/UpdateInspection", {
+      inspection: sent,
+    });
+    expect(inspection).toEqual({
+      ...i,
+      note: "typo",
+      varroa: undefined,
+      photoKeys: [photo("p")],
+    });
+    expect(inspection).not.toHaveProperty("varroa");
+    expect(await t.call("InspectionService/GetInspection", { id: i.id })).toEqual({
+      status: 200,
+      body: { inspection },
+    });
+    // The event is still true: only the inspection's changed columns travel.
+    const changes = await newChanges();
+    expect(changes.map((c) => [c.entity, c.op])).toEqual([["inspection", "CHANGE_OP_UPSERT"]]);
+    expect(Object.keys(JSON.parse(changes[0]?.payloadJson ?? "{}")).sort()).toEqual([
+      "note",
+      "varroa",
+    ]);
+    // Saving it again unchanged writes nothing.
+    await callOk(t, "InspectionService/UpdateInspection", { inspection: sent });
+    expect(await newChanges()).toEqual([]);
+  });
+
+  it("a changed date re-freezes the apiary and queen as of it; the old event is tombstoned and a true one recorded", async () => {
+    const { a, b, hive, oldQueen, newQueen } = await movedHiveWithTwoQueens(t);
+    const i = (await callOk(t, "InspectionService/CreateInspection", { hiveId: hive.id }))
+      .inspection;
+    expect(i).toMatchObject({ apiaryId: b, queenId: newQueen });
+    const [before] = await eventsOf(hive.id, i.id);
+    await newChanges();
+    const date = "2024-08-01T00:00:00Z";
+    const { inspection } = await callOk(t, "InspectionService/UpdateInspection", {
+      inspection: { ...i, date },
+    });
+    expect(inspection).toMatchObject({ id: i.id, date, apiaryId: a, queenId: oldQueen });
+    const changes = await newChanges();
+    expect(changes.map((c) => [c.entity, c.op, c.scopeId])).toEqual([
+      ["inspection", "CHANGE_OP_UPSERT", a],
+      ["event", "CHANGE_OP_DELETE", b],
+      ["event", "CHANGE_OP_UPSERT", a],
+    ]);
+    expect(changes[1]?.entityId).toBe(before.id);
+    const events = await eventsOf(hive.id, i.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: "EVENT_TYPE_INSPECTION",
+      date,
+      apiaryId: a,
+      queenId: oldQueen,
+      title: "Inspection",
+    });
+    expect((await t.call("EventService/GetEvent", { id: before.id })).status).toBe(404);
+    // Before any queen: none.
+    const none = await callOk(t, "InspectionService/UpdateInspection", {
+      inspection: { ...i, date: "2024-01-01T00:00:00Z" },
+    });
+    expect(none.inspection).not.toHaveProperty("queenId");
+  });
+
+  it("refuses a future date (more than a day ahead) on create and update with invalid_argument naming the field, and writes nothing", async () => {
+    const i = await inspect({ note: "today" });
+    await newChanges();
+    const created = await t.call("InspectionService/CreateInspection", {
+      hiveId,
+      date: daysFromNow(3),
+    });
+    expect(expectError(created, 400)).toEqual({
+      code: "invalid_argument",
+      message: "date cannot be in the future",
+    });
+    const updated = await t.call("InspectionService/UpdateInspection", {
+      inspection: { ...i, date: daysFromNow(3) },
+    });
+    expect(expectError(updated, 400)).toEqual({
+      code: "invalid_argument",
+      message: "inspection.date cannot be in the future",
+    });
+    expect(await newChanges()).toEqual([]);
+    // A day of tolerance for clocks and time zones.
+    expect(
+      (await t.call("InspectionService/CreateInspection", { hiveId, date: daysFromNow(0.5) }))
+        .status,
+    ).toBe(200);
+  });
+
+  it("answers invalid_argument for a missing inspection or a bad field, not_found for an unknown id, and writes nothing", async () => {
+    await newChanges();
+    const missing = await t.call("InspectionService/UpdateInspection", {});
+    expect(expectError(missing, 400).message).toBe("inspection is required");
+    const bad = await t.call("InspectionService/UpdateInspection", {
+      inspection: { id: "no-such-id", frames: -1 },
+    });
+    expect(expectError(bad, 400).code).toBe("invalid_argument");
+    for (const [method, body] of [
+      ["UpdateInspection", { inspection: { id: "no-such-id", note: "x" } }],
+      ["UpdateInspection", { inspection: { note: "x" } }],
+      ["DeleteInspection", { id: "no-such-id" }],
+      ["DeleteInspection", {}],
+    ] as const) {
+      const r = await t.call(`InspectionService/${method}`, body);
+      expect(expectError(r, 404).code, method).toBe("not_found");
+    }
+    expect(await newChanges()).toEqual([]);
+  });
+
+  it("DeleteInspection returns {}, tombstones the inspection and its event in the feed; a second delete is not_found", async () => {
+    const i = await inspect({ note: "wrong hive" });
+    const [event] = await eventsOf(hiveId, i.id);
+    await newChanges();
+    expect(await t.call("InspectionService/DeleteInspection", { id: i.id })).toEqual({
+      status: 200,
+      body: {},
+    });
+    expect((await t.call("InspectionService/GetInspection", { id: i.id })).status).toBe(404);
+    expect(await eventsOf(hiveId, i.id)).toEqual([]);
+    expect((await newChanges()).map((c) => [c.entity, c.entityId, c.op])).toEqual([
+      ["inspection", i.id, "CHANGE_OP_DELETE"],
+      ["event", event.id, "CHANGE_OP_DELETE"],
+    ]);
+    const listed = (await t.call("InspectionService/ListInspections", { hiveId })).body.inspections;
+    expect(listed.map((x: { id: string }) => x.id)).not.toContain(i.id);
+    expect((await t.call("InspectionService/DeleteInspection", { id: i.id })).status).toBe(404);
+    await expect(t.client(InspectionService).deleteInspection({ id: i.id })).rejects.toSatisfy(
+      (e: unknown) => e instanceof ConnectError && e.code === Code.NotFound,
+    );
+  });
+});

@@ -65,7 +65,8 @@ describe.each(targetKinds)("QueenService on %s", (kind) => {
       5: "BLUE",
       0: "BLUE",
     };
-    for (let year = 2020; year < 2030; year++) {
+    // Ten years up to 2026, every last digit once (a queen's year cannot be in the future).
+    for (let year = 2017; year <= 2026; year++) {
       const q = await createQueen({ hiveId, year });
       expect(q.marking, String(year)).toBe(`MARKING_COLOR_${expected[year % 10]}`);
     }
@@ -230,11 +231,11 @@ describe.each(targetKinds)("QueenService on %s", (kind) => {
     // introducedAt now, replacedAt unset, active false, texts empty.
     const before = Date.now();
     const bare = await t.call("QueenService/UpdateQueen", {
-      queen: { id: q.id, hiveId, year: 2029 },
+      queen: { id: q.id, hiveId, year: 2024 },
     });
     expect(bare.status).toBe(200);
     const b = bare.body.queen;
-    expect(b).toMatchObject({ id: q.id, hiveId, year: 2029, marking: "MARKING_COLOR_GREEN" });
+    expect(b).toMatchObject({ id: q.id, hiveId, year: 2024, marking: "MARKING_COLOR_GREEN" });
     for (const f of ["origin", "breederNumber", "note", "replacedAt", "active"]) {
       expect(b, f).not.toHaveProperty(f);
     }
@@ -381,7 +382,7 @@ describe.each(targetKinds)("ListQueens on %s", (kind) => {
   it("orders by introducedAt, not by creation", async () => {
     const old = (await t.call("QueenService/GetQueen", { id: ids[2022] })).body.queen;
     await t.call("QueenService/UpdateQueen", {
-      queen: { ...old, introducedAt: "2027-01-01T00:00:00Z" },
+      queen: { ...old, introducedAt: "2026-06-01T00:00:00Z" },
     });
     expect(idsOf(await list({ hiveId }))).toEqual([ids[2022], ids[2026], ids[2024]]);
     await t.call("QueenService/UpdateQueen", { queen: old });
@@ -408,5 +409,199 @@ describe.each(targetKinds)("ListQueens on %s", (kind) => {
     const bad = await t.call("QueenService/ListQueens", { page: { pageToken: "x" } });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe("invalid_argument");
+  });
+});
+
+describe.each(targetKinds)("a queen's future dates on %s", (kind) => {
+  const t = useTestTarget(kind);
+  const daysFromNow = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString();
+  const nextYear = new Date(Date.now() + 2 * 86_400_000).getUTCFullYear() + 1;
+  const thisYear = new Date().getUTCFullYear();
+
+  it("CreateQueen and UpdateQueen refuse a year after the current one and an introducedAt more than a day ahead, naming the field; nothing is written", async () => {
+    const hiveId = await newHive(t, await newApiary(t, "Future"), "H");
+    const queen = (await callOk(t, "QueenService/CreateQueen", { hiveId, year: thisYear })).queen;
+    const head = await feedHead(t);
+    const refused: [string, Record<string, unknown>, string][] = [
+      ["CreateQueen", { hiveId, year: nextYear }, "year cannot be in the future"],
+      [
+        "CreateQueen",
+        { hiveId, year: thisYear, introducedAt: daysFromNow(3) },
+        "introducedAt cannot be in the future",
+      ],
+      [
+        "UpdateQueen",
+        { queen: { ...queen, year: nextYear } },
+        "queen.year cannot be in the future",
+      ],
+      [
+        "UpdateQueen",
+        { queen: { ...queen, introducedAt: daysFromNow(3) } },
+        "queen.introducedAt cannot be in the future",
+      ],
+    ];
+    for (const [method, body, message] of refused) {
+      const r = await t.call(`QueenService/${method}`, body);
+      expect([r.status, r.body.code, r.body.message], method).toEqual([
+        400,
+        "invalid_argument",
+        message,
+      ]);
+    }
+    expect((await pullAll(t, head)).changes).toEqual([]);
+    // A day of tolerance for clocks and time zones.
+    const soon = await t.call("QueenService/UpdateQueen", {
+      queen: { ...queen, introducedAt: daysFromNow(0.5) },
+    });
+    expect(soon.status).toBe(200);
+  });
+});
+
+describe.each(targetKinds)("DeleteQueen on %s", (kind) => {
+  const t = useTestTarget(kind);
+  let apiaryId: string;
+  let hiveId: string;
+  const ids: Record<string, string> = {};
+  type Ev = { id: string; type: string; refId: string; queenId?: string; detailJson?: string };
+  const events = async (): Promise<Ev[]> =>
+    (await t.call("EventService/ListEvents", { hiveId, limit: 1000 })).body.events ?? [];
+  const queen = async (id: string | undefined) =>
+    (await t.call("QueenService/GetQueen", { id })).body.queen;
+
+  beforeAll(async () => {
+    apiaryId = await newApiary(t, "Reigns");
+    hiveId = await newHive(t, apiaryId, "Dynasty");
+    for (const [name, year, introducedAt] of [
+      ["q1", 2024, "2024-05-01T00:00:00Z"],
+      ["q2", 2025, "2025-06-01T00:00:00Z"],
+      ["q3", 2026, "2026-03-01T00:00:00Z"],
+    ] as const) {
+      ids[name] = (
+        await callOk(t, "QueenService/CreateQueen", { hiveId, year, introducedAt })
+      ).queen.id;
+    }
+    ids.inspection = (
+      await callOk(t, "InspectionService/CreateInspection", {
+        hiveId,
+        date: "2025-08-01T00:00:00Z",
+      })
+    ).inspection.id;
+    ids.harvest = (
+      await callOk(t, "HarvestService/CreateHarvest", {
+        hiveId,
+        amountKg: 7,
+        variety: "Linden",
+        date: "2025-09-01T00:00:00Z",
+      })
+    ).harvest.id;
+    ids.treatment = (
+      await callOk(t, "TreatmentService/CreateTreatment", {
+        hiveId,
+        product: "OA",
+        date: "2026-04-01T00:00:00Z",
+      })
+    ).treatment.id;
+  });
+
+  it("a queen who was replaced: the queen she replaced reigns until her end; her events go; the records she froze follow", async () => {
+    expect(
+      (await callOk(t, "InspectionService/GetInspection", { id: ids.inspection })).inspection
+        .queenId,
+    ).toBe(ids.q2);
+    const head = await feedHead(t);
+    expect(await t.call("QueenService/DeleteQueen", { id: ids.q2 })).toEqual({
+      status: 200,
+      body: {},
+    });
+    expect((await t.call("QueenService/GetQueen", { id: ids.q2 })).status).toBe(404);
+    const q1 = await queen(ids.q1);
+    expect(q1.replacedAt).toBe("2026-03-01T00:00:00Z");
+    expect(q1).not.toHaveProperty("active");
+    const evs = await events();
+    expect(evs.filter((e) => e.refId === ids.q2)).toEqual([]);
+    // q1's end is now q3's arrival, recorded by a true event.
+    const q1Ends = evs.filter((e) => e.refId === ids.q1 && e.type === "EVENT_TYPE_QUEEN_REPLACED");
+    expect(q1Ends).toHaveLength(1);
+    expect(q1Ends[0]).toMatchObject({ date: "2026-03-01T00:00:00Z", queenId: ids.q1 });
+    expect(JSON.parse(q1Ends[0]?.detailJson ?? "{}")).toEqual({ replacedBy: ids.q3 });
+    // The inspection and the harvest of her reign now name q1, and so do their events.
+    for (const [path, key, id] of [
+      ["InspectionService/GetInspection", "inspection", ids.inspection],
+      ["HarvestService/GetHarvest", "harvest", ids.harvest],
+    ] as const) {
+      expect((await callOk(t, path, { id }))[key].queenId, key).toBe(ids.q1);
+      const own = evs.filter((e) => e.refId === id);
+      expect(
+        own.map((e) => e.queenId),
+        key,
+      ).toEqual([ids.q1]);
+    }
+    // The feed carries every piece: the queen's and events' tombstones, q1's restored reign, the records.
+    const changes = (await pullAll(t, head)).changes;
+    expect(changes).toContainEqual(
+      expect.objectContaining({ entity: "queen", entityId: ids.q2, op: "CHANGE_OP_DELETE" }),
+    );
+    expect(
+      changes
+        .filter((c) => c.entity === "queen" && c.op === "CHANGE_OP_UPSERT")
+        .map((c) => c.entityId),
+    ).toEqual([ids.q1]);
+    expect(new Set(changes.map((c) => c.entity))).toEqual(
+      new Set(["queen", "event", "inspection", "harvest"]),
+    );
+    // The honey figures still count the harvest once.
+    const harvests = evs.filter((e) => e.type === "EVENT_TYPE_HARVEST");
+    expect(harvests).toHaveLength(1);
+  });
+
+  it("the reigning queen: the queen she replaced reigns again (active, no end); one reigning queen", async () => {
+    const head = await feedHead(t);
+    await callOk(t, "QueenService/DeleteQueen", { id: ids.q3 });
+    const q1 = await queen(ids.q1);
+    expect(q1).toMatchObject({ active: true });
+    expect(q1).not.toHaveProperty("replacedAt");
+    const active = (await t.call("QueenService/ListQueens", { hiveId, onlyActive: true })).body
+      .queens;
+    expect(active.map((q: { id: string }) => q.id)).toEqual([ids.q1]);
+    const evs = await events();
+    expect(evs.filter((e) => e.type === "EVENT_TYPE_QUEEN_REPLACED")).toEqual([]);
+    expect(
+      (await callOk(t, "TreatmentService/GetTreatment", { id: ids.treatment })).treatment.queenId,
+    ).toBe(ids.q1);
+    // q1 alone is written: the server's invariant repair (one reigning queen) finds nothing to do.
+    const upserts = (await pullAll(t, head)).changes.filter(
+      (c) => c.entity === "queen" && c.op === "CHANGE_OP_UPSERT",
+    );
+    expect(upserts.map((c) => c.entityId)).toEqual([ids.q1]);
+  });
+
+  it("the first queen: with none before her the hive is queenless; her records name no queen", async () => {
+    await callOk(t, "QueenService/DeleteQueen", { id: ids.q1 });
+    expect((await t.call("QueenService/ListQueens", { hiveId })).body).toEqual({ page: {} });
+    for (const [path, key, id] of [
+      ["InspectionService/GetInspection", "inspection", ids.inspection],
+      ["HarvestService/GetHarvest", "harvest", ids.harvest],
+      ["TreatmentService/GetTreatment", "treatment", ids.treatment],
+    ] as const) {
+      expect((await callOk(t, path, { id }))[key], key).not.toHaveProperty("queenId");
+    }
+    const evs = await events();
+    expect(evs.filter((e) => e.type.startsWith("EVENT_TYPE_QUEEN"))).toEqual([]);
+    expect(evs.filter((e) => e.queenId !== undefined)).toEqual([]);
+    // A new queen is introduced into the queenless hive as usual.
+    const q4 = (await callOk(t, "QueenService/CreateQueen", { hiveId, year: 2026 })).queen;
+    expect(q4.active).toBe(true);
+  });
+
+  it("answers not_found for an unknown or deleted id and writes nothing", async () => {
+    const head = await feedHead(t);
+    for (const id of ["no-such-queen", ids.q2, ""]) {
+      const r = await t.call("QueenService/DeleteQueen", { id });
+      expect([r.status, r.body.code], id).toEqual([404, "not_found"]);
+    }
+    await expect(t.client(QueenService).deleteQueen({ id: ids.q3 })).rejects.toSatisfy(
+      (e: unknown) => e instanceof ConnectError && e.code === Code.NotFound,
+    );
+    expect((await pullAll(t, head)).changes).toEqual([]);
   });
 });

@@ -304,3 +304,52 @@ describe.each(targetKinds)("honey sums beyond the largest double on %s", (kind) 
     expect(dashboard.body.honeyKgSeason).toBe("Infinity");
   });
 });
+
+describe.each(targetKinds)("the figures after an update or delete (issue 25) on %s", (kind) => {
+  const t = useTestTarget(kind);
+  const h = helpers(t);
+
+  it("a corrected or deleted inspection moves the due list and the recent inspections", async () => {
+    const hive = await h.hive(await h.apiary("Home"), "Corrected");
+    const first = await h.inspect(hive, ago(30));
+    const last = await h.inspect(hive, ago(2));
+    const before = await h.dashboard();
+    expect(before.dueInspections).toBeUndefined();
+    expect(before.recentInspections.map((r: { id: string }) => r.id)).toEqual([last, first]);
+    // The last one was really 25 days ago.
+    const { inspection } = await h.ok("InspectionService/GetInspection", { id: last });
+    await h.ok("InspectionService/UpdateInspection", {
+      inspection: { ...inspection, date: ago(25) },
+    });
+    const corrected = await h.dashboard();
+    expect(corrected.dueInspections).toEqual([
+      { hiveId: hive, hiveName: "Corrected", apiaryName: "Home", daysSinceLast: 25 },
+    ]);
+    expect(corrected.recentInspections.map((r: { id: string }) => r.id)).toEqual([last, first]);
+    await h.ok("InspectionService/DeleteInspection", { id: last });
+    const deleted = await h.dashboard();
+    expect(deleted.dueInspections[0].daysSinceLast).toBe(30);
+    expect(deleted.recentInspections.map((r: { id: string }) => r.id)).toEqual([first]);
+  });
+
+  it("the honey of a deleted queen's reign counts for the queen who reigns again in her place", async () => {
+    const hive = await h.hive(await h.apiary("Honey"), "Dynasty");
+    const queen = async (year: number, introducedAt: string): Promise<string> =>
+      (await h.ok("QueenService/CreateQueen", { hiveId: hive, year, introducedAt })).queen.id;
+    const q1 = await queen(2024, "2024-05-01T00:00:00Z");
+    const q2 = await queen(2025, "2025-06-01T00:00:00Z");
+    await h.harvest(hive, 4, "2025-08-01T00:00:00Z");
+    await h.harvest(hive, 1, "2024-08-01T00:00:00Z");
+    expect((await h.ok("StatsService/GetHoneyStats", { year: 0 })).perQueen).toEqual([
+      { key: q2, label: "2025 queen of Dynasty", kg: 4 },
+      { key: q1, label: "2024 queen of Dynasty", kg: 1 },
+    ]);
+    await h.ok("QueenService/DeleteQueen", { id: q2 });
+    const after = await h.ok("StatsService/GetHoneyStats", { year: 0 });
+    expect(after.perQueen).toEqual([{ key: q1, label: "2024 queen of Dynasty", kg: 5 }]);
+    expect(after.perYear).toEqual([
+      { key: "2024", label: "2024", kg: 1 },
+      { key: "2025", label: "2025", kg: 4 },
+    ]);
+  });
+});

@@ -258,3 +258,121 @@ describe.each(targetKinds)("ListTasks on %s", (kind) => {
     expect(bad.body.code).toBe("invalid_argument");
   });
 });
+
+describe.each(targetKinds)("UpdateTask and DeleteTask on %s", (kind) => {
+  const t = useTestTarget(kind);
+  let apiaryId: string;
+  let hiveId: string;
+  beforeAll(async () => {
+    ({ apiaryId, hiveId } = await withApiaryAndHive(t));
+  });
+  const createTaskOk = async (body: Record<string, unknown>) =>
+    (await callOk(t, "TaskService/CreateTask", body)).task;
+
+  it("overwrites title, hiveId, apiaryId, dueAt and priority (left out: default); done and createdAt stay; the feed carries only what changed", async () => {
+    const task = await createTaskOk({
+      title: "Feed",
+      hiveId,
+      dueAt: "2026-06-01T00:00:00Z",
+      priority: "TASK_PRIORITY_HIGH",
+    });
+    await callOk(t, "TaskService/SetTaskDone", { id: task.id, done: true });
+    const head = await feedHead(t);
+    const sent = { id: task.id, title: " Feed syrup ", hiveId, apiaryId, priority: task.priority };
+    const { task: updated } = await callOk(t, "TaskService/UpdateTask", {
+      task: { ...sent, done: false },
+    });
+    expect(updated).toEqual({ ...task, title: "Feed syrup", dueAt: undefined, done: true });
+    expect(updated).not.toHaveProperty("dueAt");
+    expect(await t.call("TaskService/GetTask", { id: task.id })).toEqual({
+      status: 200,
+      body: { task: updated },
+    });
+    const { changes, nextCursor } = await pullAll(t, head);
+    expect(changes.map((c) => [c.entity, c.entityId, c.scopeId])).toEqual([
+      ["task", task.id, apiaryId],
+    ]);
+    expect(Object.keys(JSON.parse(changes[0]?.payloadJson ?? "{}")).sort()).toEqual([
+      "due_at",
+      "title",
+    ]);
+    // Saving it again unchanged writes nothing.
+    await callOk(t, "TaskService/UpdateTask", { task: sent });
+    expect((await pullAll(t, nextCursor)).changes).toEqual([]);
+  });
+
+  it("changing the hive or apiary moves the task's scope; neither makes it personal (user:<author>)", async () => {
+    const other = await newApiary(t, "Elsewhere");
+    const otherHive = await newHive(t, other, "Far");
+    const task = await createTaskOk({ title: "Move me", hiveId });
+    const scopeOf = async (cursor: string) =>
+      (await pullAll(t, cursor)).changes.map((c) => c.scopeId);
+    let head = await feedHead(t);
+    const toHive = await callOk(t, "TaskService/UpdateTask", {
+      task: { id: task.id, title: "Move me", hiveId: otherHive },
+    });
+    expect(toHive.task).toMatchObject({ hiveId: otherHive, apiaryId: other });
+    expect(await scopeOf(head)).toEqual([other]);
+    head = await feedHead(t);
+    const personal = await callOk(t, "TaskService/UpdateTask", {
+      task: { id: task.id, title: "Mine" },
+    });
+    expect(personal.task).not.toHaveProperty("apiaryId");
+    expect(personal.task).not.toHaveProperty("hiveId");
+    expect(await scopeOf(head)).toEqual([`user:${t.userId}`]);
+    const listed = (await t.call("TaskService/ListTasks", {})).body.tasks;
+    expect(listed.map((x: { id: string }) => x.id)).toContain(task.id);
+  });
+
+  it("checks like CreateTask: missing task or title invalid_argument, unknown hive not_found, unknown apiary invalid_argument, unknown id not_found; writes nothing", async () => {
+    const task = await createTaskOk({ title: "Check" });
+    const head = await feedHead(t);
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{}, 400, "task is required"],
+      [{ task: { id: task.id, title: " " } }, 400, "task.title is required"],
+      [{ task: { id: task.id, title: "x", hiveId: "no-such-hive" } }, 404, ""],
+      [{ task: { id: task.id, title: "x", apiaryId: "no-such-apiary" } }, 400, ""],
+      [{ task: { id: "no-such-id", title: "x" } }, 404, ""],
+    ];
+    for (const [body, status, message] of cases) {
+      const r = await t.call("TaskService/UpdateTask", body);
+      expect(r.status, JSON.stringify(body)).toBe(status);
+      if (message !== "") expect(r.body.message).toBe(message);
+    }
+    expect((await t.call("TaskService/DeleteTask", { id: "no-such-id" })).status).toBe(404);
+    expect((await pullAll(t, head)).changes).toEqual([]);
+  });
+
+  it("another user's personal task: UpdateTask and DeleteTask answer not_found and write nothing", async () => {
+    const { id, changes } = createTask(
+      { ...seedContext(), authorId: randomUUID() },
+      { hive: undefined, apiaryExists: false },
+      { title: "Private", hiveId: "", apiaryId: "", priority: TaskPriority.UNSPECIFIED },
+    );
+    await seedChanges(t, changes);
+    const head = await feedHead(t);
+    const update = await t.call("TaskService/UpdateTask", { task: { id, title: "Taken" } });
+    expect([update.status, update.body.code]).toEqual([404, "not_found"]);
+    const del = await t.call("TaskService/DeleteTask", { id });
+    expect([del.status, del.body.code]).toEqual([404, "not_found"]);
+    expect((await pullAll(t, head)).changes).toEqual([]);
+  });
+
+  it("DeleteTask returns {}, tombstones the task in the feed, and it is gone; a second delete is not_found", async () => {
+    const task = await createTaskOk({ title: "Typo task", hiveId });
+    const head = await feedHead(t);
+    expect(await t.call("TaskService/DeleteTask", { id: task.id })).toEqual({
+      status: 200,
+      body: {},
+    });
+    expect((await t.call("TaskService/GetTask", { id: task.id })).status).toBe(404);
+    const listed = (await t.call("TaskService/ListTasks", {})).body.tasks ?? [];
+    expect(listed.map((x: { id: string }) => x.id)).not.toContain(task.id);
+    expect(
+      (await pullAll(t, head)).changes.map((c) => [c.entity, c.entityId, c.op, c.scopeId]),
+    ).toEqual([["task", task.id, "CHANGE_OP_DELETE", apiaryId]]);
+    await expect(t.client(TaskService).deleteTask({ id: task.id })).rejects.toSatisfy(
+      (e: unknown) => e instanceof ConnectError && e.code === Code.NotFound,
+    );
+  });
+});

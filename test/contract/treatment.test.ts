@@ -209,3 +209,145 @@ describe.each(targetKinds)("ListTreatments on %s", (kind) => {
     expect([bad.status, bad.body.code]).toEqual([400, "invalid_argument"]);
   });
 });
+
+describe.each(targetKinds)("UpdateTreatment and DeleteTreatment on %s", (kind) => {
+  const t = useTestTarget(kind);
+  let hiveId: string;
+  beforeAll(async () => {
+    ({ hiveId } = await withApiaryAndHive(t));
+  });
+  const newChanges = feedReader(t);
+  const treat = async (body: object) =>
+    (await callOk(t, "TreatmentService/CreateTreatment", { hiveId, ...body })).treatment;
+  const eventsOf = async (hive: string, id: string) =>
+    (
+      (await t.call("EventService/ListEvents", { hiveId: hive, limit: 1000 })).body.events ?? []
+    ).filter((e: { refId: string }) => e.refId === id);
+  const daysFromNow = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString();
+
+  it("overwrites with CreateTreatment's rules (reason default varroa), ignores another hiveId; the event keeps the product as its title", async () => {
+    const tr = await treat({
+      product: "Oxuvar",
+      dose: "50 ml",
+      reason: "nosema",
+      date: "2026-03-01T09:00:00Z",
+      withdrawalUntil: "2026-04-01T00:00:00Z",
+    });
+    const [before] = await eventsOf(hiveId, tr.id);
+    await newChanges();
+    const sent = { id: tr.id, hiveId: "another", product: "Oxuvar", dose: "40 ml", date: tr.date };
+    const { treatment } = await callOk(t, "TreatmentService/UpdateTreatment", { treatment: sent });
+    expect(treatment).toEqual({
+      ...tr,
+      dose: "40 ml",
+      reason: "varroa",
+      withdrawalUntil: undefined,
+    });
+    expect(treatment).not.toHaveProperty("withdrawalUntil");
+    expect(await t.call("TreatmentService/GetTreatment", { id: tr.id })).toEqual({
+      status: 200,
+      body: { treatment },
+    });
+    const changes = await newChanges();
+    expect(changes.map((c) => c.entity)).toEqual(["treatment"]);
+    expect(Object.keys(JSON.parse(changes[0]?.payloadJson ?? "{}")).sort()).toEqual([
+      "dose",
+      "reason",
+      "withdrawal_until",
+    ]);
+    // A new product renames the event: the old one is tombstoned, a true one recorded.
+    await callOk(t, "TreatmentService/UpdateTreatment", {
+      treatment: { ...sent, product: "Thymol" },
+    });
+    expect((await newChanges()).map((c) => [c.entity, c.op])).toEqual([
+      ["treatment", "CHANGE_OP_UPSERT"],
+      ["event", "CHANGE_OP_DELETE"],
+      ["event", "CHANGE_OP_UPSERT"],
+    ]);
+    const events = await eventsOf(hiveId, tr.id);
+    expect(events.map((e: { title: string }) => e.title)).toEqual(["Thymol"]);
+    expect(events[0].id).not.toBe(before.id);
+  });
+
+  it("a changed date re-freezes the apiary and queen as of it, and the event follows", async () => {
+    const { a, b, hive, oldQueen, newQueen } = await movedHiveWithTwoQueens(t);
+    const tr = (
+      await callOk(t, "TreatmentService/CreateTreatment", { hiveId: hive.id, product: "OA" })
+    ).treatment;
+    expect(tr).toMatchObject({ apiaryId: b, queenId: newQueen });
+    const date = "2024-08-01T00:00:00Z";
+    const { treatment } = await callOk(t, "TreatmentService/UpdateTreatment", {
+      treatment: { ...tr, date },
+    });
+    expect(treatment).toMatchObject({ date, apiaryId: a, queenId: oldQueen });
+    expect(await eventsOf(hive.id, tr.id)).toEqual([
+      expect.objectContaining({
+        type: "EVENT_TYPE_TREATMENT",
+        date,
+        apiaryId: a,
+        queenId: oldQueen,
+      }),
+    ]);
+  });
+
+  it("refuses a future date on create and update (withdrawalUntil stays free), names the field, writes nothing", async () => {
+    const tr = await treat({ product: "OA" });
+    await newChanges();
+    const created = await t.call("TreatmentService/CreateTreatment", {
+      hiveId,
+      product: "OA",
+      date: daysFromNow(3),
+    });
+    expect(expectError(created, 400).message).toBe("date cannot be in the future");
+    const updated = await t.call("TreatmentService/UpdateTreatment", {
+      treatment: { ...tr, date: daysFromNow(3) },
+    });
+    expect(expectError(updated, 400)).toEqual({
+      code: "invalid_argument",
+      message: "treatment.date cannot be in the future",
+    });
+    expect(await newChanges()).toEqual([]);
+    const later = await t.call("TreatmentService/UpdateTreatment", {
+      treatment: { ...tr, withdrawalUntil: daysFromNow(60) },
+    });
+    expect(later.status).toBe(200);
+  });
+
+  it("answers invalid_argument for a missing treatment or product, not_found for an unknown id, and writes nothing", async () => {
+    await newChanges();
+    const missing = await t.call("TreatmentService/UpdateTreatment", {});
+    expect(expectError(missing, 400).message).toBe("treatment is required");
+    const noProduct = await t.call("TreatmentService/UpdateTreatment", {
+      treatment: { id: "no-such-id" },
+    });
+    expect(expectError(noProduct, 400).message).toBe("treatment.product is required");
+    for (const [method, body] of [
+      ["UpdateTreatment", { treatment: { id: "no-such-id", product: "OA" } }],
+      ["DeleteTreatment", { id: "no-such-id" }],
+    ] as const) {
+      const r = await t.call(`TreatmentService/${method}`, body);
+      expect(expectError(r, 404).code, method).toBe("not_found");
+    }
+    expect(await newChanges()).toEqual([]);
+  });
+
+  it("DeleteTreatment returns {}, tombstones the treatment and its event in the feed; a second delete is not_found", async () => {
+    const tr = await treat({ product: "Wrong hive" });
+    const [event] = await eventsOf(hiveId, tr.id);
+    await newChanges();
+    const client = t.client(TreatmentService);
+    expect(await client.deleteTreatment({ id: tr.id })).toBeDefined();
+    expect((await t.call("TreatmentService/GetTreatment", { id: tr.id })).status).toBe(404);
+    expect(await eventsOf(hiveId, tr.id)).toEqual([]);
+    expect((await newChanges()).map((c) => [c.entity, c.entityId, c.op])).toEqual([
+      ["treatment", tr.id, "CHANGE_OP_DELETE"],
+      ["event", event.id, "CHANGE_OP_DELETE"],
+    ]);
+    expect(await t.call("TreatmentService/DeleteTreatment", { id: tr.id })).toMatchObject({
+      status: 404,
+    });
+    await expect(client.deleteTreatment({ id: tr.id })).rejects.toSatisfy(
+      (e: unknown) => e instanceof ConnectError && e.code === Code.NotFound,
+    );
+  });
+});

@@ -420,6 +420,7 @@ describe.each(databaseKinds)("Invariants repaired by the server on %s", (kind) =
             note: "",
             qrCode: "",
             photo: "",
+            date: new Date(base + 100).toISOString(),
           },
         );
         const deleted = deleteApiary(offlineDevice("dev-c2", base + 200), x, x.id);

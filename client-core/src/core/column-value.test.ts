@@ -190,7 +190,13 @@ describe("one message for a value on every path (the security review's cases)", 
     const fields = { name: "N", type: 0, boxes: -5, colonyOrigin: "", note: "", qrCode: "" };
     const phrase = "must be between 0 and 20";
     expect(
-      messageOf(() => createHive(ctx, { id: "a1" }, { ...fields, apiaryId: "a1", photo: "" })),
+      messageOf(() =>
+        createHive(
+          ctx,
+          { id: "a1" },
+          { ...fields, apiaryId: "a1", photo: "", date: "2026-05-01T00:00:00Z" },
+        ),
+      ),
     ).toBe(`boxes ${phrase}`);
     const current = {
       id: "h1",

@@ -27,7 +27,16 @@ export {
 } from "./commands/apiary.ts";
 export { tombstone, upsert } from "./commands/change-builders.ts";
 export type { CommandContext } from "./commands/context.ts";
-export { type EventInput, EventType, recordEvent } from "./commands/event.ts";
+export {
+  type EventInput,
+  EventType,
+  type HiveRecordState,
+  type RecordEvent,
+  recordEvent,
+  refrozen,
+  removeRecordOfHive,
+  rewriteRecordOfHive,
+} from "./commands/event.ts";
 export {
   type CreateHarvestInput,
   createHarvest,
@@ -54,19 +63,27 @@ export {
   addInspectionPhoto,
   type CreateInspectionInput,
   createInspection,
+  deleteInspection,
   type InspectionFields,
   type InspectionHive,
   type InspectionState,
   removeInspectionPhoto,
+  type UpdateInspectionInput,
+  updateInspection,
 } from "./commands/inspection.ts";
 export { checkedPayload } from "./commands/payload-check.ts";
 export { checkPhoto } from "./commands/photo-check.ts";
 export {
   type CreateQueenInput,
   createQueen,
+  type DeleteQueenState,
   defaultMarking,
+  deleteQueen,
+  type FrozenRecord,
+  type QueenEvent,
   type QueenFields,
   type QueenHive,
+  type QueenReign,
   type QueenState,
   type UpdateQueenInput,
   updateQueen,
@@ -74,15 +91,22 @@ export {
 export {
   type CreateTaskInput,
   createTask,
+  deleteTask,
   setTaskDone,
   type TaskRefs,
   type TaskState,
+  type UpdateTaskInput,
+  updateTask,
 } from "./commands/task.ts";
 export {
   type CreateTreatmentInput,
   createTreatment,
   defaultTreatmentReason,
+  deleteTreatment,
+  type TreatmentFields,
   type TreatmentHive,
+  type UpdateTreatmentInput,
+  updateTreatment,
 } from "./commands/treatment.ts";
 export { formatCursor, formatPageToken, parseCursor, parsePageToken } from "./cursor.ts";
 export {

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fakeContext } from "../testing/command-context.ts";
 import type { Change } from "./change.ts";
+import { deleteQueen } from "./commands/queen.ts";
 import { entities } from "./entities.ts";
 import { formatHlc, type Hlc } from "./hlc.ts";
 import {
@@ -433,5 +434,60 @@ describe("repairHive properties", () => {
         }
       }),
     );
+  });
+});
+
+describe("DeleteQueen and the repair agree (issue 25)", () => {
+  const reignOf = (q: InvariantRow) => ({
+    id: q.id,
+    scopeId: q.scopeId,
+    year: Number(q.values.year),
+    start: String(q.values.introduced_at),
+    replacedAt: (q.values.replaced_at as string | null | undefined) ?? null,
+    active: q.values.active === true,
+  });
+  /** The rows after the changes, merged as every replica merges them. */
+  const applied = (rows: InvariantRow[], changes: Change[]) =>
+    rows.map((r) => {
+      let current = r;
+      for (const c of changes) {
+        if (c.entity !== "queen" || c.entityId !== r.id) continue;
+        current = { ...current, ...applyChange(current, c, entities.queen).row };
+      }
+      return current;
+    });
+
+  it.each([
+    ["the reigning queen", "q-3"],
+    ["a replaced queen", "q-2"],
+    ["the first queen", "q-1"],
+  ])("deleting %s leaves at most one active queen and nothing to repair", (_, id) => {
+    const queens = [
+      queen("q-1", { introduced_at: t(1), replaced_at: t(5), active: false }),
+      queen("q-2", { introduced_at: t(5), replaced_at: t(9), active: false }),
+      queen("q-3", { introduced_at: t(9) }),
+    ];
+    const deleted = queens.find((q) => q.id === id) as InvariantRow;
+    const changes = deleteQueen(
+      ctx(),
+      {
+        hiveId: "hive-1",
+        queen: reignOf(deleted),
+        others: queens.filter((q) => q !== deleted).map(reignOf),
+        events: [],
+        scopeId: "a1",
+        records: [],
+      },
+      id,
+    );
+    const after = applied(queens, changes);
+    const rows = rowsOf({ queens: after });
+    expect(activeQueensInOrder(rows).map((q) => q.id)).toEqual([id === "q-3" ? "q-2" : "q-3"]);
+    expect(repairHive(ctx(), rows)).toEqual([]);
+    // The reigns still follow one another without overlap.
+    const live = after.filter((q) => !q.deleted).map(reignOf);
+    for (const [i, q] of live.slice(0, -1).entries()) {
+      expect(q.replacedAt, q.id).toBe(live[i + 1]?.start);
+    }
   });
 });

@@ -84,6 +84,13 @@ export interface HivekeepClient extends RecordClients {
   /** The replica itself (for tools and tests). */
   readonly db: ReplicaDb;
   /**
+   * The device's "now": its wall clock corrected by the offset to the server's clock measured
+   * at the last Push or Pull (DeviceClock), the time the local services record with. A form's
+   * default date comes from it, so a phone whose clock runs ahead does not propose a date the
+   * services refuse as "in the future".
+   */
+  now(): Date;
+  /**
    * A query over the local services that runs again whenever the replica's records change (in
    * this tab or another; not for the sync's own bookkeeping: outbox, quarantine, meta), as an
    * Observable (the app wraps it in `useLiveQuery`).
@@ -302,6 +309,7 @@ export async function createHivekeepClient(
     userId: account.userId,
     dbName,
     db,
+    now: session.now,
     live: (query) => watch(dbName, () => query(client), { tables: recordTables }),
     sync: {
       start: () => engine.start(),

@@ -15,35 +15,17 @@ import {
   ListHarvestsResponseSchema,
 } from "@hivekeep/proto";
 import { EventType } from "../core/commands/event.ts";
-import { createHarvest, deleteHarvest, type HarvestState } from "../core/commands/harvest.ts";
+import { createHarvest, deleteHarvest } from "../core/commands/harvest.ts";
 import { hiveAsOf } from "./hive-at.ts";
 import type { Filter } from "./query.ts";
 import { getRecord, listPage } from "./record-reads.ts";
+import { hiveRecordState } from "./record-state.ts";
 import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type SessionOf } from "./session.ts";
 import { isoOr, isoOrNull } from "./timestamps.ts";
 
 const mustGetHarvest = (r: ReplicaReader, organizationId: string, id: string) =>
   getRecord(r, "harvest", HarvestSchema, organizationId, id);
-
-/** The harvest and its live HARVEST events as DeleteHarvest needs them (it tombstones all). */
-async function harvestState(r: ReplicaReader, id: string): Promise<HarvestState | undefined> {
-  const row = await r.get("harvest", id);
-  if (!row) return undefined;
-  const { rows: events } = await r.list("event", {
-    where: [
-      { column: "ref_entity", eq: "harvest" },
-      { column: "ref_id", eq: id },
-      { column: "type", eq: EventType.HARVEST },
-    ],
-    orderBy: [{ column: "id" }],
-  });
-  return {
-    id,
-    scopeId: row.scopeId,
-    events: events.map((e) => ({ id: e.id, scopeId: e.scopeId })),
-  };
-}
 
 export function harvestService(sessionOf: SessionOf): ServiceImpl<typeof HarvestService> {
   return {
@@ -88,7 +70,7 @@ export function harvestService(sessionOf: SessionOf): ServiceImpl<typeof Harvest
     async deleteHarvest(req, ctx) {
       const s = sessionOf(ctx);
       await s.store.write(async (w) => {
-        const state = await harvestState(w, req.id);
+        const state = await hiveRecordState(w, "harvest", req.id, EventType.HARVEST);
         await w.apply(deleteHarvest(commandContext(s), state, req.id));
       });
       return create(DeleteHarvestResponseSchema, {});

@@ -1,6 +1,6 @@
 /**
  * HiveService (contract §3, §4.3, §6) over a replica: list by name, get, create (opens the first
- * placement), update, relocate (closes the open placement, opens one at the target), delete.
+ * placement at the set-up date, default now), update, relocate (closes the open placement, opens one at the target), delete.
  */
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
@@ -110,8 +110,12 @@ export function hiveService(sessionOf: SessionOf): ServiceImpl<typeof HiveServic
     async createHive(req, ctx) {
       const s = sessionOf(ctx);
       const hive = await s.store.write(async (w) => {
+        const cc = commandContext(s);
         const apiary = req.apiaryId === "" ? undefined : await w.get("apiary", req.apiaryId);
-        const { id, changes } = createHive(commandContext(s), apiary, req);
+        const { id, changes } = createHive(cc, apiary, {
+          ...req,
+          date: isoOr(req.date, cc.now, "date"),
+        });
         await w.apply(changes);
         return mustGetHive(w, s.organizationId, id);
       });

@@ -1,31 +1,39 @@
 /**
  * InspectionService (contract §4.4) over a replica: create (freezing the hive's apiary and
- * reigning queen as of the date, default now), get, list newest first, and the photo operations
+ * reigning queen as of the date, default now), update (overwrites; a changed date re-freezes;
+ * the event follows), delete (with its event), get, list newest first, and the photo operations
  * on the OR-set column `photo_keys` (a photo already there / not there writes nothing).
  */
 import { create } from "@bufbuild/protobuf";
-import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import type { ServiceImpl } from "@connectrpc/connect";
 import {
   AddInspectionPhotoResponseSchema,
   CreateInspectionResponseSchema,
+  DeleteInspectionResponseSchema,
   GetInspectionResponseSchema,
   InspectionSchema,
   type InspectionService,
   ListInspectionsResponseSchema,
   RemoveInspectionPhotoResponseSchema,
+  UpdateInspectionResponseSchema,
 } from "@hivekeep/proto";
+import { EventType } from "../core/commands/event.ts";
 import {
   addInspectionPhoto,
   createInspection,
+  deleteInspection,
   type InspectionState,
   removeInspectionPhoto,
+  updateInspection,
 } from "../core/commands/inspection.ts";
 import { emptyOrSet, type OrSetState } from "../core/or-set.ts";
 import { hiveAsOf } from "./hive-at.ts";
 import { getRecord, listPage } from "./record-reads.ts";
+import { hiveRecordState } from "./record-state.ts";
 import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
 import { isoOr } from "./timestamps.ts";
+import { withoutUnchanged } from "./unchanged.ts";
 
 const mustGetInspection = (r: ReplicaReader, organizationId: string, id: string) =>
   getRecord(r, "inspection", InspectionSchema, organizationId, id);
@@ -92,14 +100,30 @@ export function inspectionService(sessionOf: SessionOf): ServiceImpl<typeof Insp
       return create(RemoveInspectionPhotoResponseSchema, { inspection });
     },
 
-    // Being built (issue 25): answers unimplemented until its command lands.
-    updateInspection() {
-      throw new ConnectError("updateInspection is not implemented yet", Code.Unimplemented);
+    // hive_id never changes (a different one is ignored); a changed date re-freezes the context.
+    async updateInspection(req, ctx) {
+      const s = sessionOf(ctx);
+      const cc = commandContext(s);
+      const sent = req.inspection;
+      const id = sent?.id ?? "";
+      const inspection = await s.store.write(async (w) => {
+        const input = sent && { ...sent, date: isoOr(sent.date, cc.now, "inspection.date") };
+        const current = await hiveRecordState(w, "inspection", id, EventType.INSPECTION);
+        const asOf = current && input && (await hiveAsOf(w, current.hiveId, input.date));
+        const changes = updateInspection(cc, current, asOf, input);
+        await w.apply(await withoutUnchanged(w, changes));
+        return mustGetInspection(w, s.organizationId, id);
+      });
+      return create(UpdateInspectionResponseSchema, { inspection });
     },
 
-    // Being built (issue 25): answers unimplemented until its command lands.
-    deleteInspection() {
-      throw new ConnectError("deleteInspection is not implemented yet", Code.Unimplemented);
+    async deleteInspection(req, ctx) {
+      const s = sessionOf(ctx);
+      await s.store.write(async (w) => {
+        const current = await hiveRecordState(w, "inspection", req.id, EventType.INSPECTION);
+        await w.apply(deleteInspection(commandContext(s), current, req.id));
+      });
+      return create(DeleteInspectionResponseSchema, {});
     },
   };
 }

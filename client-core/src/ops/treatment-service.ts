@@ -1,23 +1,29 @@
 /**
  * TreatmentService (contract §4.7) over a replica: create (freezing the hive's apiary and queen
  * as of the treatment's date, which defaults to now; a TREATMENT event), get, and list newest
- * first. Treatments are legal records: no update, no delete.
+ * first; update (overwrites; a changed date re-freezes; the event follows) and delete (with its
+ * event) correct a wrong entry (issue 25).
  */
 import { create } from "@bufbuild/protobuf";
-import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import type { ServiceImpl } from "@connectrpc/connect";
 import {
   CreateTreatmentResponseSchema,
+  DeleteTreatmentResponseSchema,
   GetTreatmentResponseSchema,
   ListTreatmentsResponseSchema,
   TreatmentSchema,
   type TreatmentService,
+  UpdateTreatmentResponseSchema,
 } from "@hivekeep/proto";
-import { createTreatment } from "../core/commands/treatment.ts";
+import { EventType } from "../core/commands/event.ts";
+import { createTreatment, deleteTreatment, updateTreatment } from "../core/commands/treatment.ts";
 import { hiveAsOf } from "./hive-at.ts";
 import { getRecord, listPage } from "./record-reads.ts";
+import { hiveRecordState } from "./record-state.ts";
 import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type SessionOf } from "./session.ts";
 import { isoOr, isoOrNull } from "./timestamps.ts";
+import { withoutUnchanged } from "./unchanged.ts";
 
 const mustGetTreatment = (r: ReplicaReader, organizationId: string, id: string) =>
   getRecord(r, "treatment", TreatmentSchema, organizationId, id);
@@ -56,14 +62,34 @@ export function treatmentService(sessionOf: SessionOf): ServiceImpl<typeof Treat
       return create(CreateTreatmentResponseSchema, { treatment });
     },
 
-    // Being built (issue 25): answers unimplemented until its command lands.
-    updateTreatment() {
-      throw new ConnectError("updateTreatment is not implemented yet", Code.Unimplemented);
+    // hive_id never changes (a different one is ignored); a changed date re-freezes the context.
+    async updateTreatment(req, ctx) {
+      const s = sessionOf(ctx);
+      const cc = commandContext(s);
+      const sent = req.treatment;
+      const id = sent?.id ?? "";
+      const treatment = await s.store.write(async (w) => {
+        const input = sent && {
+          ...sent,
+          date: isoOr(sent.date, cc.now, "treatment.date"),
+          withdrawalUntil: isoOrNull(sent.withdrawalUntil, "treatment.withdrawalUntil"),
+        };
+        const current = await hiveRecordState(w, "treatment", id, EventType.TREATMENT);
+        const asOf = current && input && (await hiveAsOf(w, current.hiveId, input.date));
+        const changes = updateTreatment(cc, current, asOf, input);
+        await w.apply(await withoutUnchanged(w, changes));
+        return mustGetTreatment(w, s.organizationId, id);
+      });
+      return create(UpdateTreatmentResponseSchema, { treatment });
     },
 
-    // Being built (issue 25): answers unimplemented until its command lands.
-    deleteTreatment() {
-      throw new ConnectError("deleteTreatment is not implemented yet", Code.Unimplemented);
+    async deleteTreatment(req, ctx) {
+      const s = sessionOf(ctx);
+      await s.store.write(async (w) => {
+        const current = await hiveRecordState(w, "treatment", req.id, EventType.TREATMENT);
+        await w.apply(deleteTreatment(commandContext(s), current, req.id));
+      });
+      return create(DeleteTreatmentResponseSchema, {});
     },
   };
 }

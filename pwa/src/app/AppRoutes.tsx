@@ -12,6 +12,8 @@ import { type RouteName, routesInMatchOrder } from "./paths.ts";
 const ApiaryForm = lazy(() => import("../screens/apiaries/ApiaryForm.tsx"));
 const HiveForm = lazy(() => import("../screens/hives/HiveForm.tsx"));
 const QueenForm = lazy(() => import("../screens/records/QueenForm.tsx"));
+const TreatmentForm = lazy(() => import("../screens/records/TreatmentForm.tsx"));
+const TaskForm = lazy(() => import("../screens/records/TaskForm.tsx"));
 
 /** The screen of every route (the type asks for one per route name). */
 const screens: { readonly [K in RouteName]: LazyExoticComponent<ComponentType> } = {
@@ -27,12 +29,15 @@ const screens: { readonly [K in RouteName]: LazyExoticComponent<ComponentType> }
   relocateHive: lazy(() => import("../screens/hives/RelocateHive.tsx")),
   inspect: lazy(() => import("../screens/inspections/InspectionForm.tsx")),
   newQueen: QueenForm,
-  newTreatment: lazy(() => import("../screens/records/TreatmentForm.tsx")),
+  newTreatment: TreatmentForm,
   newHarvest: lazy(() => import("../screens/records/HarvestForm.tsx")),
   inspection: lazy(() => import("../screens/inspections/InspectionPage.tsx")),
+  editInspection: lazy(() => import("../screens/inspections/InspectionEdit.tsx")),
+  editTreatment: TreatmentForm,
   editQueen: QueenForm,
   tasks: lazy(() => import("../screens/records/TaskList.tsx")),
-  newTask: lazy(() => import("../screens/records/TaskForm.tsx")),
+  newTask: TaskForm,
+  editTask: TaskForm,
   attention: lazy(() => import("../screens/sync/Attention.tsx")),
   settings: lazy(() => import("../screens/settings/Settings.tsx")),
   apiKeys: lazy(() => import("../screens/settings/ApiKeys.tsx")),

@@ -46,6 +46,14 @@ export function useClient(): HivekeepClient {
   return useAppSession().client;
 }
 
+/**
+ * The signed-in device's client, or undefined outside a session (sign-in): for what works
+ * with and without one, such as "now" (app/now.tsx).
+ */
+export function useOptionalClient(): HivekeepClient | undefined {
+  return useContext(SessionContext)?.client;
+}
+
 export function useReadOnly(): boolean {
   return useAppSession().readOnly;
 }

@@ -28,6 +28,8 @@ describe("paths", () => {
     expect(paths.newTask({ apiary: "a1" })).toBe("/tasks/new?apiary=a1");
     expect(paths.newTask({ hive: "h1", apiary: "a1" })).toBe("/tasks/new?hive=h1");
     expect(paths.join("tok")).toBe("/join#tok");
+    expect(paths.editTask("t1")).toBe("/tasks/t1/edit");
+    expect(paths.editTask("t1", "tasks")).toBe("/tasks/t1/edit?from=tasks");
   });
 
   it("routes every link to its own route: a fixed segment wins over a :param", () => {

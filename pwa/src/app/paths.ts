@@ -26,10 +26,14 @@ export const routes = {
   newTreatment: "/hives/:id/treatment",
   newHarvest: "/hives/:id/harvest",
   inspection: "/inspections/:id",
+  editInspection: "/inspections/:id/edit",
+  editTreatment: "/treatments/:id/edit",
   editQueen: "/queens/:queenId/edit",
   tasks: "/tasks",
   /** Optionally for a hive or an apiary: `/tasks/new?hive=…` (`paths.newTask({ hive })`). */
   newTask: "/tasks/new",
+  /** From the task list: `/tasks/…/edit?from=tasks` (`paths.editTask(id, "tasks")`), back there. */
+  editTask: "/tasks/:id/edit",
   attention: "/sync",
   settings: "/settings",
   apiKeys: "/settings/api-keys",
@@ -80,6 +84,8 @@ export const paths = {
   /** Only one of the two is used: the hive when both are given. */
   newTask: (of?: { hive?: string; apiary?: string }) =>
     query(routes.newTask, of?.hive ? { hive: of.hive } : { apiary: of?.apiary }),
+  /** Back to the task list after it when opened from there; else to the task's hive or apiary. */
+  editTask: (id: string, from?: "tasks") => query(fill(routes.editTask, [id]), { from }),
   join: (token: string) => `${routes.join}#${token}`,
 } as const;
 

@@ -6,6 +6,7 @@
 import "./forms.css";
 import {
   type ColumnSpec,
+  futureDateBreak,
   maxInt32,
   minInt32,
   type NumberRuleBreak,
@@ -313,25 +314,45 @@ export function SelectField<V extends string | number>(props: {
   );
 }
 
-/** Date and time (local); empty is `undefined`. `dateOnly` for a calendar day. */
+/**
+ * Whether a date that says something happened lies in the future: client-core's one rule
+ * (`futureDateBreak`, a day of tolerance), which the operations apply too.
+ */
+export function happenedInFuture(date: Date | undefined, now: Date): boolean {
+  return date !== undefined && futureDateBreak("date", date.toISOString(), now) !== undefined;
+}
+
+/**
+ * Date and time (local); empty is `undefined`. `dateOnly` for a calendar day. `happenedBy`
+ * (now) makes it the date of something that happened: the picker stops at today and a future
+ * date is said to be one at once (the form refuses it with `happenedInFuture`).
+ */
 export function DateField(props: {
   readonly label: string;
   readonly value: Date | undefined;
   readonly onChange: (value: Date | undefined) => void;
   readonly hint?: string;
-  readonly error?: string;
+  readonly error?: string | undefined;
   readonly dateOnly?: boolean;
   readonly required?: boolean;
+  readonly happenedBy?: Date;
 }) {
+  const tc = useMessages(commonMessages);
   const toInput = props.dateOnly ? toLocalDateInput : toLocalInput;
+  const now = props.happenedBy;
+  const endOfToday =
+    now && new Date(now.getFullYear(), now.getMonth(), now.getDate(), 23, 59, 59, 999);
+  const future = now !== undefined && happenedInFuture(props.value, now);
+  const error = props.error ?? (future ? tc("dateInFuture") : undefined);
   return (
-    <Field label={props.label} hint={props.hint} error={props.error}>
+    <Field label={props.label} hint={props.hint} error={error}>
       {(control) => (
         <input
           {...control}
           className="input"
           type={props.dateOnly ? "date" : "datetime-local"}
           required={props.required}
+          max={endOfToday ? toInput(endOfToday) : undefined}
           value={props.value ? toInput(props.value) : ""}
           onChange={(e) => props.onChange(fromLocalInput(e.target.value))}
         />

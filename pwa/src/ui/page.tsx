@@ -204,11 +204,19 @@ export function MarkingDot(props: { readonly marking: MarkingColor; readonly lar
 /**
  * A delete (or other final) button that asks once more before it acts. On one item of a list
  * (revoke a key, remove a member), `ariaLabel` names the item for screen readers.
+ *
+ * A record's delete names the action and its consequence in `confirm` ("Delete this harvest:
+ * 12.5 kg leave the honey figures") and its buttons by the action (`confirmLabel` "Delete
+ * harvest", `keepLabel` "Keep"), never Yes / No.
  */
 export function ConfirmButton(props: {
   readonly label: string;
   readonly ariaLabel?: string;
   readonly confirm?: string;
+  /** The button that acts (default Yes). */
+  readonly confirmLabel?: string;
+  /** The button that keeps things as they are (default No). */
+  readonly keepLabel?: string;
   readonly onConfirm: () => void;
   readonly disabled?: boolean;
 }) {
@@ -229,7 +237,10 @@ export function ConfirmButton(props: {
   }
   return (
     <span className="confirm">
-      <span className="confirm__text">{props.confirm ?? t("confirmDelete")}</span>
+      {/* Announced as it appears: the action and its consequence. */}
+      <span className="confirm__text" role="alert">
+        {props.confirm ?? t("confirmDelete")}
+      </span>
       <button
         type="button"
         className="button button--danger"
@@ -238,10 +249,10 @@ export function ConfirmButton(props: {
           props.onConfirm();
         }}
       >
-        {t("yes")}
+        {props.confirmLabel ?? t("yes")}
       </button>
       <button type="button" className="button button--secondary" onClick={() => setAsking(false)}>
-        {t("no")}
+        {props.keepLabel ?? t("no")}
       </button>
     </span>
   );

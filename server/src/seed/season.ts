@@ -127,6 +127,8 @@ export async function seedSeason(transport: Transport, options: SeedOptions): Pr
         boxes: 1 + Math.floor(rand() * 3),
         colonyOrigin: pick(origins),
         qrCode: `HK-${String(n).padStart(4, "0")}`,
+        // Set up in March, before the season's first inspection: the history starts there.
+        date: at(seasonStart - 21 * day),
       });
       if (!hive) continue;
       summary.hives += 1;
@@ -210,8 +212,8 @@ export async function seedSeason(transport: Transport, options: SeedOptions): Pr
         });
         summary.treatments += 1;
       }
-      // A few colonies move to the heath for the late flow. (Hives are created
-      // now, so the move cannot be back-dated before their first placement.)
+      // A few colonies move to the heath for the late flow, recorded now: their
+      // inspections above already froze the apiary they stood at.
       if (h < 2 && ai < 3) {
         const heath = apiaryIds[3];
         if (heath) await hives.relocateHive({ id: hive.id, targetApiaryId: heath });

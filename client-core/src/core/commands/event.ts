@@ -7,7 +7,7 @@ import { EventType } from "@hivekeep/proto";
 import type { Change } from "../change.ts";
 import { maxTextLength } from "../column-value.ts";
 import type { Values } from "../merge.ts";
-import { upsert } from "./change-builders.ts";
+import { tombstone, upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
 
 export { EventType };
@@ -100,4 +100,109 @@ export function recordOfHive(
       }),
     ],
   };
+}
+
+/** A live event that points at a record, as the record's update or delete needs it. */
+export interface RecordEvent {
+  readonly id: string;
+  readonly scopeId: string;
+  readonly type: EventType;
+  readonly date: string;
+  readonly apiaryId: string;
+  readonly queenId: string;
+  readonly title: string;
+  readonly amountKg: number;
+}
+
+/**
+ * A stored record of a hive's life (inspection, treatment, harvest) as its update or delete
+ * needs it: where it lives, what it froze, and the live events that point at it (normally one).
+ */
+export interface HiveRecordState {
+  readonly id: string;
+  readonly scopeId: string;
+  readonly hiveId: string;
+  readonly date: string;
+  readonly apiaryId: string;
+  readonly queenId: string;
+  readonly events: readonly RecordEvent[];
+}
+
+const sameInstant = (a: string, b: string): boolean => Date.parse(a) === Date.parse(b);
+
+/**
+ * The frozen context of an edited record: as of its new date when the date changes (`asOf`,
+ * the hive as of that date; undefined when the hive is gone, which keeps what it froze), else
+ * what it froze.
+ */
+export function refrozen(
+  current: HiveRecordState,
+  date: string,
+  asOf: HiveAsOf | undefined,
+): HiveAsOf {
+  if (asOf !== undefined && !sameInstant(current.date, date)) return asOf;
+  return { id: current.hiveId, apiaryId: current.apiaryId, queenId: current.queenId };
+}
+
+/**
+ * An edit of a record of a hive's life, written once for inspections, treatments and harvests'
+ * re-freezing: the record's row with `fields` and the frozen `hive` (its scope follows the
+ * apiary), and its event kept true. Events are append-only (Push refuses edits of an event), so
+ * when the event's date, apiary, queen, title or amount would change, the old event(s) are
+ * tombstoned and a new true one is recorded; an event already true is left alone.
+ */
+export function rewriteRecordOfHive(
+  ctx: CommandContext,
+  entity: "inspection" | "treatment" | "harvest",
+  current: HiveRecordState,
+  hive: HiveAsOf,
+  fields: Values,
+  event: Pick<EventInput, "type" | "date" | "title" | "amountKg">,
+): Change[] {
+  const changes: Change[] = [
+    upsert(ctx, entity, current.id, hive.apiaryId, {
+      ...fields,
+      apiary_id: hive.apiaryId,
+      queen_id: hive.queenId,
+    }),
+  ];
+  const title = eventTitle(event.title);
+  const amountKg = event.amountKg ?? 0;
+  const [only, ...more] = current.events;
+  const stillTrue =
+    only !== undefined &&
+    more.length === 0 &&
+    only.type === event.type &&
+    sameInstant(only.date, event.date) &&
+    only.apiaryId === hive.apiaryId &&
+    only.queenId === hive.queenId &&
+    only.title === title &&
+    only.amountKg === amountKg;
+  if (stillTrue) return changes;
+  for (const e of current.events) changes.push(tombstone(ctx, "event", e.id, e.scopeId));
+  changes.push(
+    recordEvent(ctx, {
+      ...event,
+      apiaryId: hive.apiaryId,
+      hiveId: current.hiveId,
+      queenId: hive.queenId,
+      refEntity: entity,
+      refId: current.id,
+    }),
+  );
+  return changes;
+}
+
+/** Deleting a record of a hive's life: the record and every live event that points at it. */
+export function removeRecordOfHive(
+  ctx: CommandContext,
+  entity: "inspection" | "treatment" | "harvest",
+  current: Pick<HiveRecordState, "id" | "scopeId"> & {
+    readonly events: readonly { readonly id: string; readonly scopeId: string }[];
+  },
+): Change[] {
+  return [
+    tombstone(ctx, entity, current.id, current.scopeId),
+    ...current.events.map((e) => tombstone(ctx, "event", e.id, e.scopeId)),
+  ];
 }

@@ -103,3 +103,19 @@ describe("deleteHarvest", () => {
     expect(errorOf(() => deleteHarvest(fakeContext(), undefined, "nope")).code).toBe("not_found");
   });
 });
+
+describe("createHarvest dates", () => {
+  it("refuses a date more than a day ahead of now (invalid date); bestBefore is planned and free", () => {
+    // fakeContext's now is 2026-05-20T10:00Z.
+    const e = errorOf(() =>
+      createHarvest(fakeContext(), hive, { ...input, date: "2026-05-22T10:00:00.000Z" }),
+    );
+    expect([e.code, e.field, e.message]).toEqual([
+      "invalid",
+      "date",
+      "date cannot be in the future",
+    ]);
+    const soon = { ...input, date: "2026-05-21T09:00:00.000Z" };
+    expect(createHarvest(fakeContext(), hive, soon).changes).toHaveLength(2);
+  });
+});

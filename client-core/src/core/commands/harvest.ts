@@ -8,9 +8,9 @@
 import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
 import { entities } from "../entities.ts";
-import { tombstone } from "./change-builders.ts";
+import { checkHappened } from "../happened.ts";
 import type { CommandContext } from "./context.ts";
-import { EventType, type HiveAsOf, recordOfHive } from "./event.ts";
+import { EventType, type HiveAsOf, recordOfHive, removeRecordOfHive } from "./event.ts";
 import { checkedPayload } from "./payload-check.ts";
 
 export interface CreateHarvestInput {
@@ -70,6 +70,8 @@ export function createHarvest(
     best_before: input.bestBefore,
     note: input.note,
   });
+  // The date says when it was harvested: not in the future. bestBefore is planned: free.
+  checkHappened("date", fields.date as string, ctx.now);
   if (hive === undefined) throw notFound("hive", input.hiveId);
   return recordOfHive(ctx, "harvest", hive, fields, {
     type: EventType.HARVEST,
@@ -86,8 +88,5 @@ export function deleteHarvest(
   id: string,
 ): Change[] {
   if (current === undefined) throw notFound("harvest", id);
-  return [
-    tombstone(ctx, "harvest", current.id, current.scopeId),
-    ...current.events.map((e) => tombstone(ctx, "event", e.id, e.scopeId)),
-  ];
+  return removeRecordOfHive(ctx, "harvest", current);
 }

@@ -42,7 +42,7 @@ const fails = (fn: () => unknown, code: DomainError["code"], message?: string | 
 };
 
 describe("createHive", () => {
-  const input = { ...fields, apiaryId: "a1", photo: "" };
+  const input = { ...fields, apiaryId: "a1", photo: "", date: now.toISOString() };
 
   it("creates an ACTIVE hive, an open placement and a CREATED event, all scoped to the apiary", () => {
     const { id, changes } = createHive(fakeContext(at), { id: "a1" }, input);
@@ -71,6 +71,42 @@ describe("createHive", () => {
       /photo must start with "data:image\/"/,
     );
     fails(() => createHive(fakeContext(at), undefined, input), "not_found");
+  });
+
+  it("opens the placement and records CREATED at the set-up date; created_at stays now", () => {
+    const march = "2026-03-15T09:00:00Z";
+    const { changes } = createHive(fakeContext(at), { id: "a1" }, { ...input, date: march });
+    expect(changes[0]?.payload).toMatchObject({ created_at: now.toISOString() });
+    expect(changes[1]?.payload).toMatchObject({ started_at: "2026-03-15T09:00:00.000Z" });
+    expect(changes[2]?.payload).toMatchObject({
+      type: EventType.CREATED,
+      date: "2026-03-15T09:00:00.000Z",
+    });
+  });
+
+  it("refuses a set-up date in the future (a day of tolerance) or unreadable, naming date", () => {
+    const ctx = fakeContext(at);
+    const dayAhead = new Date(now.getTime() + 24 * 3600_000);
+    expect(
+      byEntity(
+        createHive(ctx, { id: "a1" }, { ...input, date: dayAhead.toISOString() }).changes,
+        "event",
+      )[0]?.payload.date,
+    ).toBe(dayAhead.toISOString());
+    const tooFar = new Date(dayAhead.getTime() + 1).toISOString();
+    const e = errorOf(() => createHive(ctx, { id: "a1" }, { ...input, date: tooFar }));
+    expect([e.code, e.field, e.message]).toEqual([
+      "invalid",
+      "date",
+      "date cannot be in the future",
+    ]);
+    // Before the apiary is looked up, as every invalid input.
+    expect(errorOf(() => createHive(ctx, undefined, { ...input, date: tooFar })).code).toBe(
+      "invalid",
+    );
+    expect(errorOf(() => createHive(ctx, { id: "a1" }, { ...input, date: "May" })).field).toBe(
+      "date",
+    );
   });
 });
 
@@ -182,6 +218,22 @@ describe("relocateHive", () => {
       "invalid",
       /date must not be before/,
     );
+  });
+
+  it("refuses a move date in the future (a day of tolerance), naming date", () => {
+    const ctx = fakeContext(at);
+    const dayAhead = new Date(now.getTime() + 24 * 3600_000).toISOString();
+    expect(
+      byEntity(relocateHive(ctx, hive, target, { ...input, date: dayAhead }), "event")[0]?.payload
+        .date,
+    ).toBe(dayAhead);
+    const tooFar = new Date(now.getTime() + 24 * 3600_000 + 1).toISOString();
+    const e = errorOf(() => relocateHive(ctx, hive, target, { ...input, date: tooFar }));
+    expect([e.code, e.field, e.message]).toEqual([
+      "invalid",
+      "date",
+      "date cannot be in the future",
+    ]);
   });
 
   it("moves the hive's queens to the target's scope, writing only updated_at", () => {

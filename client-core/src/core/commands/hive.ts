@@ -4,7 +4,9 @@
  * travels in the change feed. A hive's changes are scoped to the apiary it
  * stands at, so after a relocation they go to devices of the new apiary.
  *
- * - createHive: status ACTIVE, opens the first placement, records CREATED.
+ * - createHive: status ACTIVE, opens the first placement, records CREATED, both at the set-up
+ *   `date` (when the hive was set up at its apiary; the service defaults it to now), so a hive
+ *   entered after the fact has its history from the day it arrived.
  * - updateHive: overwrites name, type, status, boxes, colony_origin, note and
  *   qr_code; never apiary_id (RelocateHive) or photo. A status change records
  *   STATUS, or DISSOLVED when the new status is DISSOLVED.
@@ -25,8 +27,9 @@
  *   ("hive already stands at that apiary"): nothing would move, and a MOVED
  *   event from A to A would be wrong.
  * - RelocateHive with a date before the open placement started is
- *   invalid_argument (an interval cannot end before it starts); a later date,
- *   even a future one, is accepted. A date at most 60 s before it (the clock
+ *   invalid_argument (an interval cannot end before it starts). A set-up or
+ *   move date in the future is invalid_argument `date` (core/happened.ts: a day
+ *   of tolerance). A date at most 60 s before it (the clock
  *   skew Push tolerates, `defaultMaxAheadMs`) is a clock running behind: the
  *   move is recorded at the arrival instead.
  * - The MOVED event belongs to the target apiary (where the hive now stands);
@@ -41,6 +44,7 @@ import { HiveStatus, type HiveType } from "@hivekeep/proto";
 import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
 import { entities } from "../entities.ts";
+import { checkHappened } from "../happened.ts";
 import { defaultMaxAheadMs } from "../hlc.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
 import { tombstone, upsert } from "./change-builders.ts";
@@ -60,6 +64,8 @@ export interface HiveFields {
 export interface CreateHiveInput extends HiveFields {
   readonly apiaryId: string;
   readonly photo: string;
+  /** When the hive was set up at its apiary (RFC 3339); the service defaults it to now. */
+  readonly date: string;
 }
 
 /** The whole hive message of UpdateHive; apiaryId and photo in it are ignored. */
@@ -141,6 +147,7 @@ export function createHive(
   if (input.apiaryId.trim() === "") throw invalid("apiaryId", "apiaryId is required");
   const fields = checkHiveFields(input);
   checkedPayload(entities.hive, { photo: input.photo });
+  const date = happenedDate(input.date, ctx.now);
   if (apiary === undefined) throw notFound("apiary", input.apiaryId);
   const id = ctx.newId();
   const now = ctx.now.toISOString();
@@ -160,10 +167,10 @@ export function createHive(
         created_at: now,
         updated_at: now,
       }),
-      openPlacement(ctx, id, apiary.id, now),
+      openPlacement(ctx, id, apiary.id, date),
       recordEvent(ctx, {
         type: EventType.CREATED,
-        date: now,
+        date,
         apiaryId: apiary.id,
         hiveId: id,
         refEntity: "hive",
@@ -241,9 +248,7 @@ export function relocateHive(
   if (target.id === current.apiaryId) {
     throw invalid("targetApiaryId", "hive already stands at that apiary");
   }
-  const parsedDate = parseRfc3339(input.date);
-  if ("error" in parsedDate) throw invalid("date", `date ${parsedDate.error}`);
-  const date = movedAt(parsedDate.value, current.openPlacements);
+  const date = movedAt(happenedDate(input.date, ctx.now), current.openPlacements);
   const from = current.apiaryId;
   const now = ctx.now.toISOString();
   return [
@@ -282,6 +287,14 @@ export function deleteHive(
     ...closePlacements(ctx, current, ctx.now.toISOString()),
     ...(current.openTasks ?? []).map((t) => tombstone(ctx, "task", t.id, t.scopeId)),
   ];
+}
+
+/** A set-up or move `date`: RFC 3339, and not in the future (the one rule of core/happened.ts). */
+function happenedDate(iso: string, now: Date): string {
+  const parsed = parseRfc3339(iso);
+  if ("error" in parsed) throw invalid("date", `date ${parsed.error}`);
+  checkHappened("date", parsed.value, now);
+  return parsed.value;
 }
 
 /**

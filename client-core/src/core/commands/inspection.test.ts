@@ -4,13 +4,15 @@ import { errorOf, fakeContext } from "../../testing/command-context.ts";
 import { maxPhotoBytes } from "../entities.ts";
 import { formatHlc, type Hlc } from "../hlc.ts";
 import { emptyOrSet, joinOrSets, type OrSetPatch, orSetFromPatch, orSetValues } from "../or-set.ts";
-import { EventType } from "./event.ts";
+import { EventType, type HiveRecordState } from "./event.ts";
 import {
   addInspectionPhoto,
   type CreateInspectionInput,
   createInspection,
+  deleteInspection,
   type InspectionState,
   removeInspectionPhoto,
+  updateInspection,
 } from "./inspection.ts";
 
 const blank: CreateInspectionInput = {
@@ -171,5 +173,93 @@ describe("removeInspectionPhoto", () => {
     expect([empty.code, empty.field]).toEqual(["invalid", "photo"]);
     const missing = errorOf(() => removeInspectionPhoto(fakeContext(), undefined, "x", photo()));
     expect(missing.code).toBe("not_found");
+  });
+});
+
+describe("updateInspection / deleteInspection", () => {
+  const stored: HiveRecordState = {
+    id: "insp-1",
+    scopeId: "apiary-1",
+    hiveId: "hive-1",
+    date: "2026-05-19T08:00:00.000Z",
+    apiaryId: "apiary-1",
+    queenId: "queen-1",
+    events: [
+      {
+        id: "ev-1",
+        scopeId: "apiary-1",
+        type: EventType.INSPECTION,
+        date: "2026-05-19T08:00:00.000Z",
+        apiaryId: "apiary-1",
+        queenId: "queen-1",
+        title: "Inspection",
+        amountKg: 0,
+      },
+    ],
+  };
+  const edit = { ...blank, id: "insp-1", note: "typo fixed", frames: 9 };
+  const earlier = { id: "hive-1", apiaryId: "apiary-0", queenId: "" };
+
+  it("overwrites the fields (left-out ones take their defaults), never hive_id, created_at or photo_keys", () => {
+    const changes = updateInspection(fakeContext(), stored, hive, edit);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ entity: "inspection", entityId: "insp-1", op: "upsert" });
+    const payload = changes[0]?.payload ?? {};
+    expect(payload).toMatchObject({
+      note: "typo fixed",
+      frames: 9,
+      weight_kg: 0,
+      apiary_id: "apiary-1",
+      queen_id: "queen-1",
+    });
+    for (const column of ["hive_id", "created_at", "photo_keys"]) {
+      expect(payload, column).not.toHaveProperty(column);
+    }
+  });
+
+  it("a changed date re-freezes the apiary and queen as of it, and the event follows", () => {
+    const date = "2026-04-01T08:00:00.000Z";
+    const changes = updateInspection(fakeContext(), stored, earlier, { ...edit, date });
+    expect(changes.map((c) => [c.entity, c.op, c.scopeId])).toEqual([
+      ["inspection", "upsert", "apiary-0"],
+      ["event", "delete", "apiary-1"],
+      ["event", "upsert", "apiary-0"],
+    ]);
+    expect(changes[0]?.payload).toMatchObject({ date, apiary_id: "apiary-0", queen_id: "" });
+    expect(changes[2]?.payload).toMatchObject({ date, apiary_id: "apiary-0", ref_id: "insp-1" });
+  });
+
+  it("checks like CreateInspection, naming the field in the message; a missing one is invalid", () => {
+    expect(errorOf(() => updateInspection(fakeContext(), stored, hive, undefined)).field).toBe(
+      "inspection",
+    );
+    expect(
+      errorOf(() => updateInspection(fakeContext(), stored, hive, { ...edit, frames: -1 })),
+    ).toMatchObject({ code: "invalid", field: "inspection.frames" });
+    expect(errorOf(() => updateInspection(fakeContext(), undefined, hive, edit))).toMatchObject({
+      code: "not_found",
+    });
+  });
+
+  it("refuses a date more than a day ahead of now, on create and update", () => {
+    const future = "2026-05-22T10:00:00.000Z"; // fakeContext's now is 2026-05-20T10:00Z
+    expect(
+      errorOf(() => createInspection(fakeContext(), hive, { ...blank, date: future })),
+    ).toMatchObject({ code: "invalid", field: "date", message: "date cannot be in the future" });
+    expect(
+      errorOf(() => updateInspection(fakeContext(), stored, hive, { ...edit, date: future })),
+    ).toMatchObject({ code: "invalid", field: "inspection.date" });
+    // Within the day of tolerance.
+    const soon = "2026-05-21T09:00:00.000Z";
+    expect(createInspection(fakeContext(), hive, { ...blank, date: soon }).changes).toHaveLength(2);
+  });
+
+  it("deleteInspection tombstones the inspection and its event; unknown is not_found", () => {
+    const changes = deleteInspection(fakeContext(), stored, "insp-1");
+    expect(changes.map((c) => [c.entity, c.entityId, c.op])).toEqual([
+      ["inspection", "insp-1", "delete"],
+      ["event", "ev-1", "delete"],
+    ]);
+    expect(errorOf(() => deleteInspection(fakeContext(), undefined, "x")).code).toBe("not_found");
   });
 });

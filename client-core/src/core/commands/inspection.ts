@@ -10,10 +10,19 @@ import type { Stores, Temperament } from "@hivekeep/proto";
 import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
 import { entities } from "../entities.ts";
+import { checkHappened } from "../happened.ts";
 import { type OrSetState, orSetTags, orSetValues } from "../or-set.ts";
 import { upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
-import { EventType, type HiveAsOf, recordOfHive } from "./event.ts";
+import {
+  EventType,
+  type HiveAsOf,
+  type HiveRecordState,
+  recordOfHive,
+  refrozen,
+  removeRecordOfHive,
+  rewriteRecordOfHive,
+} from "./event.ts";
 import { checkedPayload } from "./payload-check.ts";
 import { checkPhoto, checkPhotoCount } from "./photo-check.ts";
 
@@ -56,6 +65,44 @@ export interface InspectionState {
 }
 
 /**
+ * The registry's column rules (counts and measurements within their ranges, as Push checks) and
+ * the date of something that happened (not in the future); `prefix` names the request message.
+ */
+function inspectionColumns(
+  ctx: CommandContext,
+  input: InspectionFields & { date: string },
+  prefix: string,
+) {
+  const fields = checkedPayload(
+    entities.inspection,
+    {
+      date: input.date,
+      note: input.note,
+      weight_kg: input.weightKg,
+      temp_hive: input.tempHive,
+      temp_outside: input.tempOutside,
+      humidity_hive: input.humidityHive,
+      humidity_outside: input.humidityOutside,
+      weather: input.weather,
+      queen_seen: input.queenSeen,
+      eggs_seen: input.eggsSeen,
+      covered_larva: input.coveredLarva,
+      frames: input.frames,
+      brood_frames: input.broodFrames,
+      stores: input.stores,
+      temperament: input.temperament,
+      calmness: input.calmness,
+      queen_cells: input.queenCells,
+      varroa: input.varroa,
+      super_added: input.superAdded,
+    },
+    prefix,
+  );
+  checkHappened(`${prefix}date`, fields.date as string, ctx.now);
+  return fields;
+}
+
+/**
  * @param hive the hive as of input.date, or undefined when it does not exist
  *   (live) in the tenant (→ not_found).
  */
@@ -65,28 +112,7 @@ export function createInspection(
   input: CreateInspectionInput,
 ): { id: string; changes: Change[] } {
   if (input.hiveId.trim() === "") throw invalid("hiveId", "hiveId is required");
-  // The registry's column rules: counts and measurements within their ranges, as Push checks.
-  const fields = checkedPayload(entities.inspection, {
-    date: input.date,
-    note: input.note,
-    weight_kg: input.weightKg,
-    temp_hive: input.tempHive,
-    temp_outside: input.tempOutside,
-    humidity_hive: input.humidityHive,
-    humidity_outside: input.humidityOutside,
-    weather: input.weather,
-    queen_seen: input.queenSeen,
-    eggs_seen: input.eggsSeen,
-    covered_larva: input.coveredLarva,
-    frames: input.frames,
-    brood_frames: input.broodFrames,
-    stores: input.stores,
-    temperament: input.temperament,
-    calmness: input.calmness,
-    queen_cells: input.queenCells,
-    varroa: input.varroa,
-    super_added: input.superAdded,
-  });
+  const fields = inspectionColumns(ctx, input, "");
   if (hive === undefined) throw notFound("hive", input.hiveId);
   return recordOfHive(ctx, "inspection", hive, fields, {
     type: EventType.INSPECTION,
@@ -127,4 +153,47 @@ export function removeInspectionPhoto(
   const tags = orSetTags(current.photoKeys, photo);
   if (tags.length === 0) return [];
   return [upsert(ctx, "inspection", current.id, current.scopeId, { photo_keys: { remove: tags } })];
+}
+
+export interface UpdateInspectionInput extends InspectionFields {
+  readonly id: string;
+  /** RFC 3339; the caller defaults a left-out date to now, as on create. */
+  readonly date: string;
+}
+
+/**
+ * Overwrites the fields of the message (a field left out takes its default, as on create) but
+ * hive_id (never changes: a different one is ignored), apiary_id and queen_id (frozen as of the
+ * date: recomputed when the date changes), created_at and photo_keys (the photo operations').
+ * The INSPECTION event follows (rewriteRecordOfHive).
+ *
+ * @param input the request's inspection message; undefined when missing (→ invalid).
+ * @param current the stored inspection, or undefined when it does not exist (→ not_found).
+ * @param asOf the inspection's hive as of input.date (undefined when the hive is gone).
+ */
+export function updateInspection(
+  ctx: CommandContext,
+  current: HiveRecordState | undefined,
+  asOf: InspectionHive | undefined,
+  input: UpdateInspectionInput | undefined,
+): Change[] {
+  if (input === undefined) throw invalid("inspection", "inspection is required");
+  const fields = inspectionColumns(ctx, input, "inspection.");
+  if (current === undefined) throw notFound("inspection", input.id);
+  const date = fields.date as string;
+  return rewriteRecordOfHive(ctx, "inspection", current, refrozen(current, date, asOf), fields, {
+    type: EventType.INSPECTION,
+    date,
+    title: "Inspection",
+  });
+}
+
+/** Tombstones the inspection and its INSPECTION events, so no list or timeline shows it. */
+export function deleteInspection(
+  ctx: CommandContext,
+  current: HiveRecordState | undefined,
+  id: string,
+): Change[] {
+  if (current === undefined) throw notFound("inspection", id);
+  return removeRecordOfHive(ctx, "inspection", current);
 }

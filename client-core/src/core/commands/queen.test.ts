@@ -5,6 +5,7 @@ import {
   type CreateQueenInput,
   createQueen,
   defaultMarking,
+  deleteQueen,
   MarkingColor,
   type QueenHive,
   updateQueen,
@@ -44,7 +45,9 @@ describe("defaultMarking", () => {
     [2030, MarkingColor.BLUE],
   ])("year %i is marked %s", (year, colour) => {
     expect(defaultMarking(year)).toBe(colour);
-    const { changes } = createQueen(fakeContext(at), hive, { ...input, year });
+    // On a day when every one of these years has come (a queen's year cannot be in the future).
+    const later = fakeContext({ now: new Date("2031-01-01T00:00:00.000Z") });
+    const { changes } = createQueen(later, hive, { ...input, year });
     expect(byEntity(changes, "queen")[0]?.payload.marking).toBe(colour);
   });
 });
@@ -173,5 +176,165 @@ describe("updateQueen", () => {
       "invalid:year",
     );
     expect(codeOf(() => updateQueen(fakeContext(at), undefined, update))).toBe("not_found:");
+  });
+});
+
+describe("a queen's year and introduction cannot lie in the future", () => {
+  const update = {
+    id: "q1",
+    hiveId: "hive-1",
+    year: 2025,
+    marking: MarkingColor.UNSPECIFIED,
+    origin: "",
+    breederNumber: "",
+    note: "",
+    active: true,
+  };
+  const state = { id: "q1", scopeId: "apiary-now" };
+
+  it("refuses a year after the current one and an introduction more than a day ahead, naming the field", () => {
+    expect(codeOf(() => createQueen(fakeContext(at), hive, { ...input, year: 2027 }))).toBe(
+      "invalid:year",
+    );
+    const ahead = "2026-05-03T10:00:00.000Z"; // now is 2026-05-01T10:00Z
+    expect(
+      codeOf(() => createQueen(fakeContext(at), hive, { ...input, introducedAt: ahead })),
+    ).toBe("invalid:introducedAt");
+    expect(codeOf(() => updateQueen(fakeContext(at), state, { ...update, year: 2027 }))).toBe(
+      "invalid:queen.year",
+    );
+    expect(
+      codeOf(() => updateQueen(fakeContext(at), state, { ...update, introducedAt: ahead })),
+    ).toBe("invalid:queen.introducedAt");
+    // Within the day of tolerance; a queen of this year.
+    const soon = "2026-05-02T09:00:00.000Z";
+    expect(createQueen(fakeContext(at), hive, { ...input, introducedAt: soon }).id).toBe("id-1");
+    expect(updateQueen(fakeContext(at), state, { ...update, year: 2026 })).toHaveLength(1);
+  });
+});
+
+describe("deleteQueen", () => {
+  const reign = (id: string, year: number, start: string, replacedAt: string | null) => ({
+    id,
+    scopeId: "apiary-now",
+    year,
+    start,
+    replacedAt,
+    active: replacedAt === null,
+  });
+  const q1 = reign("q1", 2024, "2024-05-01T00:00:00.000Z", "2025-06-01T00:00:00.000Z");
+  const q2 = reign("q2", 2025, "2025-06-01T00:00:00.000Z", "2026-03-01T00:00:00.000Z");
+  const q3 = reign("q3", 2026, "2026-03-01T00:00:00.000Z", null);
+  const event = (id: string, type: EventType, refId: string, detail = {}) => ({
+    id,
+    scopeId: "apiary-then",
+    type,
+    apiaryId: "apiary-then",
+    refId,
+    detail,
+  });
+  const events = [
+    event("e1", EventType.QUEEN_INTRODUCED, "q1"),
+    event("e2", EventType.QUEEN_REPLACED, "q1", { replacedBy: "q2" }),
+    event("e3", EventType.QUEEN_INTRODUCED, "q2", { replaces: ["q1"] }),
+    event("e4", EventType.QUEEN_REPLACED, "q2", { replacedBy: "q3" }),
+    event("e5", EventType.QUEEN_INTRODUCED, "q3", { replaces: ["q2"] }),
+  ];
+  const inspection = {
+    entity: "inspection" as const,
+    event: { type: EventType.INSPECTION, title: "Inspection" },
+    state: {
+      id: "i1",
+      scopeId: "apiary-then",
+      hiveId: "hive-1",
+      date: "2025-08-01T00:00:00.000Z",
+      apiaryId: "apiary-then",
+      queenId: "q2",
+      events: [
+        {
+          id: "e9",
+          scopeId: "apiary-then",
+          type: EventType.INSPECTION,
+          date: "2025-08-01T00:00:00.000Z",
+          apiaryId: "apiary-then",
+          queenId: "q2",
+          title: "Inspection",
+          amountKg: 0,
+        },
+      ],
+    },
+  };
+  const state = (queen: typeof q1, others: (typeof q1)[], records = [inspection]) => ({
+    hiveId: "hive-1",
+    queen,
+    others,
+    events,
+    scopeId: "apiary-now",
+    records,
+  });
+  const summary = (changes: ReturnType<typeof deleteQueen>) =>
+    changes.map((c) => `${c.op} ${c.entity} ${c.entityId}`);
+
+  it("a replaced queen: the one she replaced reigns until her end, with a true QUEEN_REPLACED; her records follow", () => {
+    const changes = deleteQueen(fakeContext(at), state(q2, [q1, q3]), "q2");
+    expect(summary(changes)).toEqual([
+      "delete queen q2",
+      "delete event e3",
+      "delete event e4",
+      "upsert queen q1",
+      "delete event e2",
+      "upsert event id-1",
+      "upsert inspection i1",
+      "delete event e9",
+      "upsert event id-2",
+    ]);
+    expect(changes[3]?.payload).toEqual({
+      replaced_at: "2026-03-01T00:00:00.000Z",
+      active: false,
+      updated_at: now.toISOString(),
+    });
+    expect(changes[5]?.payload).toMatchObject({
+      type: EventType.QUEEN_REPLACED,
+      date: "2026-03-01T00:00:00.000Z",
+      queen_id: "q1",
+      ref_id: "q1",
+      apiary_id: "apiary-then",
+      title: "Queen 2024 replaced",
+      detail_json: JSON.stringify({ replacedBy: "q3" }),
+    });
+    expect(changes[6]?.payload).toMatchObject({ queen_id: "q1" });
+    expect(changes[8]?.payload).toMatchObject({ queen_id: "q1", ref_id: "i1" });
+  });
+
+  it("the reigning queen: the one she replaced reigns again, active and without an end", () => {
+    const q2Last = { ...q2, replacedAt: null, active: true };
+    const changes = deleteQueen(fakeContext(at), state(q2Last, [q1], []), "q2");
+    expect(summary(changes)).toEqual([
+      "delete queen q2",
+      "delete event e3",
+      "delete event e4",
+      "upsert queen q1",
+      "delete event e2",
+    ]);
+    expect(changes[3]?.payload).toMatchObject({ replaced_at: null, active: true });
+  });
+
+  it("the first queen: no one reigns in her time; her records name no queen", () => {
+    const alone = { ...q1, replacedAt: null, active: true };
+    const record = { ...inspection, state: { ...inspection.state, queenId: "q1" } };
+    const changes = deleteQueen(fakeContext(at), state(alone, [], [record]), "q1");
+    expect(summary(changes)).toEqual([
+      "delete queen q1",
+      "delete event e1",
+      "delete event e2",
+      "upsert inspection i1",
+      "delete event e9",
+      "upsert event id-1",
+    ]);
+    expect(changes[3]?.payload).toMatchObject({ queen_id: "" });
+  });
+
+  it("answers not_found for a queen that does not exist", () => {
+    expect(codeOf(() => deleteQueen(fakeContext(at), undefined, "x"))).toBe("not_found:");
   });
 });

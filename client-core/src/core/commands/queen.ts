@@ -9,10 +9,17 @@ import { MarkingColor } from "@hivekeep/proto";
 import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
 import { entities } from "../entities.ts";
+import { checkHappened, checkQueenYear } from "../happened.ts";
 import type { Values } from "../merge.ts";
-import { upsert } from "./change-builders.ts";
+import { tombstone, upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
-import { EventType, recordEvent } from "./event.ts";
+import {
+  type EventInput,
+  EventType,
+  type HiveRecordState,
+  recordEvent,
+  rewriteRecordOfHive,
+} from "./event.ts";
 import { checkedPayload } from "./payload-check.ts";
 
 export { MarkingColor };
@@ -58,9 +65,15 @@ export function defaultMarking(year: number): MarkingColor {
   return colourByDigit[digit % 5] ?? MarkingColor.UNSPECIFIED;
 }
 
-/** The shared columns, checked; year is required on create and update. */
-function queenColumns(ctx: CommandContext, input: QueenFields) {
+/**
+ * The shared columns, checked; year is required on create and update. A queen's year and her
+ * introduction say what happened: neither may lie in the future (happened.ts); `prefix` names
+ * the request message ("queen." on update).
+ */
+function queenColumns(ctx: CommandContext, input: QueenFields, prefix = "") {
   if (input.year === 0) throw invalid("year", "year is required");
+  checkQueenYear(`${prefix}year`, input.year, ctx.now);
+  checkHappened(`${prefix}introducedAt`, input.introducedAt, ctx.now);
   return {
     year: input.year,
     marking:
@@ -174,11 +187,172 @@ export function updateQueen(
   if (input === undefined) throw invalid("queen", "queen is required");
   if (input.hiveId.trim() === "") throw invalid("queen.hiveId", "queen.hiveId is required");
   const payload = checkedPayload(entities.queen, {
-    ...queenColumns(ctx, input),
+    ...queenColumns(ctx, input, "queen."),
     replaced_at: input.replacedAt ?? null,
     active: input.active,
     updated_at: ctx.now.toISOString(),
   });
   if (current === undefined) throw notFound("queen", input.id);
   return [upsert(ctx, "queen", current.id, current.scopeId, payload)];
+}
+
+/** A queen of the hive as DeleteQueen reads her. */
+export interface QueenReign {
+  readonly id: string;
+  readonly scopeId: string;
+  readonly year: number;
+  /** When her reign began: introduced_at, else created_at (RFC 3339). */
+  readonly start: string;
+  /** RFC 3339; null while she reigns. */
+  readonly replacedAt: string | null;
+  readonly active: boolean;
+}
+
+/** A live event about one of the hive's queens (ref_entity "queen"). */
+export interface QueenEvent {
+  readonly id: string;
+  readonly scopeId: string;
+  readonly type: EventType;
+  readonly apiaryId: string;
+  /** The queen it is about (its ref_id). */
+  readonly refId: string;
+  /** detail_json, parsed ({} when empty or unreadable). */
+  readonly detail: Record<string, unknown>;
+}
+
+/** A record (inspection, treatment, harvest) that froze the queen, with its event's facts. */
+export interface FrozenRecord {
+  readonly entity: "inspection" | "treatment" | "harvest";
+  readonly state: HiveRecordState;
+  readonly event: Pick<EventInput, "type" | "title" | "amountKg">;
+}
+
+/** What DeleteQueen needs to know, read by the caller. */
+export interface DeleteQueenState {
+  readonly hiveId: string;
+  readonly queen: QueenReign;
+  /** The hive's other live queens. */
+  readonly others: readonly QueenReign[];
+  /** The live events about the hive's queens. */
+  readonly events: readonly QueenEvent[];
+  /** The scope of the hive's queens: the apiary the hive stands at now. */
+  readonly scopeId: string;
+  /** The records that froze her. */
+  readonly records: readonly FrozenRecord[];
+}
+
+const ms = (iso: string): number => Date.parse(iso);
+
+/**
+ * The queen she replaced: among the hive's queens whose reign ended when hers began, the one her
+ * QUEEN_INTRODUCED event names in `detail.replaces`, else the latest introduced (ties: greater id).
+ */
+function predecessorOf(state: DeleteQueenState): QueenReign | undefined {
+  const { queen } = state;
+  const introduced = state.events.find(
+    (e) => e.refId === queen.id && e.type === EventType.QUEEN_INTRODUCED,
+  );
+  const replaces = introduced?.detail.replaces;
+  const named = Array.isArray(replaces) ? replaces : [];
+  const ended = state.others
+    .filter((q) => q.replacedAt !== null && ms(q.replacedAt) === ms(queen.start))
+    .sort((a, b) => ms(a.start) - ms(b.start) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return ended.find((q) => named.includes(q.id)) ?? ended.at(-1);
+}
+
+/** The queen whose reign covers `at` among `queens` (the latest begun), "" when none. */
+function reigningAt(queens: readonly QueenReign[], at: string): string {
+  const t = ms(at);
+  let best: QueenReign | undefined;
+  for (const q of queens) {
+    if (!(ms(q.start) <= t) || (q.replacedAt !== null && !(ms(q.replacedAt) > t))) continue;
+    if (
+      best === undefined ||
+      ms(q.start) > ms(best.start) ||
+      (q.start === best.start && q.id > best.id)
+    ) {
+      best = q;
+    }
+  }
+  return best?.id ?? "";
+}
+
+/**
+ * Deletes a queen (issue 25; docs/decisions.md): her row and her own events (QUEEN_INTRODUCED,
+ * and the QUEEN_REPLACED that records her end) are tombstoned. The queen she replaced reigns
+ * again in her place: her replaced_at and active become the deleted queen's (null and true when
+ * the deleted queen was reigning), her QUEEN_REPLACED event naming the deleted queen is
+ * tombstoned, and a true one is recorded when her reign still ends. With no queen before her,
+ * the hive is queenless for that time. The records that froze her (and their events) are
+ * re-frozen to whoever reigns at their date afterwards, or none (rewriteRecordOfHive).
+ *
+ * @param current what the caller read, or undefined when the queen does not exist (→ not_found).
+ */
+export function deleteQueen(
+  ctx: CommandContext,
+  current: DeleteQueenState | undefined,
+  id: string,
+): Change[] {
+  if (current === undefined) throw notFound("queen", id);
+  const { queen, hiveId } = current;
+  const changes: Change[] = [tombstone(ctx, "queen", queen.id, queen.scopeId)];
+  const own = current.events.filter((e) => e.refId === queen.id);
+  for (const e of own) changes.push(tombstone(ctx, "event", e.id, e.scopeId));
+  const before = predecessorOf(current);
+  let after = current.others;
+  if (before !== undefined) {
+    const restored: QueenReign = { ...before, replacedAt: queen.replacedAt, active: queen.active };
+    after = current.others.map((q) => (q.id === before.id ? restored : q));
+    changes.push(
+      upsert(ctx, "queen", before.id, current.scopeId || before.scopeId, {
+        replaced_at: queen.replacedAt,
+        active: queen.active,
+        updated_at: ctx.now.toISOString(),
+      }),
+    );
+    for (const e of current.events) {
+      if (
+        e.refId === before.id &&
+        e.type === EventType.QUEEN_REPLACED &&
+        e.detail.replacedBy === queen.id
+      ) {
+        changes.push(tombstone(ctx, "event", e.id, e.scopeId));
+      }
+    }
+    if (queen.replacedAt !== null) {
+      const end = own.find((e) => e.type === EventType.QUEEN_REPLACED);
+      const by = end?.detail.replacedBy;
+      changes.push(
+        recordEvent(ctx, {
+          type: EventType.QUEEN_REPLACED,
+          date: queen.replacedAt,
+          apiaryId: end?.apiaryId || current.scopeId,
+          hiveId,
+          queenId: before.id,
+          refEntity: "queen",
+          refId: before.id,
+          title: `Queen ${before.year} replaced`,
+          ...(typeof by === "string" ? { detail: { replacedBy: by } } : {}),
+        }),
+      );
+    }
+  }
+  for (const record of current.records) {
+    const { state } = record;
+    const hive = { id: hiveId, apiaryId: state.apiaryId, queenId: reigningAt(after, state.date) };
+    changes.push(
+      ...rewriteRecordOfHive(
+        ctx,
+        record.entity,
+        state,
+        hive,
+        {},
+        {
+          ...record.event,
+          date: state.date,
+        },
+      ),
+    );
+  }
+  return changes;
 }

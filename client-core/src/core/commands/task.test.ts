@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { codeOf, fakeContext } from "../../testing/command-context.ts";
-import { type CreateTaskInput, createTask, setTaskDone, TaskPriority } from "./task.ts";
+import {
+  type CreateTaskInput,
+  createTask,
+  deleteTask,
+  setTaskDone,
+  TaskPriority,
+  updateTask,
+} from "./task.ts";
 
 const now = new Date("2026-05-01T10:00:00.000Z");
 
@@ -89,5 +96,81 @@ describe("setTaskDone", () => {
     expect(
       setTaskDone(fakeContext({ ...at, authorId: "user-2" }), personal, "t2", true),
     ).toHaveLength(1);
+  });
+});
+
+describe("updateTask / deleteTask", () => {
+  const shared = { id: "task-1", scopeId: "apiary-1" };
+  const mine = { id: "task-2", scopeId: "user:user-1" };
+  const theirs = { id: "task-3", scopeId: "user:user-2" };
+  const hive = { id: "hive-1", apiaryId: "apiary-2" };
+  const edit = { ...input, id: "task-1", title: " Count mites ", dueAt: "2026-05-08T00:00:00Z" };
+
+  it("overwrites title, hive, apiary, due date and priority, never done or created_at", () => {
+    const changes = updateTask(
+      fakeContext(at),
+      shared,
+      { hive, apiaryExists: false },
+      {
+        ...edit,
+        hiveId: "hive-1",
+        priority: TaskPriority.HIGH,
+      },
+    );
+    expect(changes).toHaveLength(1);
+    // The hive's apiary: the task moves to its scope.
+    expect(changes[0]).toMatchObject({ entity: "task", entityId: "task-1", scopeId: "apiary-2" });
+    expect(changes[0]?.payload).toEqual({
+      title: "Count mites",
+      hive_id: "hive-1",
+      apiary_id: "apiary-2",
+      due_at: "2026-05-08T00:00:00.000Z",
+      priority: TaskPriority.HIGH,
+    });
+  });
+
+  it("neither hive nor apiary makes it personal to the author; a given apiary is kept", () => {
+    const personal = updateTask(fakeContext(at), shared, noRefs, edit);
+    expect(personal[0]).toMatchObject({ scopeId: "user:user-1", payload: { apiary_id: "" } });
+    const apiary = updateTask(
+      fakeContext(at),
+      mine,
+      { hive: undefined, apiaryExists: true },
+      {
+        ...edit,
+        apiaryId: "apiary-9",
+      },
+    );
+    expect(apiary[0]).toMatchObject({ scopeId: "apiary-9", payload: { apiary_id: "apiary-9" } });
+  });
+
+  it("checks like CreateTask, naming the field in the message; another user's personal task is not_found", () => {
+    expect(codeOf(() => updateTask(fakeContext(at), shared, noRefs, undefined))).toBe(
+      "invalid:task",
+    );
+    expect(codeOf(() => updateTask(fakeContext(at), shared, noRefs, { ...edit, title: " " }))).toBe(
+      "invalid:task.title",
+    );
+    expect(
+      codeOf(() => updateTask(fakeContext(at), shared, noRefs, { ...edit, hiveId: "x" })),
+    ).toBe("not_found:");
+    expect(
+      codeOf(() => updateTask(fakeContext(at), shared, noRefs, { ...edit, apiaryId: "x" })),
+    ).toBe("invalid:task.apiaryId");
+    expect(codeOf(() => updateTask(fakeContext(at), theirs, noRefs, edit))).toBe("not_found:");
+    expect(codeOf(() => updateTask(fakeContext(at), undefined, noRefs, edit))).toBe("not_found:");
+  });
+
+  it("deleteTask tombstones the task in its scope; unknown or another user's personal task is not_found", () => {
+    expect(deleteTask(fakeContext(at), mine, "task-2")).toEqual([
+      expect.objectContaining({
+        entity: "task",
+        entityId: "task-2",
+        scopeId: mine.scopeId,
+        op: "delete",
+      }),
+    ]);
+    expect(codeOf(() => deleteTask(fakeContext(at), theirs, "task-3"))).toBe("not_found:");
+    expect(codeOf(() => deleteTask(fakeContext(at), undefined, "x"))).toBe("not_found:");
   });
 });

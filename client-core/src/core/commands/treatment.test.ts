@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { errorOf, fakeContext } from "../../testing/command-context.ts";
-import { EventType } from "./event.ts";
-import { type CreateTreatmentInput, createTreatment } from "./treatment.ts";
+import { EventType, type HiveRecordState } from "./event.ts";
+import {
+  type CreateTreatmentInput,
+  createTreatment,
+  deleteTreatment,
+  updateTreatment,
+} from "./treatment.ts";
 
 const input: CreateTreatmentInput = {
   hiveId: "hive-1",
@@ -91,5 +96,92 @@ describe("createTreatment", () => {
       }),
     );
     expect(early.field).toBe("withdrawalUntil");
+  });
+});
+
+describe("updateTreatment / deleteTreatment", () => {
+  const stored: HiveRecordState = {
+    id: "tr-1",
+    scopeId: "apiary-1",
+    hiveId: "hive-1",
+    date: "2025-12-20T09:00:00.000Z",
+    apiaryId: "apiary-1",
+    queenId: "queen-1",
+    events: [
+      {
+        id: "ev-1",
+        scopeId: "apiary-1",
+        type: EventType.TREATMENT,
+        date: "2025-12-20T09:00:00.000Z",
+        apiaryId: "apiary-1",
+        queenId: "queen-1",
+        title: "Oxalic acid 3.5%",
+        amountKg: 0,
+      },
+    ],
+  };
+  const edit = { ...input, id: "tr-1" };
+
+  it("overwrites with CreateTreatment's rules (reason default varroa), never hive_id or created_at; a true event stays", () => {
+    const changes = updateTreatment(fakeContext(), stored, hive, { ...edit, dose: "40 ml" });
+    expect(changes).toHaveLength(1);
+    expect(changes[0]?.payload).toEqual({
+      product: "Oxalic acid 3.5%",
+      active_ingredient: "oxalic acid",
+      dose: "40 ml",
+      method: "trickling",
+      batch_number: "L-22",
+      withdrawal_until: null,
+      reason: "varroa",
+      date: "2025-12-20T09:00:00.000Z",
+      apiary_id: "apiary-1",
+      queen_id: "queen-1",
+    });
+  });
+
+  it("a new product renames the event; a new date re-freezes and moves it", () => {
+    const renamed = updateTreatment(fakeContext(), stored, hive, { ...edit, product: "Thymol" });
+    expect(renamed.map((c) => [c.entity, c.op])).toEqual([
+      ["treatment", "upsert"],
+      ["event", "delete"],
+      ["event", "upsert"],
+    ]);
+    expect(renamed[2]?.payload).toMatchObject({ title: "Thymol", ref_id: "tr-1" });
+    const earlier = { id: "hive-1", apiaryId: "apiary-0", queenId: "" };
+    const date = "2025-11-01T09:00:00.000Z";
+    const moved = updateTreatment(fakeContext(), stored, earlier, { ...edit, date });
+    expect(moved[0]).toMatchObject({ scopeId: "apiary-0", payload: { apiary_id: "apiary-0" } });
+    expect(moved[2]?.payload).toMatchObject({ date, apiary_id: "apiary-0", queen_id: "" });
+  });
+
+  it("names the field in the message; a future date is refused on create and update, withdrawalUntil is free", () => {
+    expect(errorOf(() => updateTreatment(fakeContext(), stored, hive, undefined)).field).toBe(
+      "treatment",
+    );
+    expect(
+      errorOf(() => updateTreatment(fakeContext(), stored, hive, { ...edit, product: " " })),
+    ).toMatchObject({ field: "treatment.product", message: "treatment.product is required" });
+    const future = "2026-05-22T10:00:00.000Z"; // fakeContext's now is 2026-05-20T10:00Z
+    expect(
+      errorOf(() => createTreatment(fakeContext(), hive, { ...input, date: future })),
+    ).toMatchObject({ code: "invalid", field: "date" });
+    expect(
+      errorOf(() => updateTreatment(fakeContext(), stored, hive, { ...edit, date: future })),
+    ).toMatchObject({ code: "invalid", field: "treatment.date" });
+    const later = { ...edit, withdrawalUntil: "2027-01-01T00:00:00.000Z" };
+    expect(updateTreatment(fakeContext(), stored, hive, later)).toHaveLength(1);
+    expect(errorOf(() => updateTreatment(fakeContext(), undefined, hive, edit)).code).toBe(
+      "not_found",
+    );
+  });
+
+  it("deleteTreatment tombstones the treatment and its event; unknown is not_found", () => {
+    expect(
+      deleteTreatment(fakeContext(), stored, "tr-1").map((c) => [c.entity, c.entityId, c.op]),
+    ).toEqual([
+      ["treatment", "tr-1", "delete"],
+      ["event", "ev-1", "delete"],
+    ]);
+    expect(errorOf(() => deleteTreatment(fakeContext(), undefined, "x")).code).toBe("not_found");
   });
 });

@@ -2,21 +2,30 @@
  * Treatment commands (contract §4.7). A treatment freezes the hive's apiary
  * and reigning queen as of its date (the medicine log of a colony must name
  * where it stood and which queen headed it) and records a TREATMENT event
- * titled with the product (DESIGN.md §3). There is no update or delete:
- * treatments are legal records.
+ * titled with the product (DESIGN.md §3). An update corrects a wrong entry and a
+ * delete removes one (issue 25); the event follows the record either way.
  */
 import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
 import { entities } from "../entities.ts";
+import { checkHappened } from "../happened.ts";
 import type { CommandContext } from "./context.ts";
-import { EventType, type HiveAsOf, recordOfHive } from "./event.ts";
+import {
+  EventType,
+  type HiveAsOf,
+  type HiveRecordState,
+  recordOfHive,
+  refrozen,
+  removeRecordOfHive,
+  rewriteRecordOfHive,
+} from "./event.ts";
 import { checkedPayload } from "./payload-check.ts";
 
 /** The reason of a treatment that names none (contract §4.7). */
 export const defaultTreatmentReason = "varroa";
 
-export interface CreateTreatmentInput {
-  readonly hiveId: string;
+/** The fields CreateTreatment and UpdateTreatment share. */
+export interface TreatmentFields {
   readonly product: string;
   readonly activeIngredient: string;
   readonly dose: string;
@@ -30,8 +39,36 @@ export interface CreateTreatmentInput {
   readonly date: string;
 }
 
+export interface CreateTreatmentInput extends TreatmentFields {
+  readonly hiveId: string;
+}
+
 /** The hive as of the treatment's date. */
 export type TreatmentHive = HiveAsOf;
+
+/** The treatment's columns, checked as on create; `prefix` names the request message. */
+function treatmentColumns(ctx: CommandContext, input: TreatmentFields, prefix: string) {
+  const product = input.product.trim();
+  if (product === "") throw invalid(`${prefix}product`, `${prefix}product is required`);
+  const reason = input.reason.trim() === "" ? defaultTreatmentReason : input.reason.trim();
+  const fields = checkedPayload(
+    entities.treatment,
+    {
+      product,
+      active_ingredient: input.activeIngredient,
+      dose: input.dose,
+      method: input.method,
+      batch_number: input.batchNumber,
+      withdrawal_until: input.withdrawalUntil,
+      reason,
+      date: input.date,
+    },
+    prefix,
+  );
+  // The date says when it was given: not in the future. withdrawalUntil is planned: free.
+  checkHappened(`${prefix}date`, fields.date as string, ctx.now);
+  return fields;
+}
 
 /**
  * @param hive the hive as of input.date, or undefined when it does not exist
@@ -43,23 +80,52 @@ export function createTreatment(
   input: CreateTreatmentInput,
 ): { id: string; changes: Change[] } {
   if (input.hiveId.trim() === "") throw invalid("hiveId", "hiveId is required");
-  const product = input.product.trim();
-  if (product === "") throw invalid("product", "product is required");
-  const reason = input.reason.trim() === "" ? defaultTreatmentReason : input.reason.trim();
-  const fields = checkedPayload(entities.treatment, {
-    product,
-    active_ingredient: input.activeIngredient,
-    dose: input.dose,
-    method: input.method,
-    batch_number: input.batchNumber,
-    withdrawal_until: input.withdrawalUntil,
-    reason,
-    date: input.date,
-  });
+  const fields = treatmentColumns(ctx, input, "");
   if (hive === undefined) throw notFound("hive", input.hiveId);
   return recordOfHive(ctx, "treatment", hive, fields, {
     type: EventType.TREATMENT,
     date: fields.date as string,
-    title: product,
+    title: String(fields.product),
   });
+}
+
+export interface UpdateTreatmentInput extends TreatmentFields {
+  readonly id: string;
+}
+
+/**
+ * Overwrites the fields of the message with CreateTreatment's rules (a field left out takes its
+ * default: reason "varroa", date now) but hive_id (never changes: a different one is ignored),
+ * apiary_id and queen_id (frozen as of the date: recomputed when the date changes) and
+ * created_at. The TREATMENT event follows (its date, frozen ids and title, the product).
+ *
+ * @param input the request's treatment message; undefined when missing (→ invalid).
+ * @param current the stored treatment, or undefined when it does not exist (→ not_found).
+ * @param asOf the treatment's hive as of input.date (undefined when the hive is gone).
+ */
+export function updateTreatment(
+  ctx: CommandContext,
+  current: HiveRecordState | undefined,
+  asOf: TreatmentHive | undefined,
+  input: UpdateTreatmentInput | undefined,
+): Change[] {
+  if (input === undefined) throw invalid("treatment", "treatment is required");
+  const fields = treatmentColumns(ctx, input, "treatment.");
+  if (current === undefined) throw notFound("treatment", input.id);
+  const date = fields.date as string;
+  return rewriteRecordOfHive(ctx, "treatment", current, refrozen(current, date, asOf), fields, {
+    type: EventType.TREATMENT,
+    date,
+    title: String(fields.product),
+  });
+}
+
+/** Tombstones the treatment and its TREATMENT events (a wrong entry, not a legal record). */
+export function deleteTreatment(
+  ctx: CommandContext,
+  current: HiveRecordState | undefined,
+  id: string,
+): Change[] {
+  if (current === undefined) throw notFound("treatment", id);
+  return removeRecordOfHive(ctx, "treatment", current);
 }

@@ -33,7 +33,10 @@ describe("the apiary page", () => {
     const app = await renderAt(`/apiaries/${home.id}`, { client });
     expect(await app.findByText("No hives stand here.")).toBeTruthy();
     await app.user.click(app.getByRole("button", { name: "Delete apiary" }));
-    await app.user.click(app.getByRole("button", { name: "Yes" }));
+    expect(app.getByRole("alert").textContent).toBe(
+      "Delete the apiary Home meadow: it leaves the list of apiaries.",
+    );
+    await app.user.click(app.getByRole("button", { name: "Delete apiary" }));
     await app.findByRole("heading", { level: 1, name: "Apiaries" });
     expect(app.location()).toBe("/apiaries");
     expect((await client.apiaries.listApiaries({})).apiaries).toEqual([]);

@@ -109,6 +109,7 @@ function Hives(props: { readonly apiary: Apiary; readonly hives: readonly Hive[]
 /** Deleting the apiary, once no hive stands there (a read-only session has none). */
 function Delete(props: { readonly apiary: Apiary; readonly hives: number }) {
   const t = useMessages(apiaryMessages);
+  const tc = useMessages(commonMessages);
   const client = useClient();
   const readOnly = useReadOnly();
   const [, navigate] = useLocation();
@@ -125,6 +126,9 @@ function Delete(props: { readonly apiary: Apiary; readonly hives: number }) {
       ) : (
         <ConfirmButton
           label={t("deleteApiary")}
+          confirm={t("deleteApiaryConfirm", { name: props.apiary.name })}
+          confirmLabel={t("deleteApiary")}
+          keepLabel={tc("keep")}
           onConfirm={() => void remove.run()}
           disabled={remove.busy}
         />

@@ -23,6 +23,7 @@ export const apiaryMessages = defineMessages("apiaries", {
     addTask: "Add a task",
     map: "Open in a map",
     deleteApiary: "Delete apiary",
+    deleteApiaryConfirm: "Delete the apiary {{name}}: it leaves the list of apiaries.",
     deleteBlocked_one:
       "{{count}} hive still stands here. Move it to another apiary or delete it first; an apiary with hives cannot be deleted.",
     deleteBlocked_other:
@@ -51,6 +52,7 @@ export const apiaryMessages = defineMessages("apiaries", {
     addTask: "Aufgabe hinzufügen",
     map: "In einer Karte öffnen",
     deleteApiary: "Stand löschen",
+    deleteApiaryConfirm: "Den Stand {{name}} löschen: Er verschwindet aus der Liste der Stände.",
     deleteBlocked_one:
       "Hier steht noch {{count}} Volk. Setzen Sie es an einen anderen Stand um oder löschen Sie es zuerst; ein Stand mit Völkern kann nicht gelöscht werden.",
     deleteBlocked_other:

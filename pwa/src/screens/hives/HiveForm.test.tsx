@@ -2,7 +2,9 @@
  * The hive form: what it refuses (and says so, writing nothing), what it writes to the replica
  * (read back through the client's services), and the apiary it starts from.
  */
-import { HiveStatus, HiveType } from "@hivekeep/proto";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { EventType, HiveStatus, HiveType } from "@hivekeep/proto";
+import { fireEvent } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { openTestClient, renderAt } from "../../testing/render-screen.tsx";
 import { seed } from "../../testing/seed.ts";
@@ -62,6 +64,53 @@ describe("the hive form", () => {
       qrCode: "HK-0009",
     });
     expect(app.location()).toBe(`/hives/${hive?.id}`);
+  });
+
+  it("set-up date (issue 25): today by default, no day after today offered, and a hive set up in March has its history from March", async () => {
+    const { client } = await apiaries("Home meadow");
+    const app = await renderAt("/hives/new", { client });
+    const setUp = (await app.findByLabelText(/^Set up on/)) as HTMLInputElement;
+    expect(setUp.type).toBe("date");
+    expect(setUp.value).toBe("2026-06-15"); // testNow
+    expect(setUp.max).toBe("2026-06-15");
+    await app.user.type(app.getByRole("textbox", { name: "Name" }), "Hive 3");
+    fireEvent.change(setUp, { target: { value: "2026-03-15" } });
+    await app.user.click(app.getByRole("button", { name: "Save" }));
+
+    await app.findByRole("heading", { level: 1, name: "Hive 3" });
+    const [hive] = (await client.hives.listHives({})).hives;
+    const { events } = await client.events.listEvents({ hiveId: hive?.id ?? "" });
+    expect(events.map((e) => [e.type, e.date && timestampDate(e.date)])).toEqual([
+      [EventType.CREATED, new Date(2026, 2, 15)],
+    ]);
+  });
+
+  it("refuses a set-up date in the future, says why, and writes nothing; tomorrow is still today somewhere", async () => {
+    const { client } = await apiaries("Home meadow");
+    const app = await renderAt("/hives/new", { client });
+    const setUp = (await app.findByLabelText(/^Set up on/)) as HTMLInputElement;
+    await app.user.type(app.getByRole("textbox", { name: "Name" }), "Hive 4");
+    fireEvent.change(setUp, { target: { value: "2026-06-17" } });
+    await app.user.click(app.getByRole("button", { name: "Save" }));
+
+    expect(app.getByRole("alert").textContent).toBe(
+      "This date is in the future. Enter when it happened: today at the latest.",
+    );
+    expect(setUp.getAttribute("aria-invalid")).toBe("true");
+    expect(document.activeElement).toBe(setUp);
+    expect((await client.hives.listHives({})).hives).toEqual([]);
+    // The next day (its midnight, within the core's day of tolerance) passes, as on the server.
+    fireEvent.change(setUp, { target: { value: "2026-06-16" } });
+    await app.user.click(app.getByRole("button", { name: "Save" }));
+    await app.findByRole("heading", { level: 1, name: "Hive 4" });
+  });
+
+  it("has no set-up date when editing: the history of a hive changes by moving it", async () => {
+    const { client, apiaries: made } = await apiaries("Home meadow");
+    const hive = await seed.hive(client, { apiaryId: made[0]?.id ?? "", name: "Hive 1" });
+    const app = await renderAt(`/hives/${hive.id}/edit`, { client });
+    await app.findByText("Stands at Home meadow.");
+    expect(app.queryByLabelText(/^Set up on/)).toBeNull();
   });
 
   it("starts at the apiary the link names", async () => {

@@ -2,17 +2,23 @@
  * Create a hive (`/hives/new`, `?apiary=<id>` preselects its apiary) or edit one
  * (`/hives/:id/edit`). UpdateHive overwrites every field, so an edit sends the whole hive back:
  * the current one with the edited fields changed. The apiary changes only by moving the hive.
+ * A new hive has its set-up date (today, or the day it came to its apiary: its history starts
+ * there); never in the future, by the rule every service checks (core/happened.ts).
  */
 import { columnSpec } from "@hivekeep/client-core/core";
 import { type Apiary, type Hive, HiveStatus, HiveType } from "@hivekeep/proto";
 import { useState } from "react";
 import { Link, useLocation, useParams, useSearch } from "wouter";
 import { useClient, useReadOnly } from "../../app/client.tsx";
+import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
+import { toTimestamp } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import {
+  DateField,
   FormFooter,
   focusFirstInvalid,
+  happenedInFuture,
   SelectField,
   Stepper,
   TextArea,
@@ -62,8 +68,12 @@ function Form(props: { hive?: Hive; apiaries: readonly Apiary[]; presetApiary?: 
   const [colonyOrigin, setColonyOrigin] = useState(h?.colonyOrigin ?? "");
   const [note, setNote] = useState(h?.note ?? "");
   const [qrCode, setQrCode] = useState(h?.qrCode ?? "");
+  const now = useNow();
+  // When the hive was set up at its apiary (create only): today, or a day it came there.
+  const [setUp, setSetUp] = useState<Date | undefined>(now);
   const [nameError, setNameError] = useState<string | undefined>();
   const [apiaryError, setApiaryError] = useState<string | undefined>();
+  const [setUpError, setSetUpError] = useState<string | undefined>();
 
   const save = useAction(async () => {
     const fields = {
@@ -76,7 +86,11 @@ function Form(props: { hive?: Hive; apiaries: readonly Apiary[]; presetApiary?: 
     };
     const res = h
       ? await client.hives.updateHive({ hive: { ...h, ...fields, status } })
-      : await client.hives.createHive({ apiaryId, ...fields });
+      : await client.hives.createHive({
+          apiaryId,
+          ...fields,
+          ...(setUp ? { date: toTimestamp(setUp) } : {}),
+        });
     navigate(paths.hive(res.hive?.id ?? ""), { replace: true });
   });
 
@@ -110,9 +124,17 @@ function Form(props: { hive?: Hive; apiaries: readonly Apiary[]; presetApiary?: 
           e.preventDefault();
           const nameMissing = name.trim() === "";
           const apiaryMissing = !h && apiaryId === "";
+          const dateProblem = h
+            ? undefined
+            : setUp === undefined
+              ? t("setUpDateRequired")
+              : happenedInFuture(setUp, now)
+                ? t("dateInFuture")
+                : undefined;
           setNameError(nameMissing ? t("nameRequired") : undefined);
           setApiaryError(apiaryMissing ? t("apiaryRequired") : undefined);
-          if (nameMissing || apiaryMissing) focusFirstInvalid(e.currentTarget);
+          setSetUpError(dateProblem);
+          if (nameMissing || apiaryMissing || dateProblem) focusFirstInvalid(e.currentTarget);
           else void save.run();
         }}
       >
@@ -139,6 +161,18 @@ function Form(props: { hive?: Hive; apiaries: readonly Apiary[]; presetApiary?: 
           autoFocus={!h}
           maxLength={columnSpec("hive", "name").maxLength}
         />
+        {!h && (
+          <DateField
+            label={t("setUpDate")}
+            hint={t("setUpDateHint")}
+            value={setUp}
+            onChange={setSetUp}
+            dateOnly
+            required
+            happenedBy={now}
+            error={setUpError}
+          />
+        )}
         <div className="form__row">
           <SelectField label={t("type")} value={type} options={typeOptions} onChange={setType} />
           {h && (

@@ -148,9 +148,20 @@ describe("the hive page", () => {
     const harvests = within(await findSection("Harvests"));
     expect(harvests.getByText("Total 20.5 kg")).toBeTruthy();
 
-    const [newest] = harvests.getAllByRole("button", { name: "Delete harvest" });
-    await app.user.click(newest as HTMLElement);
-    await app.user.click(harvests.getByRole("button", { name: "Yes" }));
+    await app.user.click(
+      harvests.getByRole("button", { name: "Delete harvest: 8 kg, Jun 10, 2026" }),
+    );
+    // The confirmation names the action and its consequence; its buttons name the action.
+    expect(harvests.getByRole("alert").textContent).toBe(
+      "Delete this harvest: 8 kg leave the honey figures.",
+    );
+    expect(harvests.queryByRole("button", { name: "Yes" })).toBeNull();
+    await app.user.click(harvests.getByRole("button", { name: "Keep" }));
+    expect(await harvests.findByText("Total 20.5 kg")).toBeTruthy();
+    await app.user.click(
+      harvests.getByRole("button", { name: "Delete harvest: 8 kg, Jun 10, 2026" }),
+    );
+    await app.user.click(harvests.getByRole("button", { name: "Delete harvest" }));
     expect(await harvests.findByText("Total 12.5 kg")).toBeTruthy();
     await expect(client.harvests.getHarvest({ id: lime.id })).rejects.toThrow();
   });
@@ -181,7 +192,10 @@ describe("the hive page", () => {
     const { client, hive } = await hiveAtHome();
     const app = await renderAt(`/hives/${hive.id}`, { client });
     await app.user.click(await app.findByRole("button", { name: "Delete hive" }));
-    await app.user.click(app.getByRole("button", { name: "Yes" }));
+    expect(app.getByRole("alert").textContent).toMatch(
+      /^Delete this hive: it leaves the hive list/,
+    );
+    await app.user.click(app.getByRole("button", { name: "Delete hive" }));
     await app.findByRole("heading", { level: 1, name: "Hives" });
     expect(app.location()).toBe("/hives");
     await expect(client.hives.getHive({ id: hive.id })).rejects.toThrow();

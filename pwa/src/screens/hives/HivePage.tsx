@@ -134,6 +134,8 @@ function HiveView({ data }: { data: HivePageData }) {
           <ConfirmButton
             label={t("deleteHive")}
             confirm={t("deleteHiveConfirm")}
+            confirmLabel={t("deleteHive")}
+            keepLabel={tc("keep")}
             onConfirm={() => void remove.run()}
             disabled={remove.busy}
           />

@@ -1,6 +1,7 @@
 /**
  * Move a hive to another apiary (`/hives/:id/relocate`): the target and the date of the move
- * (now by default, or back-dated); RelocateHive closes the current stay and opens the new one.
+ * (now by default, or back-dated; never in the future, the picker offers no day after today);
+ * RelocateHive closes the current stay and opens the new one.
  */
 import { useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
@@ -9,7 +10,7 @@ import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
-import { DateField, FormFooter, focusFirstInvalid } from "../../ui/forms.tsx";
+import { DateField, FormFooter, focusFirstInvalid, happenedInFuture } from "../../ui/forms.tsx";
 import { LiveView, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { hiveMessages } from "./messages.ts";
 import { ApiarySelect } from "./parts.tsx";
@@ -72,15 +73,17 @@ function Form(props: RelocateData) {
             e.preventDefault();
             const noTarget = target === "";
             const early = date !== undefined && arrived !== undefined && date < arrived;
-            setTargetError(noTarget ? t("targetRequired") : undefined);
-            setDateError(
+            const dateProblem =
               date === undefined
                 ? t("moveDateRequired")
                 : early
                   ? t("moveDateTooEarly", { date: fmt.dateTime(arrived) })
-                  : undefined,
-            );
-            if (noTarget || date === undefined || early) focusFirstInvalid(e.currentTarget);
+                  : happenedInFuture(date, now)
+                    ? t("dateInFuture")
+                    : undefined;
+            setTargetError(noTarget ? t("targetRequired") : undefined);
+            setDateError(dateProblem);
+            if (noTarget || date === undefined || dateProblem) focusFirstInvalid(e.currentTarget);
             else void move.run(date);
           }}
         >
@@ -97,6 +100,7 @@ function Form(props: RelocateData) {
             value={date}
             onChange={setDate}
             required
+            happenedBy={now}
             error={dateError}
           />
           <FormFooter action={move} label={t("move")} cancel={back} />

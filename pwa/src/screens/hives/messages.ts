@@ -33,6 +33,10 @@ export const hiveMessages = defineMessages("hives", {
     qrCode: "QR code",
     qrCodeHint: "The code on the hive's label, to find it by searching.",
     standsAt: "Stands at {{apiary}}.",
+    setUpDate: "Set up on",
+    setUpDateHint: "Today, or the day the hive came to its apiary.",
+    setUpDateRequired: "Give the day the hive was set up.",
+    dateInFuture: "This date is in the future. Enter when it happened: today at the latest.",
     noApiary: "A hive stands at an apiary, and there is none yet.",
     createApiary: "Create an apiary",
 
@@ -106,7 +110,7 @@ export const hiveMessages = defineMessages("hives", {
     harvestTotal: "Total {{kg}}",
     honey: "Honey",
     deleteHarvest: "Delete harvest",
-    deleteHarvestConfirm: "Delete this harvest?",
+    deleteHarvestConfirm: "Delete this harvest: {{kg}} leave the honey figures.",
 
     placements: "Placement history",
     noPlacements: "No moves on record.",
@@ -121,7 +125,8 @@ export const hiveMessages = defineMessages("hives", {
     createdAt: "At {{apiary}}",
 
     deleteHive: "Delete hive",
-    deleteHiveConfirm: "Delete this hive? Its inspections, treatments and harvests stay on record.",
+    deleteHiveConfirm:
+      "Delete this hive: it leaves the hive list and its open tasks go with it; its inspections, treatments and harvests stay on record.",
     deletedElsewhere: "This hive was deleted on another device ({{when}}).",
     deletedHere: "This hive was deleted ({{when}}).",
     deletedElsewhereKept:
@@ -161,6 +166,10 @@ export const hiveMessages = defineMessages("hives", {
     qrCode: "QR-Code",
     qrCodeHint: "Der Code auf dem Etikett der Beute, um das Volk per Suche zu finden.",
     standsAt: "Steht am Stand {{apiary}}.",
+    setUpDate: "Aufgestellt am",
+    setUpDateHint: "Heute, oder der Tag, an dem das Volk an seinen Stand kam.",
+    setUpDateRequired: "Geben Sie den Tag an, an dem das Volk aufgestellt wurde.",
+    dateInFuture: "Dieses Datum liegt in der Zukunft. Geben Sie an, wann es war: spätestens heute.",
     noApiary: "Ein Volk steht an einem Stand, und es gibt noch keinen.",
     createApiary: "Stand anlegen",
 
@@ -235,7 +244,7 @@ export const hiveMessages = defineMessages("hives", {
     harvestTotal: "Gesamt {{kg}}",
     honey: "Honig",
     deleteHarvest: "Ernte löschen",
-    deleteHarvestConfirm: "Diese Ernte löschen?",
+    deleteHarvestConfirm: "Diese Ernte löschen: {{kg}} fallen aus den Honigzahlen.",
 
     placements: "Standorte",
     noPlacements: "Keine Umsetzungen erfasst.",
@@ -255,7 +264,7 @@ export const hiveMessages = defineMessages("hives", {
     deletedElsewhereKept:
       "Seine Durchsichten, Behandlungen und Ernten bleiben erhalten und lassen sich öffnen.",
     deleteHiveConfirm:
-      "Dieses Volk löschen? Seine Durchsichten, Behandlungen und Ernten bleiben erfasst.",
+      "Dieses Volk löschen: Es verschwindet aus der Liste der Völker, seine offenen Aufgaben mit ihm; seine Durchsichten, Behandlungen und Ernten bleiben erfasst.",
     boxesCount_one: "{{count}} Zarge",
     boxesCount_other: "{{count}} Zargen",
   },

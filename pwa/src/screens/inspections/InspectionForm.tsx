@@ -13,7 +13,7 @@ import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
-import { DateField, focusFirstInvalid, TextArea } from "../../ui/forms.tsx";
+import { DateField, focusFirstInvalid, happenedInFuture, TextArea } from "../../ui/forms.tsx";
 import { Card, ErrorNote, errorText, LiveView, Page, ReadOnlyPage } from "../../ui/page.tsx";
 import {
   type ColonyState,
@@ -90,7 +90,7 @@ function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom: Inspection
   const [partly, setPartly] = useState<{ id: string; message: string } | undefined>();
 
   const save = async (form: HTMLFormElement) => {
-    if (invalid.length > 0) {
+    if (invalid.length > 0 || happenedInFuture(draft.date, now)) {
       setShowErrors(true);
       focusFirstInvalid(form);
       return;
@@ -186,6 +186,7 @@ function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom: Inspection
             hint={t("dateHint")}
             value={draft.date}
             onChange={set("date")}
+            happenedBy={now}
           />
         </Card>
 

@@ -93,7 +93,10 @@ describe("the inspection page", () => {
     const photos = within(await findSection("Photos"));
     expect(photos.getByRole("button", { name: "View photo 1 large" })).toBeTruthy();
     await app.user.click(photos.getByRole("button", { name: "Remove photo" }));
-    await app.user.click(photos.getByRole("button", { name: "Yes" }));
+    expect(photos.getByRole("alert").textContent).toBe(
+      "Remove this photo: it leaves the inspection.",
+    );
+    await app.user.click(photos.getByRole("button", { name: "Remove photo" }));
     expect(await photos.findByText("No photos.")).toBeTruthy();
     expect(
       (await client.inspections.getInspection({ id: visit.id })).inspection?.photoKeys,

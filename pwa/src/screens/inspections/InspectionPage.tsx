@@ -5,14 +5,23 @@
  */
 import "./inspection-page.css";
 import { Stores, Temperament } from "@hivekeep/proto";
-import { Link, useParams } from "wouter";
-import { useReadOnly } from "../../app/client.tsx";
+import { Link, useLocation, useParams } from "wouter";
+import { useClient, useReadOnly } from "../../app/client.tsx";
 import { paths } from "../../app/paths.ts";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { Fact } from "../../ui/facts.tsx";
 import { commonMessages, label } from "../../ui/messages.ts";
-import { Card, LiveView, MarkingDot, Page } from "../../ui/page.tsx";
+import {
+  Card,
+  ConfirmButton,
+  ErrorNote,
+  LiveView,
+  MarkingDot,
+  Page,
+  useAction,
+  Writable,
+} from "../../ui/page.tsx";
 import { calmnessRange, hasMeasurements, isColonyCheck } from "./fields.ts";
 import { Photos } from "./InspectionPhotos.tsx";
 import { inspectionMessages } from "./messages.ts";
@@ -52,7 +61,17 @@ function Details({ inspection: i, hive, apiary, queen }: InspectionPageData) {
   const measured = hasMeasurements(i);
 
   return (
-    <Page title={title} back={hive ? paths.hive(hive.id) : paths.hives}>
+    <Page
+      title={title}
+      back={hive ? paths.hive(hive.id) : paths.hives}
+      actions={
+        <Writable>
+          <Link href={paths.editInspection(i.id)} className="button button--secondary">
+            {t("edit")}
+          </Link>
+        </Writable>
+      }
+    >
       <Card>
         <p className="inspection__date">{fmt.dateTime(i.date)}</p>
         {entered && <p className="muted">{t("enteredAt", { when: fmt.dateTime(entered) })}</p>}
@@ -138,6 +157,35 @@ function Details({ inspection: i, hive, apiary, queen }: InspectionPageData) {
       {!colonyCheck && !measured && !i.note && <p className="muted">{t("notRecorded")}</p>}
 
       <Photos inspection={i} readOnly={readOnly} />
+      <Writable>
+        <DeleteInspection inspection={i} />
+      </Writable>
     </Page>
+  );
+}
+
+/** Delete, confirmed with its consequence; then back to the hive's page, where it was listed. */
+function DeleteInspection({ inspection: i }: { inspection: InspectionPageData["inspection"] }) {
+  const t = useMessages(inspectionMessages);
+  const tc = useMessages(commonMessages);
+  const fmt = useFormat();
+  const client = useClient();
+  const [, navigate] = useLocation();
+  const remove = useAction(async () => {
+    await client.inspections.deleteInspection({ id: i.id });
+    navigate(paths.hive(i.hiveId), { replace: true });
+  });
+  return (
+    <Card className="inspection-delete">
+      <ConfirmButton
+        label={t("deleteInspection")}
+        confirm={t("deleteConfirm", { date: fmt.date(i.date) })}
+        confirmLabel={t("deleteInspection")}
+        keepLabel={tc("keep")}
+        onConfirm={() => void remove.run()}
+        disabled={remove.busy}
+      />
+      <ErrorNote error={remove.error} />
+    </Card>
   );
 }

@@ -47,6 +47,8 @@ export function Photos(props: { readonly inspection: Inspection; readonly readOn
                 <ConfirmButton
                   label={t("removePhoto")}
                   confirm={t("removePhotoConfirm")}
+                  confirmLabel={t("removePhoto")}
+                  keepLabel={tc("keep")}
                   disabled={remove.busy}
                   onConfirm={() => void remove.run(p)}
                 />

@@ -3,6 +3,7 @@ import { type Inspection, InspectionSchema, Stores, Temperament } from "@hivekee
 import { describe, expect, it } from "vitest";
 import {
   colonyStateOf,
+  draftOf,
   emptyColonyState,
   hasPreset,
   invalidMeasurements,
@@ -181,6 +182,34 @@ describe("isMeasurementOnly", () => {
       { weather: "sunny" },
     ]) {
       expect(isMeasurementOnly(insp({ weightKg: 40, ...fields }))).toBe(false);
+    }
+  });
+});
+
+describe("draftOf", () => {
+  it("reads a stored inspection back into the form, so saving it unchanged writes the same", () => {
+    const stored = insp({
+      date: { seconds: 1_781_000_000n, nanos: 0 },
+      frames: 9,
+      broodFrames: 5,
+      stores: Stores.GOOD,
+      temperament: Temperament.GENTLE,
+      queenSeen: true,
+      queenCells: 2,
+      weightKg: 41.5,
+      tempOutside: -3,
+      weather: "Sunny",
+      varroa: "12 mites",
+      note: "Calm",
+    });
+    const d = draftOf(stored);
+    expect(d.date?.getTime()).toBe(1_781_000_000_000);
+    expect(d.frames).toBe(9);
+    expect(d.calmness).toBeUndefined();
+    expect(d.humidityHive).toBeUndefined();
+    const back = toCreateFields(d);
+    for (const [key, value] of Object.entries(back)) {
+      expect(stored[key as keyof typeof back], key).toEqual(value);
     }
   });
 });

@@ -6,6 +6,7 @@
  */
 import { type ColumnSpec, columnSpec, numberRuleBreak } from "@hivekeep/client-core/core";
 import { type Inspection, Stores, Temperament } from "@hivekeep/proto";
+import { toDate } from "../../format.ts";
 
 /** The registry column of an inspection field (its value rules: range, whole numbers). */
 const column = (name: string): ColumnSpec => columnSpec("inspection", name);
@@ -121,6 +122,31 @@ export function newDraft(colony: ColonyState, date: Date | undefined): Inspectio
     weather: "",
     varroa: "",
     note: "",
+  };
+}
+
+/**
+ * The draft of a stored inspection, for its edit: what it recorded, 0 / "" read as not set
+ * (as the form writes them), so saving it unchanged writes back the same values.
+ */
+export function draftOf(i: Inspection): InspectionDraft {
+  const measured = (v: number) => (v !== 0 ? v : undefined);
+  return {
+    ...colonyStateOf(i),
+    date: toDate(i.date),
+    queenSeen: i.queenSeen,
+    eggsSeen: i.eggsSeen,
+    coveredLarva: i.coveredLarva,
+    superAdded: i.superAdded,
+    queenCells: set(i.queenCells),
+    weightKg: measured(i.weightKg),
+    tempHive: measured(i.tempHive),
+    tempOutside: measured(i.tempOutside),
+    humidityHive: measured(i.humidityHive),
+    humidityOutside: measured(i.humidityOutside),
+    weather: i.weather,
+    varroa: i.varroa,
+    note: i.note,
   };
 }
 

@@ -17,6 +17,7 @@ import {
   DateField,
   FormFooter,
   focusFirstInvalid,
+  happenedInFuture,
   NumberField,
   TextArea,
   TextField,
@@ -109,7 +110,8 @@ function Form(props: { hive: Hive; treatments: readonly Treatment[] }) {
           const waterOk = validWaterContent(water);
           setAmountMissing(amount === undefined);
           setShowProblems(!amountOk || !waterOk);
-          if (amountOk && waterOk) void save.run(amount, date ?? now);
+          const when = date ?? now;
+          if (amountOk && waterOk && !happenedInFuture(when, now)) void save.run(amount, when);
           else focusFirstInvalid(e.currentTarget);
         }}
       >
@@ -127,7 +129,7 @@ function Form(props: { hive: Hive; treatments: readonly Treatment[] }) {
             error={amountMissing ? t("amountInvalid") : undefined}
             required
           />
-          <DateField label={t("date")} value={date} onChange={setDate} required />
+          <DateField label={t("date")} value={date} onChange={setDate} happenedBy={now} required />
         </div>
         <TextField
           label={t("variety")}

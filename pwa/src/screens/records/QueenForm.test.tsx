@@ -2,9 +2,12 @@
  * The queen form's reads: the hive a new queen is for and the queen she replaces, the queen an
  * edit changes, and what it says when that record is not on the device or storage fails.
  */
+
 import { MarkingColor } from "@hivekeep/proto";
+import { within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { at, daysAgo } from "../../testing/clock.ts";
+import { findSection } from "../../testing/queries.ts";
 import { openTestClient, renderAt } from "../../testing/render-screen.tsx";
 import { seed } from "../../testing/seed.ts";
 
@@ -64,10 +67,87 @@ describe("the queen form", () => {
 
   it("says Could not read, never Not found, when the device's storage fails", async () => {
     const { client, hive } = await hiveAtHome();
-    const queen = await seed.queen(client, { hiveId: hive.id, year: 2025 });
+    const queen = await seed.queen(client, {
+      hiveId: hive.id,
+      year: 2025,
+      marking: MarkingColor.BLUE,
+    });
     client.db.close();
     const app = await renderAt(`/queens/${queen.id}/edit`, { client });
     await app.findByRole("heading", { level: 1, name: "Could not read" });
     expect(app.queryByRole("heading", { name: "Not found" })).toBeNull();
+  });
+});
+
+describe("correcting a queen (issue 25)", () => {
+  async function twoQueens() {
+    const { client, hive } = await hiveAtHome();
+    const before = await seed.queen(client, {
+      hiveId: hive.id,
+      year: 2024,
+      marking: MarkingColor.RED,
+      introducedAt: at(daysAgo(400)),
+    });
+    const queen = await seed.queen(client, {
+      hiveId: hive.id,
+      year: 2025,
+      marking: MarkingColor.BLUE,
+      introducedAt: at(daysAgo(60)),
+    });
+    return { client, hive, before, queen };
+  }
+
+  it("edits her and shows the change on the hive page", async () => {
+    const { client, hive, queen } = await twoQueens();
+    const app = await renderAt(`/queens/${queen.id}/edit`, { client });
+    await app.findByRole("heading", { level: 1, name: "Edit queen" });
+    await app.user.type(app.getByLabelText(/^Origin/), "Own breeding");
+    await app.user.click(app.getByRole("button", { name: "Save queen" }));
+    await app.findByRole("heading", { level: 1, name: "Hive 1" });
+    expect(app.location()).toBe(`/hives/${hive.id}`);
+    expect(await app.findByText(/Own breeding/)).toBeTruthy();
+    expect((await client.queens.getQueen({ id: queen.id })).queen?.origin).toBe("Own breeding");
+  });
+
+  it("refuses a queen of next year", async () => {
+    const { client, queen } = await twoQueens();
+    const app = await renderAt(`/queens/${queen.id}/edit`, { client });
+    const year = await app.findByLabelText(/^Year/);
+    await app.user.clear(year);
+    await app.user.type(year, "2027");
+    await app.user.click(app.getByRole("button", { name: "Save queen" }));
+    expect(await app.findByText("Enter a year from 1980 to 2026, e.g. 2026.")).toBeTruthy();
+    expect(app.location()).toBe(`/queens/${queen.id}/edit`);
+    expect((await client.queens.getQueen({ id: queen.id })).queen?.year).toBe(2025);
+  });
+
+  it("deletes the reigning queen after saying the queen before her reigns again", async () => {
+    const { client, hive, queen } = await twoQueens();
+    const app = await renderAt(`/queens/${queen.id}/edit`, { client });
+    await app.user.click(await app.findByRole("button", { name: "Delete queen" }));
+    expect(app.getByRole("alert").textContent).toBe(
+      "Delete queen 2025 (Blue): the queen before her, 2024 (Red), reigns again.",
+    );
+    await app.user.click(app.getByRole("button", { name: "Delete queen" }));
+
+    const stock = within(await findSection("Stock card"));
+    expect(app.location()).toBe(`/hives/${hive.id}`);
+    expect(await stock.findByText("Queen 2024 · Red")).toBeTruthy();
+    expect(stock.queryByText("Queen 2025 · Blue")).toBeNull();
+    await expect(client.queens.getQueen({ id: queen.id })).rejects.toThrow();
+  });
+
+  it("says the hive is left without a queen when she replaced none", async () => {
+    const { client, hive } = await hiveAtHome();
+    const queen = await seed.queen(client, {
+      hiveId: hive.id,
+      year: 2025,
+      marking: MarkingColor.BLUE,
+    });
+    const app = await renderAt(`/queens/${queen.id}/edit`, { client });
+    await app.user.click(await app.findByRole("button", { name: "Delete queen" }));
+    expect(app.getByRole("alert").textContent).toBe(
+      "Delete queen 2025 (Blue): no queen reigns in this hive then until you add one.",
+    );
   });
 });

@@ -1,10 +1,12 @@
 /**
  * A queen: a new one for a hive (`/hives/:id/queen`; CreateQueen replaces the reigning queen,
  * who is marked replaced at the new one's introduction) or an edit (`/queens/:queenId/edit`;
- * UpdateQueen overwrites every field, so the whole record is sent back with the changes).
+ * UpdateQueen overwrites every field, so the whole record is sent back with the changes; the
+ * edit also deletes her, saying who reigns after her). Her year and introduction happened: not
+ * in the future.
  */
 
-import { columnSpec, defaultMarking } from "@hivekeep/client-core/core";
+import { columnSpec, defaultMarking, latestQueenYear } from "@hivekeep/client-core/core";
 import type { MarkingColor } from "@hivekeep/proto";
 import { useState } from "react";
 import { useLocation, useParams } from "wouter";
@@ -17,6 +19,7 @@ import {
   DateField,
   FormFooter,
   focusFirstInvalid,
+  happenedInFuture,
   NumberField,
   TextArea,
   TextField,
@@ -26,6 +29,7 @@ import { LiveView, MarkingDot, Page, ReadOnlyPage, useAction } from "../../ui/pa
 import { recordMessages } from "./messages.ts";
 import { HiveLine, MarkingChoice } from "./parts.tsx";
 import { type QueenFormData, useQueenForm } from "./queries.ts";
+import { DeleteQueen } from "./RecordDelete.tsx";
 import { beforeReign, validQueenYear } from "./rules.ts";
 
 export default function QueenForm() {
@@ -122,9 +126,10 @@ function Form(props: QueenFormData) {
           setYearError(
             yearOk
               ? undefined
-              : t("yearInvalid", { max: now.getFullYear() + 1, example: now.getFullYear() }),
+              : t("yearInvalid", { max: latestQueenYear(now), example: now.getFullYear() }),
           );
           const early = introducedAt && !q && beforeReign(introducedAt, props.reigning);
+          const future = happenedInFuture(introducedAt, now);
           setDateError(
             !introducedAt
               ? t("introducedRequired")
@@ -132,7 +137,7 @@ function Form(props: QueenFormData) {
                 ? t("introducedBeforeReign", { date: fmt.dateTime(props.reigning?.introducedAt) })
                 : undefined,
           );
-          if (yearOk && introducedAt && !early) void save.run(year, introducedAt);
+          if (yearOk && introducedAt && !early && !future) void save.run(year, introducedAt);
           else focusFirstInvalid(e.currentTarget);
         }}
       >
@@ -151,6 +156,7 @@ function Form(props: QueenFormData) {
               label={t("introducedAt")}
               value={introducedAt}
               onChange={setIntroducedAt}
+              happenedBy={now}
               required
             />
             {dateError && (
@@ -182,6 +188,7 @@ function Form(props: QueenFormData) {
         <TextArea label={t("note")} value={note} onChange={setNote} />
         <FormFooter action={save} label={t("saveQueen")} big />
       </form>
+      {q && <DeleteQueen queen={q} queens={props.queens ?? []} />}
     </Page>
   );
 }

@@ -11,14 +11,22 @@
 import "./record-rows.css";
 import type { Harvest, Treatment } from "@hivekeep/proto";
 import type { ReactNode } from "react";
+import { Link } from "wouter";
 import { useNow } from "../../app/now.tsx";
+import { paths } from "../../app/paths.ts";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
+import { changeMessages } from "./change-messages.ts";
 import { recordMessages } from "./messages.ts";
 import { withdrawalRunning } from "./rules.ts";
 
-export function TreatmentRow(props: { readonly treatment: Treatment }) {
+export function TreatmentRow(props: {
+  readonly treatment: Treatment;
+  /** Offer its edit (where it is also deleted); not in a read-only session. */
+  readonly editable?: boolean;
+}) {
   const t = useMessages(recordMessages);
+  const tx = useMessages(changeMessages);
   const fmt = useFormat();
   const now = useNow();
   const x = props.treatment;
@@ -47,6 +55,15 @@ export function TreatmentRow(props: { readonly treatment: Treatment }) {
           {detail(t("reason"), x.reason)}
           {x.batchNumber && <span>{t("batch", { value: x.batchNumber })}</span>}
         </span>
+        {props.editable && (
+          <Link
+            href={paths.editTreatment(x.id)}
+            className="button button--secondary"
+            aria-label={`${tx("editTreatment")}: ${x.product}, ${fmt.date(x.date)}`}
+          >
+            {tx("editTreatment")}
+          </Link>
+        )}
       </div>
     </li>
   );

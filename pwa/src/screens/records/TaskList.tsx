@@ -95,6 +95,7 @@ function Lists(props: {
       hiveName={names.get(task.id)?.hiveName}
       apiaryName={names.get(task.id)?.apiaryName}
       onDone={readOnly ? undefined : (isDone) => props.onDone(task, isDone)}
+      editHref={readOnly ? undefined : paths.editTask(task.id, "tasks")}
     />
   );
   if (tasks.length === 0) return <Empty>{t("noOpen")}</Empty>;

@@ -12,6 +12,7 @@ import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
+import { changeMessages } from "./change-messages.ts";
 import { recordMessages } from "./messages.ts";
 import { taskDueDate } from "./present.ts";
 import { dueState } from "./rules.ts";
@@ -27,8 +28,11 @@ export function TaskRow(props: {
   readonly onDone?: ((done: boolean) => void) | undefined;
   /** Shown as done or open regardless of the task (ticked a moment ago). Default task.done. */
   readonly done?: boolean;
+  /** Where its edit is (none in a read-only session). */
+  readonly editHref?: string | undefined;
 }) {
   const t = useMessages(recordMessages);
+  const tx = useMessages(changeMessages);
   const fmt = useFormat();
   const task = props.task;
   const now = useNow();
@@ -68,6 +72,15 @@ export function TaskRow(props: {
           )}
         </span>
       </div>
+      {props.editHref && (
+        <Link
+          href={props.editHref}
+          className="button button--secondary records-task__edit"
+          aria-label={tx("editTaskNamed", { title: task.title })}
+        >
+          {tx("edit")}
+        </Link>
+      )}
     </li>
   );
 }

@@ -1,29 +1,40 @@
 /**
- * A treatment of a hive (`/hives/:id/treatment`). The withdrawal period is typed in days, as the
- * pack states it; the form shows the date it ends as it is typed and stores that date
- * (withdrawalUntil). Treatments are legal records: there is no edit or delete.
+ * A treatment of a hive: a new one (`/hives/:id/treatment`) or the edit of one
+ * (`/treatments/:id/edit`, reached from the hive page's treatment rows, where it is also deleted;
+ * a treatment is a legal record, so a typo is corrected rather than left standing). The
+ * withdrawal period is typed in days, as the pack states it; the form shows the date it ends as
+ * it is typed and stores that date (withdrawalUntil). The date is one of something that
+ * happened: not in the future.
  */
 import "./treatment-form.css";
-import type { Hive } from "@hivekeep/proto";
+import type { Hive, Treatment } from "@hivekeep/proto";
 import { useState } from "react";
-import { useLocation, useParams } from "wouter";
+import { useLocation, useParams, useRoute } from "wouter";
 import { useClient } from "../../app/client.tsx";
 import { useNow } from "../../app/now.tsx";
-import { paths } from "../../app/paths.ts";
-import { daysSince, toTimestamp, useFormat } from "../../format.ts";
+import { paths, routes } from "../../app/paths.ts";
+import { daysSince, toDate, toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import {
   DateField,
   FormFooter,
   focusFirstInvalid,
+  happenedInFuture,
   NumberField,
   TextField,
 } from "../../ui/forms.tsx";
 import { useAction } from "../../ui/page.tsx";
+import { changeMessages } from "./change-messages.ts";
 import { recordMessages } from "./messages.ts";
 import { HiveRecordPage } from "./parts.tsx";
 import { useTreatmentForm } from "./queries.ts";
-import { validWithdrawalDays, withdrawalDaysRule, withdrawalEnd } from "./rules.ts";
+import { DeleteTreatment } from "./RecordDelete.tsx";
+import {
+  validWithdrawalDays,
+  withdrawalDaysOf,
+  withdrawalDaysRule,
+  withdrawalEnd,
+} from "./rules.ts";
 
 /** Common products in Central Europe (trade names are the same in both languages). */
 const products = [
@@ -47,37 +58,52 @@ const methods = ["trickle", "spray", "evaporate", "sublimate", "strips"] as cons
 
 export default function TreatmentForm() {
   const t = useMessages(recordMessages);
+  const tx = useMessages(changeMessages);
   const { id } = useParams<{ id: string }>();
+  const [editing] = useRoute(routes.editTreatment);
+  const live = useTreatmentForm(editing ? { treatmentId: id } : { hiveId: id });
+  const title =
+    live.status === "ready" && live.value.treatment
+      ? tx("editTreatmentOf", { product: live.value.treatment.product })
+      : editing
+        ? tx("editTreatment")
+        : t("newTreatment");
   return (
-    <HiveRecordPage title={t("newTreatment")} live={useTreatmentForm(id)}>
-      {({ hive }) => <Form hive={hive} />}
+    <HiveRecordPage title={title} live={live}>
+      {({ hive, treatment }) => (
+        <>
+          <Form key={treatment?.id ?? "new"} hive={hive} treatment={treatment} />
+          {treatment && <DeleteTreatment treatment={treatment} />}
+        </>
+      )}
     </HiveRecordPage>
   );
 }
 
-function Form(props: { hive: Hive }) {
+function Form(props: { hive: Hive; treatment: Treatment | undefined }) {
   const t = useMessages(recordMessages);
+  const tx = useMessages(changeMessages);
   const fmt = useFormat();
   const client = useClient();
   const [, navigate] = useLocation();
   const now = useNow();
   const hiveId = props.hive.id;
+  const [x] = useState(props.treatment);
 
-  const [date, setDate] = useState<Date | undefined>(now);
-  const [product, setProduct] = useState("");
-  const [activeIngredient, setActiveIngredient] = useState("");
-  const [dose, setDose] = useState("");
-  const [method, setMethod] = useState("");
-  const [reason, setReason] = useState(t("reasonDefault"));
-  const [batchNumber, setBatchNumber] = useState("");
-  const [days, setDays] = useState<number | undefined>();
+  const [date, setDate] = useState<Date | undefined>(x ? toDate(x.date) : now);
+  const [product, setProduct] = useState(x?.product ?? "");
+  const [activeIngredient, setActiveIngredient] = useState(x?.activeIngredient ?? "");
+  const [dose, setDose] = useState(x?.dose ?? "");
+  const [method, setMethod] = useState(x?.method ?? "");
+  const [reason, setReason] = useState(x ? x.reason : t("reasonDefault"));
+  const [batchNumber, setBatchNumber] = useState(x?.batchNumber ?? "");
+  const [days, setDays] = useState<number | undefined>(x && withdrawalDaysOf(x));
   const [productError, setProductError] = useState<string | undefined>();
   const [showDaysProblem, setShowDaysProblem] = useState(false);
 
   const save = useAction(async (when: Date) => {
     const until = withdrawalEnd(when, days);
-    await client.treatments.createTreatment({
-      hiveId,
+    const fields = {
       product: product.trim(),
       activeIngredient: activeIngredient.trim(),
       dose: dose.trim(),
@@ -85,8 +111,24 @@ function Form(props: { hive: Hive }) {
       batchNumber: batchNumber.trim(),
       reason: reason.trim(),
       date: toTimestamp(when),
-      ...(until ? { withdrawalUntil: toTimestamp(until) } : {}),
-    });
+    };
+    if (x) {
+      // UpdateTreatment overwrites the fields of the message: the whole record with the changes.
+      // A date and a period left as they were keep the stored end exactly (an edit records only
+      // what it changes).
+      const { withdrawalUntil: stored, ...rest } = x;
+      const same = days === withdrawalDaysOf(x) && when.getTime() === toDate(x.date)?.getTime();
+      const end = same ? stored : until && toTimestamp(until);
+      await client.treatments.updateTreatment({
+        treatment: { ...rest, ...fields, ...(end ? { withdrawalUntil: end } : {}) },
+      });
+    } else {
+      await client.treatments.createTreatment({
+        hiveId,
+        ...fields,
+        ...(until ? { withdrawalUntil: toTimestamp(until) } : {}),
+      });
+    }
     navigate(paths.hive(hiveId), { replace: true });
   });
 
@@ -103,7 +145,8 @@ function Form(props: { hive: Hive }) {
         const productOk = product.trim() !== "";
         setProductError(productOk ? undefined : t("productRequired"));
         setShowDaysProblem(!daysOk);
-        if (productOk && daysOk) void save.run(date ?? now);
+        const when = date ?? (x ? toDate(x.date) : undefined) ?? now;
+        if (productOk && daysOk && !happenedInFuture(when, now)) void save.run(when);
         else focusFirstInvalid(e.currentTarget);
       }}
     >
@@ -139,7 +182,7 @@ function Form(props: { hive: Hive }) {
         <TextField label={t("reason")} value={reason} onChange={setReason} />
       </div>
       <div className="form__row">
-        <DateField label={t("date")} value={date} onChange={setDate} required />
+        <DateField label={t("date")} value={date} onChange={setDate} happenedBy={now} required />
         <TextField label={t("batchNumber")} value={batchNumber} onChange={setBatchNumber} />
       </div>
       <div className="form__row">
@@ -167,7 +210,12 @@ function Form(props: { hive: Hive }) {
           )}
         </output>
       </div>
-      <FormFooter action={save} label={t("saveTreatment")} big />
+      <FormFooter
+        action={save}
+        label={x ? tx("saveChanges") : t("saveTreatment")}
+        big
+        {...(x ? { cancel: paths.hive(hiveId) } : {})}
+      />
     </form>
   );
 }

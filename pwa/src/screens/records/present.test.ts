@@ -1,7 +1,9 @@
+import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { QueenSchema } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
 import { makeFormat } from "../../format.ts";
-import { taskDueDate, taskNames } from "./present.ts";
+import { queenDeleteEffect, taskDueDate, taskNames } from "./present.ts";
 import { endOfDay } from "./rules.ts";
 
 describe("taskNames", () => {
@@ -62,5 +64,38 @@ describe("taskDueDate", () => {
 
   it("is undefined without a due date", () => {
     expect(taskDueDate(en, { dueAt: undefined }, "none", now)).toBeUndefined();
+  });
+});
+
+describe("queenDeleteEffect", () => {
+  const ts = (d: Date) => timestampFromDate(d);
+  const queen = (id: string, introduced: Date, replaced?: Date) =>
+    create(QueenSchema, {
+      id,
+      active: replaced === undefined,
+      introducedAt: ts(introduced),
+      ...(replaced ? { replacedAt: ts(replaced) } : {}),
+    });
+  const may2024 = new Date(2024, 4, 1);
+  const june2025 = new Date(2025, 5, 1);
+  const oldest = queen("q2023", new Date(2023, 4, 1), may2024);
+  const before = queen("q2024", may2024, june2025);
+  const reigning = queen("q2025", june2025);
+
+  it("gives the reign back to the queen whose reign ended when hers began", () => {
+    expect(queenDeleteEffect(reigning, [oldest, reigning, before])).toEqual({
+      kind: "reignsAgain",
+      queen: before,
+    });
+  });
+
+  it("leaves the hive queenless when no reign ended as hers began", () => {
+    expect(queenDeleteEffect(reigning, [reigning])).toEqual({ kind: "queenless" });
+    // A queen replaced at another time is not the one she replaced.
+    expect(queenDeleteEffect(reigning, [oldest, reigning])).toEqual({ kind: "queenless" });
+  });
+
+  it("takes a replaced queen out of the history only", () => {
+    expect(queenDeleteEffect(before, [oldest, reigning, before])).toEqual({ kind: "history" });
   });
 });

@@ -2,7 +2,7 @@
  * What the task rows derive, without React: the names of what a task is for, and when it is
  * due. The rules behind them (due state, whole days) are in rules.ts.
  */
-import type { Apiary, Hive, Task } from "@hivekeep/proto";
+import type { Apiary, Hive, Queen, Task } from "@hivekeep/proto";
 import { type Format, toDate } from "../../format.ts";
 import { type DueState, isWholeDay } from "./rules.ts";
 
@@ -48,4 +48,35 @@ export function taskDueDate(
   if (due === undefined) return undefined;
   const when = isWholeDay(due) ? fmt.date(due) : fmt.dateTime(due);
   return state === "today" ? when : `${when} (${fmt.relativeDays(due, now)})`;
+}
+
+/**
+ * What deleting a queen leaves, as her confirmation says it: DeleteQueen's rule (client-core
+ * core/commands/queen.ts `deleteQueen`): the queen she replaced (whose reign ended when hers
+ * began; of several, the latest begun) reigns again in her place; with none, the hive is
+ * queenless. A queen who was replaced herself leaves only the hive's queen history.
+ */
+export type QueenDeleteEffect =
+  | { readonly kind: "history" }
+  | { readonly kind: "reignsAgain"; readonly queen: Queen }
+  | { readonly kind: "queenless" };
+
+export function queenDeleteEffect(queen: Queen, queens: readonly Queen[]): QueenDeleteEffect {
+  if (!queen.active) return { kind: "history" };
+  const ms = (q: Queen, when: "start" | "end") =>
+    (when === "end"
+      ? toDate(q.replacedAt)
+      : (toDate(q.introducedAt) ?? toDate(q.createdAt))
+    )?.getTime();
+  const start = ms(queen, "start");
+  let before: Queen | undefined;
+  for (const q of queens) {
+    if (q.id === queen.id || start === undefined || ms(q, "end") !== start) continue;
+    const later =
+      before === undefined ||
+      (ms(q, "start") ?? 0) > (ms(before, "start") ?? 0) ||
+      (ms(q, "start") === ms(before, "start") && q.id > before.id);
+    if (later) before = q;
+  }
+  return before ? { kind: "reignsAgain", queen: before } : { kind: "queenless" };
 }

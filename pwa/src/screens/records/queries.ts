@@ -31,14 +31,34 @@ export function useTaskList(): Live<TaskList> {
   }, []);
 }
 
-/** A new treatment of a hive (`/hives/:id/treatment`): not found when the hive is not here. */
-export function useTreatmentForm(hiveId: string): Live<{ readonly hive: Hive }> {
+export interface TreatmentFormData {
+  readonly hive: Hive;
+  /** The treatment an edit changes; none for a new one. */
+  readonly treatment?: Treatment;
+}
+
+/**
+ * The treatment form: a new treatment of a hive (`/hives/:id/treatment`), not found when the
+ * hive is not here; or an edit (`/treatments/:id/edit`), not found when the treatment or its
+ * hive is not here (a deleted hive's treatments are not listed anywhere to be edited).
+ */
+export function useTreatmentForm(
+  target: { readonly hiveId: string } | { readonly treatmentId: string },
+): Live<TreatmentFormData> {
+  const [kind, id] =
+    "treatmentId" in target ? ["edit", target.treatmentId] : ["new", target.hiveId];
   return useLiveQuery(
-    async (c) => {
-      const { hive } = await c.hives.getHive({ id: hiveId });
-      return hive && { hive };
+    async (c): Promise<TreatmentFormData | undefined> => {
+      if (kind === "new") {
+        const { hive } = await c.hives.getHive({ id });
+        return hive && { hive };
+      }
+      const { treatment } = await c.treatments.getTreatment({ id });
+      if (treatment === undefined) return undefined;
+      const hive = await orMissing(c.hives.getHive({ id: treatment.hiveId }).then((r) => r.hive));
+      return hive && { hive, treatment };
     },
-    [hiveId],
+    [kind, id],
   );
 }
 
@@ -73,6 +93,8 @@ export interface QueenFormData {
   readonly hive: Hive | undefined;
   /** The queen an edit changes; none for a new queen. */
   readonly queen?: Queen;
+  /** An edited queen's hive's queens, all of them (what her delete leaves: `queenDeleteEffect`). */
+  readonly queens?: readonly Queen[];
   /** The queen a new one replaces (of two active ones, the newest, as the hive page shows). */
   readonly reigning?: Queen;
 }
@@ -89,8 +111,11 @@ export function useQueenForm(target: QueenTarget): Live<QueenFormData> {
       if (kind === "edit") {
         const { queen } = await c.queens.getQueen({ id });
         if (queen === undefined) return undefined;
-        const hive = await orMissing(c.hives.getHive({ id: queen.hiveId }).then((r) => r.hive));
-        return { hive, queen };
+        const [hive, { queens }] = await Promise.all([
+          orMissing(c.hives.getHive({ id: queen.hiveId }).then((r) => r.hive)),
+          c.queens.listQueens({ hiveId: queen.hiveId }),
+        ]);
+        return { hive, queen, queens };
       }
       const [{ hive }, { queens }] = await Promise.all([
         c.hives.getHive({ id }),
@@ -106,25 +131,34 @@ export interface TaskFormData {
   /** Every hive and apiary a task can be for. */
   readonly hives: readonly Hive[];
   readonly apiaries: readonly Apiary[];
+  /** The task an edit changes; none for a new one. */
+  readonly task?: Task;
 }
 
 /**
  * The task form (`/tasks/new`): every hive and apiary to choose from; not found when the link
- * it was opened from (`?hive=…`, `?apiary=…`) names one that is not on this device.
+ * it was opened from (`?hive=…`, `?apiary=…`) names one that is not on this device. For an edit
+ * (`/tasks/:id/edit`, `taskId`) the task too; not found when it is not here.
  */
 export function useTaskForm(origin: {
   readonly hive?: string;
   readonly apiary?: string;
+  readonly taskId?: string;
 }): Live<TaskFormData> {
-  const { hive, apiary } = origin;
+  const { hive, apiary, taskId } = origin;
   return useLiveQuery(
     async (c): Promise<TaskFormData | undefined> => {
-      const [hives, apiaries] = await Promise.all([allHives(c), allApiaries(c)]);
+      const [hives, apiaries, task] = await Promise.all([
+        allHives(c),
+        allApiaries(c),
+        taskId === undefined ? undefined : c.tasks.getTask({ id: taskId }).then((r) => r.task),
+      ]);
+      if (taskId !== undefined && task === undefined) return undefined;
       if (hive !== undefined && !hives.some((h) => h.id === hive)) return undefined;
       if (apiary !== undefined && !apiaries.some((a) => a.id === apiary)) return undefined;
-      return { hives, apiaries };
+      return task ? { hives, apiaries, task } : { hives, apiaries };
     },
-    [hive, apiary],
+    [hive, apiary, taskId],
   );
 }
 

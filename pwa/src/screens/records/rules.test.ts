@@ -16,6 +16,7 @@ import {
   validWaterContent,
   validWithdrawalDays,
   withdrawalAt,
+  withdrawalDaysOf,
   withdrawalEnd,
   withdrawalRunning,
 } from "./rules.ts";
@@ -125,12 +126,23 @@ describe("tasks", () => {
   });
 });
 
+describe("withdrawalDaysOf", () => {
+  it("gives back the days a treatment's withdrawal period was typed in", () => {
+    const given = local(2026, 3, 28, 9, 30);
+    expect(withdrawalDaysOf(treatment(given, withdrawalEnd(given, 14)))).toBe(14);
+    // Across the change to summer time (29 March 2026) still whole days.
+    expect(withdrawalDaysOf(treatment(given, withdrawalEnd(given, 3)))).toBe(3);
+    expect(withdrawalDaysOf(treatment(given))).toBeUndefined();
+  });
+});
+
 describe("form values", () => {
   const now = local(2026, 6, 10);
-  it("takes a queen's year from 1980 to next year", () => {
+  it("takes a queen's year from 1980 to this year (a queen of next year has not hatched)", () => {
     expect(validQueenYear(2026, now)).toBe(true);
-    expect(validQueenYear(2027, now)).toBe(true);
-    expect(validQueenYear(2028, now)).toBe(false);
+    expect(validQueenYear(2027, now)).toBe(false);
+    // On New Year's Eve the day of tolerance reaches into the next year (client-core's rule).
+    expect(validQueenYear(2027, local(2026, 12, 31, 12))).toBe(true);
     expect(validQueenYear(1979, now)).toBe(false);
     expect(validQueenYear(202, now)).toBe(false);
     expect(validQueenYear(undefined, now)).toBe(false);

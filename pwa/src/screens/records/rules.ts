@@ -8,7 +8,12 @@
  * Task order is not here: ListTasks already answers open tasks first, by due date (none last),
  * then oldest first (client-core's task service), so the screens keep the order they get.
  */
-import { type ColumnSpec, columnSpec, numberRuleBreak } from "@hivekeep/client-core/core";
+import {
+  type ColumnSpec,
+  columnSpec,
+  latestQueenYear,
+  numberRuleBreak,
+} from "@hivekeep/client-core/core";
 import type { Queen, Task, Treatment } from "@hivekeep/proto";
 import { daysSince, toDate } from "../../format.ts";
 
@@ -46,6 +51,20 @@ export const withdrawalDaysRule: ColumnSpec = { type: "int", min: 0, max: 999 };
 /** A withdrawal period the beekeeper types: empty, or within `withdrawalDaysRule`. */
 export function validWithdrawalDays(days: number | undefined): boolean {
   return days === undefined || numberRuleBreak(withdrawalDaysRule, days) === undefined;
+}
+
+/**
+ * The withdrawal period a stored treatment was given, in days, for its edit: the calendar days
+ * from its date to withdrawalUntil (the inverse of `withdrawalEnd`); undefined when it has none.
+ */
+export function withdrawalDaysOf(
+  treatment: Pick<Treatment, "date" | "withdrawalUntil">,
+): number | undefined {
+  const date = toDate(treatment.date);
+  const until = toDate(treatment.withdrawalUntil);
+  if (date === undefined || until === undefined) return undefined;
+  const days = daysSince(date, until) ?? 0;
+  return days > 0 ? days : undefined;
 }
 
 /** Whether a treatment's withdrawal period still runs at `at` (it ends at withdrawalUntil). */
@@ -125,14 +144,15 @@ export const firstQueenYear = 1980;
 
 /**
  * A queen's year the form accepts: one the registry takes (`queen.year`: whole, above 0), and
- * plausible today: from 1980 to next year (a rule of time, which no column can hold).
+ * plausible today: from 1980 to the current year, as client-core's `latestQueenYear` has it
+ * (a queen of next year has not hatched; the operations refuse her too).
  */
 export function validQueenYear(year: number | undefined, now: Date): year is number {
   return (
     year !== undefined &&
     numberRuleBreak(columnSpec("queen", "year"), year) === undefined &&
     year >= firstQueenYear &&
-    year <= now.getFullYear() + 1
+    year <= latestQueenYear(now)
   );
 }
 

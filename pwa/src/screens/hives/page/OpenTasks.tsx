@@ -2,6 +2,7 @@
 import type { Task } from "@hivekeep/proto";
 import { useState } from "react";
 import { useClient, useReadOnly } from "../../../app/client.tsx";
+import { paths } from "../../../app/paths.ts";
 import { useMessages } from "../../../i18n.ts";
 import { ErrorNote, useAction } from "../../../ui/page.tsx";
 import { TaskRow } from "../../records/TaskRow.tsx";
@@ -41,6 +42,7 @@ export function OpenTasks(props: { readonly tasks: readonly Task[] }) {
               done={done}
               showTarget={false}
               onDone={readOnly ? undefined : (d) => void setDone.run(task, d)}
+              editHref={readOnly ? undefined : paths.editTask(task.id)}
             />
           ))}
         </ul>

@@ -1,7 +1,7 @@
 /** The hive page's record sections: inspections, treatments, harvests and where it stood. */
 import type { Harvest, Inspection, Treatment } from "@hivekeep/proto";
 import { Link } from "wouter";
-import { useClient } from "../../../app/client.tsx";
+import { useClient, useReadOnly } from "../../../app/client.tsx";
 import { paths } from "../../../app/paths.ts";
 import { Card, ConfirmButton, Empty, ErrorNote, useAction, Writable } from "../../../ui/page.tsx";
 import { HarvestRow, TreatmentRow } from "../../records/RecordRows.tsx";
@@ -37,6 +37,7 @@ export function InspectionsCard(props: { readonly inspections: readonly Inspecti
 
 export function TreatmentsCard(props: { readonly treatments: readonly Treatment[] }) {
   const { t } = useWords();
+  const readOnly = useReadOnly();
   const { treatments } = props;
   const { shown, listId, toggle } = useSectionRows(treatments);
   return (
@@ -46,7 +47,7 @@ export function TreatmentsCard(props: { readonly treatments: readonly Treatment[
       ) : (
         <ul className="list" id={listId}>
           {shown.map((x) => (
-            <TreatmentRow key={x.id} treatment={x} />
+            <TreatmentRow key={x.id} treatment={x} editable={!readOnly} />
           ))}
         </ul>
       )}
@@ -56,7 +57,7 @@ export function TreatmentsCard(props: { readonly treatments: readonly Treatment[
 }
 
 export function HarvestsCard(props: { readonly harvests: readonly Harvest[] }) {
-  const { t, fmt } = useWords();
+  const { t, tc, fmt } = useWords();
   const client = useClient();
   const { harvests } = props;
   const { shown, listId, toggle } = useSectionRows(harvests);
@@ -78,7 +79,10 @@ export function HarvestsCard(props: { readonly harvests: readonly Harvest[] }) {
                   <Writable>
                     <ConfirmButton
                       label={t("deleteHarvest")}
-                      confirm={t("deleteHarvestConfirm")}
+                      ariaLabel={`${t("deleteHarvest")}: ${fmt.kg(x.amountKg)}, ${fmt.date(x.date)}`}
+                      confirm={t("deleteHarvestConfirm", { kg: fmt.kg(x.amountKg) })}
+                      confirmLabel={t("deleteHarvest")}
+                      keepLabel={tc("keep")}
                       onConfirm={() => void remove.run(x.id)}
                       disabled={remove.busy}
                     />
