@@ -30,6 +30,9 @@
  * closed it then.
  *
  * Pure like the rest of the core: time, ids and stamps come from the CommandContext.
+ *
+ * Rows left pointing at a deleted hive or apiary (an open task of a deleted hive, a live hive in
+ * a deleted apiary) have their own rule beside this one: orphans.ts (issue 25).
  */
 import type { Change } from "./change.ts";
 import { upsert } from "./commands/change-builders.ts";

@@ -153,3 +153,80 @@ describe("repairHiveApiary: no live hive in a deleted apiary", () => {
     expect(deletedAt(apiary("a1", "H", false))).toBe("");
   });
 });
+
+describe("repairHiveApiary properties", () => {
+  /** A chain of apiaries a1 → holding(a1) → …, each deleted or not, some never created. */
+  const chainArb = fc.array(fc.constantFrom("live", "deleted", "absent"), {
+    minLength: 1,
+    maxLength: 4,
+  });
+  const apiariesOf = (chain: readonly string[]) => {
+    const map = new Map<string, InvariantRow>();
+    let id = "a1";
+    for (const state of chain) {
+      if (state !== "absent")
+        map.set(id, apiary(id, `Apiary ${id.slice(0, 4)}`, state === "deleted"));
+      id = holdingApiaryId(id);
+    }
+    return map;
+  };
+  const rowsArb = fc.record({
+    chain: chainArb,
+    started: fc.integer({ min: 0, max: 20 }),
+  });
+  const placementAt = (day: number) =>
+    row("p1", "a1", {
+      hive_id: "h1",
+      apiary_id: "a1",
+      started_at: new Date(deleteMs + (day - 10) * 86_400_000).toISOString(),
+      ended_at: null,
+    });
+
+  it("leaves the hive at a live apiary, never an interval ending before it starts, and needs no second repair", () => {
+    fc.assert(
+      fc.property(rowsArb, ({ chain, started }) => {
+        const apiaries = apiariesOf(chain);
+        const rows = { hive: hive("a1"), placements: [placementAt(started)], queenIds: [] };
+        const changes = repairHiveApiary(ctx(), rows, apiaries);
+        if (apiaries.get("a1")?.deleted !== true) {
+          expect(changes).toEqual([]);
+          return;
+        }
+        // Apply the repair to the rows it read.
+        const after = new Map(apiaries);
+        for (const c of changes.filter((x) => x.entity === "apiary")) {
+          after.set(c.entityId, {
+            id: c.entityId,
+            scopeId: c.entityId,
+            values: c.payload,
+            clock: {},
+            deleted: false,
+          });
+        }
+        const to = String(changes.find((c) => c.entity === "hive")?.payload.apiary_id);
+        expect(after.get(to)?.deleted).toBe(false);
+        const closed = changes.find((c) => c.entity === "placement" && c.entityId === "p1");
+        expect(
+          String(closed?.payload.ended_at) >= String(rows.placements[0]?.values.started_at),
+        ).toBe(true);
+        const moved = { ...rows.hive, values: { ...rows.hive.values, apiary_id: to } };
+        expect(repairHiveApiary(ctx(), { ...rows, hive: moved, placements: [] }, after)).toEqual(
+          [],
+        );
+      }),
+    );
+  });
+
+  it("answers the same changes whatever order the apiaries were read in", () => {
+    fc.assert(
+      fc.property(rowsArb, ({ chain, started }) => {
+        const apiaries = apiariesOf(chain);
+        const reversed = new Map([...apiaries].reverse());
+        const rows = { hive: hive("a1"), placements: [placementAt(started)], queenIds: ["q1"] };
+        expect(repairHiveApiary(ctx(), rows, reversed)).toEqual(
+          repairHiveApiary(ctx(), rows, apiaries),
+        );
+      }),
+    );
+  });
+});

@@ -68,7 +68,7 @@ function HiveView({ data }: { data: HivePageData }) {
   return (
     <Page title={h.name} back={paths.hives}>
       <p className="hive-facts">
-        <HiveStatusBadge status={h.status} />
+        {!removed && <HiveStatusBadge status={h.status} />}
         <Link href={paths.apiary(h.apiaryId)}>{apiaryName(h.apiaryId)}</Link>
         {h.type !== 0 && <span>{label.hiveType(tc, h.type)}</span>}
         {h.boxes > 0 && <span>{t("boxesCount", { count: h.boxes })}</span>}

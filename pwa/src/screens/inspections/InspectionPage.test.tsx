@@ -117,6 +117,20 @@ describe("the inspection page", () => {
     expect(link.getAttribute("href")).toBe(`/hives/${hive.id}`);
   });
 
+  it("shows an inspection deleted meanwhile as it was and says so, with nothing to write (issue 25)", async () => {
+    const { client, hive } = await hiveAtHome();
+    const visit = await seed.inspection(client, {
+      hiveId: hive.id,
+      date: at(daysAgo(1)),
+      note: "Calm colony",
+    });
+    await client.inspections.deleteInspection({ id: visit.id });
+    const app = await renderAt(`/inspections/${visit.id}`, { client });
+    await app.findByText(/This inspection was deleted/);
+    expect(app.getByText("Calm colony")).toBeTruthy();
+    expect(app.queryByRole("link", { name: "Edit" })).toBeNull();
+  });
+
   it("says Not found for an inspection that is not on this device", async () => {
     const app = await renderAt("/inspections/0190a000-0000-7000-8000-000000000000");
     expect(await app.findByRole("heading", { level: 1, name: "Not found" })).toBeTruthy();

@@ -44,11 +44,12 @@ const readingTerm = {
   humidity: { hive: "humidityHive", outside: "humidityOutside" },
 } as const satisfies Record<Reading["kind"], Record<Reading["place"], string>>;
 
-function Details({ inspection: i, hive, apiary, queen }: InspectionPageData) {
+function Details({ inspection: i, hive, apiary, queen, deleted }: InspectionPageData) {
   const t = useMessages(inspectionMessages);
   const tc = useMessages(commonMessages);
   const fmt = useFormat();
-  const readOnly = useReadOnly();
+  // A deleted inspection (issue 25) is shown as it was, with nothing to write to it.
+  const readOnly = useReadOnly() || deleted !== undefined;
 
   // Entered long after the visit (back-dated): say when it was written down.
   const entered = enteredLater(i);
@@ -65,13 +66,24 @@ function Details({ inspection: i, hive, apiary, queen }: InspectionPageData) {
       title={title}
       back={hive ? paths.hive(hive.id) : paths.hives}
       actions={
-        <Writable>
-          <Link href={paths.editInspection(i.id)} className="button button--secondary">
-            {t("edit")}
-          </Link>
-        </Writable>
+        !deleted && (
+          <Writable>
+            <Link href={paths.editInspection(i.id)} className="button button--secondary">
+              {t("edit")}
+            </Link>
+          </Writable>
+        )
       }
     >
+      {deleted && (
+        <p className="notice notice--warn" role="status">
+          <strong>
+            {t(deleted.elsewhere ? "deletedElsewhere" : "deletedHere", {
+              when: deleted.at ? fmt.dateTime(new Date(deleted.at)) : "—",
+            })}
+          </strong>
+        </p>
+      )}
       <Card>
         <p className="inspection__date">{fmt.dateTime(i.date)}</p>
         {entered && <p className="muted">{t("enteredAt", { when: fmt.dateTime(entered) })}</p>}
@@ -157,9 +169,11 @@ function Details({ inspection: i, hive, apiary, queen }: InspectionPageData) {
       {!colonyCheck && !measured && !i.note && <p className="muted">{t("notRecorded")}</p>}
 
       <Photos inspection={i} readOnly={readOnly} />
-      <Writable>
-        <DeleteInspection inspection={i} />
-      </Writable>
+      {!deleted && (
+        <Writable>
+          <DeleteInspection inspection={i} />
+        </Writable>
+      )}
     </Page>
   );
 }

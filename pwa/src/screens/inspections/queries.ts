@@ -12,13 +12,18 @@ export interface InspectionPageData {
   readonly hive: Hive | undefined;
   readonly apiary: Apiary | undefined;
   readonly queen: Queen | undefined;
+  /** Set when the inspection is deleted (issue 25): when, and whether on another device. */
+  readonly deleted?: { readonly at: string; readonly elsewhere: boolean };
 }
 
 /** One inspection's page (`/inspections/:id`): the inspection, then what it names, at once. */
 export function useInspectionPage(id: string): Live<InspectionPageData> {
   return useLiveQuery(
     async (c): Promise<InspectionPageData | undefined> => {
-      const { inspection } = await c.inspections.getInspection({ id });
+      // One deleted on another device shows as the replica last held it (issue 25).
+      const live = await orMissing(c.inspections.getInspection({ id }).then((r) => r.inspection));
+      const removed = live === undefined ? await c.removed.inspection(id) : undefined;
+      const inspection = live ?? removed?.record;
       if (!inspection) return undefined;
       const [hive, apiary, queen] = await Promise.all([
         // A hive deleted on another device is still named, as the replica last held it.
@@ -32,7 +37,8 @@ export function useInspectionPage(id: string): Live<InspectionPageData> {
           ? orMissing(c.queens.getQueen({ id: inspection.queenId }).then((r) => r.queen))
           : undefined,
       ]);
-      return { inspection, hive, apiary, queen };
+      const deleted = removed && { at: removed.deletedAt, elsewhere: removed.elsewhere };
+      return { inspection, hive, apiary, queen, ...(deleted ? { deleted } : {}) };
     },
     [id],
   );
