@@ -85,6 +85,7 @@ export {
   type QueenHive,
   type QueenReign,
   type QueenState,
+  queenBefore,
   type UpdateQueenInput,
   updateQueen,
 } from "./commands/queen.ts";

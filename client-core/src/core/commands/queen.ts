@@ -247,20 +247,29 @@ export interface DeleteQueenState {
 const ms = (iso: string): number => Date.parse(iso);
 
 /**
- * The queen she replaced: among the hive's queens whose reign ended when hers began, the one her
- * QUEEN_INTRODUCED event names in `detail.replaces`, else the latest introduced (ties: greater id).
+ * The queen a queen replaced: among the hive's other queens whose reign ended when hers began,
+ * the one `named` (her QUEEN_INTRODUCED event's `detail.replaces`), else the latest begun (ties:
+ * the greater id). DeleteQueen's rule, and what the app's confirmation says before it runs.
  */
+export function queenBefore<T extends Pick<QueenReign, "id" | "start" | "replacedAt">>(
+  queen: Pick<QueenReign, "start">,
+  others: readonly T[],
+  named: readonly unknown[] = [],
+): T | undefined {
+  const ended = others
+    .filter((q) => q.replacedAt !== null && ms(q.replacedAt) === ms(queen.start))
+    .sort((a, b) => ms(a.start) - ms(b.start) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return ended.find((q) => named.includes(q.id)) ?? ended.at(-1);
+}
+
+/** The queen she replaced (queenBefore), by her QUEEN_INTRODUCED event's word first. */
 function predecessorOf(state: DeleteQueenState): QueenReign | undefined {
   const { queen } = state;
   const introduced = state.events.find(
     (e) => e.refId === queen.id && e.type === EventType.QUEEN_INTRODUCED,
   );
   const replaces = introduced?.detail.replaces;
-  const named = Array.isArray(replaces) ? replaces : [];
-  const ended = state.others
-    .filter((q) => q.replacedAt !== null && ms(q.replacedAt) === ms(queen.start))
-    .sort((a, b) => ms(a.start) - ms(b.start) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return ended.find((q) => named.includes(q.id)) ?? ended.at(-1);
+  return queenBefore(queen, state.others, Array.isArray(replaces) ? replaces : []);
 }
 
 /** The queen whose reign covers `at` among `queens` (the latest begun), "" when none. */

@@ -2,6 +2,7 @@
  * What the task rows derive, without React: the names of what a task is for, and when it is
  * due. The rules behind them (due state, whole days) are in rules.ts.
  */
+import { queenBefore } from "@hivekeep/client-core/core";
 import type { Apiary, Hive, Queen, Task } from "@hivekeep/proto";
 import { type Format, toDate } from "../../format.ts";
 import { type DueState, isWholeDay } from "./rules.ts";
@@ -51,10 +52,11 @@ export function taskDueDate(
 }
 
 /**
- * What deleting a queen leaves, as her confirmation says it: DeleteQueen's rule (client-core
- * core/commands/queen.ts `deleteQueen`): the queen she replaced (whose reign ended when hers
- * began; of several, the latest begun) reigns again in her place; with none, the hive is
- * queenless. A queen who was replaced herself leaves only the hive's queen history.
+ * What deleting a queen leaves, as her confirmation says it: DeleteQueen's own rule
+ * (`queenBefore`, client-core core/commands/queen.ts): the queen she replaced reigns again in
+ * her place; with none, the hive is queenless. (Of several queens whose reigns ended when hers
+ * began, the operation prefers the one her event names; the app, which reads no events here,
+ * the latest begun, as the operation does without that word.) A queen who was replaced herself leaves only the hive's queen history.
  */
 export type QueenDeleteEffect =
   | { readonly kind: "history" }
@@ -63,20 +65,13 @@ export type QueenDeleteEffect =
 
 export function queenDeleteEffect(queen: Queen, queens: readonly Queen[]): QueenDeleteEffect {
   if (!queen.active) return { kind: "history" };
-  const ms = (q: Queen, when: "start" | "end") =>
-    (when === "end"
-      ? toDate(q.replacedAt)
-      : (toDate(q.introducedAt) ?? toDate(q.createdAt))
-    )?.getTime();
-  const start = ms(queen, "start");
-  let before: Queen | undefined;
-  for (const q of queens) {
-    if (q.id === queen.id || start === undefined || ms(q, "end") !== start) continue;
-    const later =
-      before === undefined ||
-      (ms(q, "start") ?? 0) > (ms(before, "start") ?? 0) ||
-      (ms(q, "start") === ms(before, "start") && q.id > before.id);
-    if (later) before = q;
-  }
-  return before ? { kind: "reignsAgain", queen: before } : { kind: "queenless" };
+  const iso = (d: Date | undefined) => d?.toISOString() ?? "";
+  const reign = (q: Queen) => ({
+    id: q.id,
+    start: iso(toDate(q.introducedAt) ?? toDate(q.createdAt)),
+    replacedAt: toDate(q.replacedAt) ? iso(toDate(q.replacedAt)) : null,
+    queen: q,
+  });
+  const before = queenBefore(reign(queen), queens.filter((q) => q.id !== queen.id).map(reign));
+  return before ? { kind: "reignsAgain", queen: before.queen } : { kind: "queenless" };
 }
