@@ -28,7 +28,7 @@ const notices: SyncNotice[] = [
       date: "2026-05-01T09:00:00.000Z",
       hiveId: "h2",
     },
-    mine: { note: "queen seen" },
+    mine: { note: "queen seen", frames: 0, queen_seen: false, weather: null, hive_id: "h2" },
     won: {},
     wonAt: "2026-05-01T11:30:00.000Z",
     cause: { entity: "hive", id: "h2", label: "Heath 3" },

@@ -15,6 +15,9 @@ import { noticePath, noticeValue } from "./present.ts";
 /** The columns the messages name (field.<column>); any other shows as it is stored. */
 const fieldKeys: ReadonlySet<string> = new Set(noticeFields);
 
+const blank = (v: unknown): boolean =>
+  v === null || v === undefined || v === "" || v === 0 || v === false;
+
 export function NoticeList({ notices }: { notices: readonly SyncNotice[] }) {
   const t = useMessages(syncMessages);
   return (
@@ -45,8 +48,12 @@ function Notice({ notice }: { notice: SyncNotice }) {
   const href = noticePath(notice);
   const field = (c: string) => (fieldKeys.has(c) ? t(`field.${c}` as never) : c);
   // The user's own words and numbers; ids and bookkeeping times say nothing to them.
-  const columns = Object.keys(notice.mine).filter(
-    (c) => c !== "updated_at" && (notice.kind === "overwritten" || !/_(id|at)$/.test(c)),
+  // Of a set-aside record, the fields named in words that hold something (not an id, not a
+  // default 0 / false / empty); of an overwritten one, every column that lost.
+  const columns = Object.keys(notice.mine).filter((c) =>
+    notice.kind === "overwritten"
+      ? c !== "updated_at"
+      : fieldKeys.has(c) && !/_(id|at)$/.test(c) && !blank(notice.mine[c]),
   );
   return (
     <li className="list__item attention__item" data-notice={notice.key}>
