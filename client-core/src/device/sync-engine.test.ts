@@ -190,6 +190,15 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
     expect(Date.now()).toBe(Date.parse("2026-05-01T10:00:00Z"));
   });
 
+  it("keeps when it last caught up with the feed, by the server-corrected clock (notices read it)", async () => {
+    const wall = Date.parse("2026-05-02T08:00:00Z");
+    clock = new DeviceClock({ node: "dtest", offsetMs: 5_000 }, () => wall);
+    make();
+    expect(await db.meta.get("caughtUpMs")).toBeUndefined();
+    await engine.syncNow();
+    expect((await db.meta.get("caughtUpMs"))?.value).toBe(clock.nowMs());
+  });
+
   it("pushes once, after the debounce, for writes made within it", async () => {
     make().start();
     await vi.advanceTimersByTimeAsync(0);

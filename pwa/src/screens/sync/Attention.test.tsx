@@ -28,7 +28,7 @@ const notices: SyncNotice[] = [
       date: "2026-05-01T09:00:00.000Z",
       hiveId: "h2",
     },
-    mine: { note: "queen seen" },
+    mine: { note: "queen seen", frames: 0, queen_seen: false, weather: null, hive_id: "h2" },
     won: {},
     wonAt: "2026-05-01T11:30:00.000Z",
     cause: { entity: "hive", id: "h2", label: "Heath 3" },
@@ -44,8 +44,9 @@ describe("needs attention: notices", () => {
     await app.findByRole("heading", { name: "Overridden by sync" });
     expect(app.getByText(/Hive “Linden”/)).toBeTruthy();
     expect(app.getByText(/You wrote: “calm” · Kept: “swarmed”/)).toBeTruthy();
+    expect(app.getByText("Note", { selector: "dt" })).toBeTruthy();
     expect(app.getByText(/Hive “Heath 3” was deleted on another device/)).toBeTruthy();
-    expect(app.getByText("You wrote: note “queen seen”")).toBeTruthy();
+    expect(app.getByText("You wrote: Note “queen seen”")).toBeTruthy();
     const items = app.container.querySelectorAll("[data-notice]");
     expect(items).toHaveLength(2);
     const open = app.getAllByRole("link", { name: "Open the record" });

@@ -9,8 +9,14 @@ import { useClient } from "../../app/client.tsx";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { ErrorNote, useAction } from "../../ui/page.tsx";
-import { syncMessages } from "./messages.ts";
+import { noticeFields, syncMessages } from "./messages.ts";
 import { noticePath, noticeValue } from "./present.ts";
+
+/** The columns the messages name (field.<column>); any other shows as it is stored. */
+const fieldKeys: ReadonlySet<string> = new Set(noticeFields);
+
+const blank = (v: unknown): boolean =>
+  v === null || v === undefined || v === "" || v === 0 || v === false;
 
 export function NoticeList({ notices }: { notices: readonly SyncNotice[] }) {
   const t = useMessages(syncMessages);
@@ -40,9 +46,14 @@ function Notice({ notice }: { notice: SyncNotice }) {
   };
   const when = fmt.dateTime(new Date(notice.wonAt));
   const href = noticePath(notice);
+  const field = (c: string) => (fieldKeys.has(c) ? t(`field.${c}` as never) : c);
   // The user's own words and numbers; ids and bookkeeping times say nothing to them.
-  const columns = Object.keys(notice.mine).filter(
-    (c) => c !== "updated_at" && (notice.kind === "overwritten" || !/_(id|at)$/.test(c)),
+  // Of a set-aside record, the fields named in words that hold something (not an id, not a
+  // default 0 / false / empty); of an overwritten one, every column that lost.
+  const columns = Object.keys(notice.mine).filter((c) =>
+    notice.kind === "overwritten"
+      ? c !== "updated_at"
+      : fieldKeys.has(c) && !/_(id|at)$/.test(c) && !blank(notice.mine[c]),
   );
   return (
     <li className="list__item attention__item" data-notice={notice.key}>
@@ -55,14 +66,15 @@ function Notice({ notice }: { notice: SyncNotice }) {
       <p>{t(notice.kind, { when, cause: cause ? named(cause) : "" })}</p>
       {notice.kind !== "overwritten" && columns.length > 0 && (
         <p className="muted">
-          {t("yours")}: {columns.map((c) => `${c} ${noticeValue(notice.mine[c], fmt)}`).join(" · ")}
+          {t("yours")}:{" "}
+          {columns.map((c) => `${field(c)} ${noticeValue(notice.mine[c], fmt)}`).join(" · ")}
         </p>
       )}
       {notice.kind === "overwritten" && columns.length > 0 && (
         <dl className="attention__values">
           {columns.map((c) => (
             <div key={c}>
-              <dt>{c}</dt>
+              <dt>{field(c)}</dt>
               <dd>
                 {t("yours")}: {noticeValue(notice.mine[c], fmt)} · {t("won")}:{" "}
                 {Object.hasOwn(notice.won, c) ? noticeValue(notice.won[c], fmt) : t("wonPending")}
