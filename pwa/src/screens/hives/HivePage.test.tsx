@@ -213,6 +213,9 @@ describe("the hive page", () => {
     expect(link?.getAttribute("href")).toBe(`/inspections/${visit.id}`);
     expect(app.queryByRole("link", { name: "Inspect" })).toBeNull();
     expect(app.queryByRole("button", { name: "Delete hive" })).toBeNull();
+    // It stands nowhere now: its last stay ended with it, none is "Current".
+    const placements = within(await findSection("Placement history"));
+    expect(placements.queryByText("Current")).toBeNull();
   });
 
   it("hides every write in a read-only session", async () => {

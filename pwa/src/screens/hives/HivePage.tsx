@@ -58,6 +58,7 @@ function HiveView({ data }: { data: HivePageData }) {
   const { hive: h } = data;
   // Deleted on another device: shown as it was, its records reachable, nothing to write to it.
   const removed = data.deleted !== undefined;
+  const deletedAt = data.deleted?.at ? new Date(data.deleted.at) : now;
   const apiaryName = (apiaryId: string) => data.apiaryNames.get(apiaryId) ?? t("unknownApiary");
   const withdrawals = runningWithdrawals(data.treatments, now);
   const remove = useAction(async () => {
@@ -122,7 +123,10 @@ function HiveView({ data }: { data: HivePageData }) {
         <InspectionsCard inspections={data.inspections} />
         <TreatmentsCard treatments={data.treatments} />
         <HarvestsCard harvests={data.harvests} />
-        <PlacementsCard stays={placementHistory(data.events)} apiaryName={apiaryName} />
+        <PlacementsCard
+          stays={placementHistory(data.events, removed ? deletedAt : undefined)}
+          apiaryName={apiaryName}
+        />
       </div>
       <TimelineCard data={data} apiaryName={apiaryName} />
       <Suspense fallback={<Loading />}>

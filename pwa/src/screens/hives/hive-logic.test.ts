@@ -187,6 +187,19 @@ describe("placement history", () => {
     ]);
   });
 
+  it("ends the last stay of a deleted hive when it was deleted: it stands nowhere now", () => {
+    const events = [moved("2026-03-01T00:00:00Z", "A", "B"), created("2026-01-01T00:00:00Z", "A")];
+    const deleted = new Date("2026-06-01T00:00:00Z");
+    expect(placementHistory(events, deleted)[0]).toEqual({
+      apiaryId: "B",
+      from: new Date("2026-03-01T00:00:00Z"),
+      until: deleted,
+    });
+    // Deleted before the (back-dated) move's date: the stay ends where it began, never before.
+    const early = new Date("2026-02-01T00:00:00Z");
+    expect(placementHistory(events, early)[0]?.until).toEqual(new Date("2026-03-01T00:00:00Z"));
+  });
+
   it("places a move back-dated to the creation instant after the creation", () => {
     const events = [moved("2026-01-01T00:00:00Z", "A", "B"), created("2026-01-01T00:00:00Z", "A")];
     expect(placementHistory(events).map((s) => s.apiaryId)).toEqual(["B", "A"]);

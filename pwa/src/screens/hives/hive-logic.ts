@@ -147,7 +147,7 @@ export function statusChange(detailJson: string): { from: number; to: number } |
  * at its target. A MOVED with no stay before it (its CREATED is not on record) adds the stay it
  * left, start unknown.
  */
-export function placementHistory(events: readonly Event[]): Stay[] {
+export function placementHistory(events: readonly Event[], endedAt?: Date): Stay[] {
   const relevant = events
     .filter((e) => e.type === EventType.CREATED || e.type === EventType.MOVED)
     .map((e) => ({ e, ms: toDate(e.date)?.getTime() ?? 0 }))
@@ -167,6 +167,11 @@ export function placementHistory(events: readonly Event[]): Stay[] {
       current.until = at;
     }
     stays.push({ apiaryId: to || e.apiaryId, from: at, until: undefined });
+  }
+  // A deleted hive stands nowhere: its last stay ended when it was deleted.
+  const last = stays.at(-1);
+  if (endedAt !== undefined && last !== undefined && last.until === undefined) {
+    last.until = last.from !== undefined && last.from > endedAt ? last.from : endedAt;
   }
   return stays.reverse();
 }
