@@ -94,6 +94,33 @@ describe("notices of pulled changes", () => {
     expect(await listNotices(db)).toEqual([]);
   });
 
+  it("counts a photo the user added since the last sync (an OR-set add has no column stamp)", async () => {
+    await replica();
+    await put("hive", "h1", { apiary_id: "a1", name: "Linden" }, theirs(before));
+    const photos = (tag: Hlc) => ({
+      adds: [{ tag, value: "data:image/png;base64,AAAA" }],
+      removed: [],
+    });
+    const values = { hive_id: "h1", date: "2026-05-09T08:00:00.000Z" };
+    for (const [id, tag] of [
+      ["i1", mine(after)],
+      ["i2", mine(before)],
+      ["i3", theirs(after)],
+    ] as const) {
+      await put("inspection", id, values, theirs(before));
+      const row = await entityTable(db, "inspection").get(id);
+      if (row)
+        await entityTable(db, "inspection").put({
+          ...row,
+          values: { ...row.values, photo_keys: photos(tag) },
+        });
+    }
+    await applyPulled(db, [del("hive", "h1", theirs(later))], "c1");
+    const notices = await listNotices(db);
+    expect(notices.map((x) => [x.key, x.kind])).toEqual([["inspection/i1", "orphaned"]]);
+    expect(notices[0]?.mine).toEqual({ photo_keys: ["data:image/png;base64,AAAA"] });
+  });
+
   it("notes the user's records of a hive deleted elsewhere, naming the hive", async () => {
     await replica();
     await put("hive", "h1", { apiary_id: "a1", name: "Linden" }, theirs(before));

@@ -26,6 +26,7 @@ import { EventType } from "../core/commands/event.ts";
 import type { EntityName } from "../core/entities.ts";
 import { type Hlc, hlcMs } from "../core/hlc.ts";
 import { deletedKey, type Values } from "../core/merge.ts";
+import type { OrSetState } from "../core/or-set.ts";
 import type { DeviceRow, ReplicaDb, TableSource } from "./replica-db.ts";
 import { entityTable } from "./replica-db.ts";
 
@@ -100,12 +101,24 @@ export function noticeRecord(entity: EntityName, id: string, values: Values): No
   };
 }
 
-/** The columns of a row the device wrote (stamped by its node), with their values. */
+/**
+ * The columns of a row the device wrote (stamped by its node), with their values. An OR-set
+ * column (an inspection's photos) has no stamp of its own: its adds carry theirs, so the photos
+ * the device added count, as the list of them.
+ */
 function ownValues(row: DeviceRow, node: string, sinceMs = 0): Values {
   const mine: Values = {};
   for (const [column, hlc] of Object.entries(row.clock)) {
     if (column === deletedKey || !isOwnStamp(hlc, node) || hlcMs(hlc) <= sinceMs) continue;
     mine[column] = row.values[column] ?? null;
+  }
+  for (const [column, value] of Object.entries(row.values)) {
+    const adds = (value as Partial<OrSetState> | null)?.adds;
+    if (row.clock[column] !== undefined || !Array.isArray(adds)) continue;
+    const added = adds
+      .filter((a) => isOwnStamp(a.tag, node) && hlcMs(a.tag) > sinceMs)
+      .map((a) => a.value);
+    if (added.length > 0) mine[column] = added;
   }
   return mine;
 }
