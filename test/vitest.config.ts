@@ -3,6 +3,7 @@
  * unit tests beside the code, the app's component tests (the `.test.tsx` files of pwa/src, in a DOM),
  * integration tests in test/, browser tests in e2e/.
  */
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
@@ -11,6 +12,9 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 export default defineConfig({
   test: {
     root,
+    // Every core runs test files (Vitest's default leaves one free: one worker on a 2-core CI
+    // machine). Each test file has its own database, so files running side by side share nothing.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,
