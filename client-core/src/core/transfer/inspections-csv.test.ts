@@ -318,6 +318,28 @@ describe("readInspectionsCsv: a file with bad rows", () => {
     ]);
   });
 
+  it("answers junk with a missing header, and a long bad file with at most 1000 problems", () => {
+    const junk = Array.from({ length: 2000 }, (_, i) => String.fromCharCode(33 + (i % 90))).join(
+      "",
+    );
+    expect(readInspectionsCsv(`${junk}\n${junk}\n`, known, context()).problems).toEqual([
+      { line: 1, message: "no hive column (a header such as Hive, Volk or Beute)" },
+      { line: 1, message: "no date column (a header such as Date or Datum)" },
+    ]);
+    const lines = Array.from({ length: 3000 }, (_, i) => `kein Datum ${i};Volk 1`);
+    const read = readInspectionsCsv(`Datum;Volk\n${lines.join("\n")}\n`, known, context());
+    expect(read.problems).toHaveLength(1001);
+    expect(read.problems[0]).toEqual({
+      line: 2,
+      column: "Datum",
+      message: '"kein Datum 0" is not a date (write e.g. 26.11.2026 or 2026-11-26)',
+    });
+    expect(read.problems[1000]?.message).toBe(
+      "2000 more problems not listed: fix these and read the file again",
+    );
+    expect(read.records.inspection).toEqual([]);
+  });
+
   it("reports a line that cannot be parsed (an unclosed quote) at its line", () => {
     const read = readInspectionsCsv('Date,Hive,Note\n2026-01-01,Volk 1,"open\n', known, context());
     expect(read.problems).toEqual([

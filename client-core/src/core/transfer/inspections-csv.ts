@@ -28,6 +28,7 @@ import { eventTitle } from "../commands/event.ts";
 import { entities } from "../entities.ts";
 import { futureDateBreak } from "../happened.ts";
 import { choiceNames, type SheetField, sheetField } from "./inspection-headers.ts";
+import { listedProblems } from "./listed-problems.ts";
 import type { ImportProblem, ReadFile, RecordRow } from "./record-set.ts";
 import {
   type SlashOrder,
@@ -161,7 +162,7 @@ export function readInspectionsCsv(
   const done = (records: ReadFile["records"] = {}): ReadFile => ({
     format: "inspections-csv",
     records,
-    problems,
+    problems: listedProblems(problems),
     notCarried,
   });
   const lines = parsedLines(text, problems);

@@ -318,6 +318,29 @@ describe("readOpenBeehive: hostile and broken files", () => {
     ]);
   });
 
+  it("names a row without a required column, and lists at most 1000 problems", () => {
+    const missing = edited((d) => {
+      delete dataOf(d).inspection?.[2]?.date;
+    });
+    expect(problemsOf(missing)).toEqual([
+      {
+        entity: "inspection",
+        id: backup.data.inspection?.[2]?.id,
+        path: "$.data.inspection[2]",
+        message: `inspection ${backup.data.inspection?.[2]?.id} has no date`,
+      },
+    ]);
+    const junk = edited((d) => {
+      dataOf(d).apiary = Array.from({ length: 1500 }, (_, i) => ({ name: `junk ${i}` }));
+    });
+    const problems = problemsOf(junk);
+    expect(problems).toHaveLength(1001);
+    expect(problems[999]?.path).toBe("$.data.apiary[999].id");
+    expect(problems[1000]).toEqual({
+      message: "500 more problems not listed: fix these and read the file again",
+    });
+  });
+
   it("counts unknown tables and columns instead of dropping them silently", () => {
     const read = readOpenBeehive(
       edited((d) => {

@@ -22,6 +22,7 @@ import { type ColumnSpec, type EntityName, entities, entityNames } from "../enti
 import { placementAt } from "../placement-at.ts";
 import { queenAt } from "../queen-at.ts";
 import { isoTimestamp } from "./foreign-time.ts";
+import { listedProblems } from "./listed-problems.ts";
 import type { ImportProblem, ReadFile, RecordRow } from "./record-set.ts";
 
 /** The schema versions (major) this reader knows. */
@@ -144,6 +145,8 @@ function readRow(
   }
   const spec = entities[entity];
   const names = renamed[entity] ?? {};
+  /** Our columns whose value was refused: a missing required one is named once, by that. */
+  const refused = new Set<string>();
   const row: Record<string, unknown> = { id };
   const idCheck = parseColumnValue({ type: "id" }, id, true);
   if ("error" in idCheck) {
@@ -164,12 +167,14 @@ function readRow(
       // A date's error quotes the value ("…" is not a date); the others are phrases.
       const joint = column.type === "timestamp" ? ": " : " ";
       problem(r, { entity, id, path: here, message: `${theirs}${joint}${typed.error}` });
+      refused.add(ours);
       continue;
     }
     if (typed.value === undefined) continue;
     const checked = parseColumnValue(column, typed.value, spec.required.includes(ours));
     if ("error" in checked) {
       problem(r, { entity, id, path: here, message: `${theirs} ${checked.error}` });
+      refused.add(ours);
       continue;
     }
     row[ours] = checked.value;
@@ -179,10 +184,7 @@ function readRow(
     if (note !== undefined) row.note = note;
   }
   for (const required of spec.required) {
-    if (
-      row[required] === undefined &&
-      !r.problems.some((p) => p.id === id && p.entity === entity)
-    ) {
+    if (row[required] === undefined && !refused.has(required)) {
       problem(r, { entity, id, path, message: `${entity} ${id} has no ${required}` });
     }
   }
@@ -200,7 +202,9 @@ function frozen(
     const map = new Map<string, { id: string; values: T }[]>();
     for (const row of rows) {
       const hive = String(row.hive_id ?? "");
-      map.set(hive, [...(map.get(hive) ?? []), { id: row.id, values: row }]);
+      const list = map.get(hive);
+      if (list) list.push({ id: row.id, values: row });
+      else map.set(hive, [{ id: row.id, values: row }]);
     }
     return map;
   };
@@ -299,5 +303,10 @@ export function readOpenBeehive(text: string): ReadFile {
       records.queen ?? [],
     );
   }
-  return { format: "openbeehive", records, problems: r.problems, notCarried: r.notCarried };
+  return {
+    format: "openbeehive",
+    records,
+    problems: listedProblems(r.problems),
+    notCarried: r.notCarried,
+  };
 }
