@@ -340,6 +340,19 @@ describe("readInspectionsCsv: a file with bad rows", () => {
     expect(read.records.inspection).toEqual([]);
   });
 
+  it("quotes at most 40 characters of a cell, and refuses a name no hive can have", () => {
+    const long = "V".repeat(10_001);
+    const read = readInspectionsCsv(
+      `Date,Hive,Weight\n2026-01-01,${long},1\n2026-01-01,Volk 1,${"9".repeat(50)}\n`,
+      known,
+      context(),
+    );
+    expect(read.problems.map((p) => [p.line, p.column, p.message])).toEqual([
+      [2, "Hive", `"${"V".repeat(40)}…" must be at most 10000 characters (has 10001)`],
+      [3, "Weight", `"${"9".repeat(40)}…" must be between 0 and 500`],
+    ]);
+  });
+
   it("reports a line that cannot be parsed (an unclosed quote) at its line", () => {
     const read = readInspectionsCsv('Date,Hive,Note\n2026-01-01,Volk 1,"open\n', known, context());
     expect(read.problems).toEqual([

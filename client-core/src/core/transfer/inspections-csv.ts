@@ -25,12 +25,13 @@ import Papa from "papaparse";
 import { v5 as uuidv5 } from "uuid";
 import { parseColumnValue } from "../column-value.ts";
 import { eventTitle } from "../commands/event.ts";
-import { entities } from "../entities.ts";
+import { columnSpec, entities } from "../entities.ts";
 import { futureDateBreak } from "../happened.ts";
 import { choiceNames, type SheetField, sheetField } from "./inspection-headers.ts";
 import { listedProblems } from "./listed-problems.ts";
 import type { ImportProblem, ReadFile, RecordRow } from "./record-set.ts";
 import {
+  quotedCell,
   type SlashOrder,
   sheetBool,
   sheetChoice,
@@ -143,7 +144,13 @@ function cellValue(
   }
   if ("error" in read) return read;
   const checked = parseColumnValue(spec, read.value, false);
-  return "error" in checked ? { error: `"${cell.trim()}" ${checked.error}` } : checked;
+  return "error" in checked ? { error: `${quotedCell(cell)} ${checked.error}` } : checked;
+}
+
+/** Why a name cannot be an apiary's or a hive's (too long, unstorable), or undefined. */
+function nameBreak(name: string): string | undefined {
+  const read = parseColumnValue(columnSpec(entities.hive, "name"), name.trim(), true);
+  return "error" in read ? read.error : undefined;
 }
 
 interface Place {
@@ -253,7 +260,7 @@ export function readInspectionsCsv(
       );
       if ("error" in read) problem("date", read.error);
       else if (futureDateBreak("date", read.value, ctx.now) !== undefined) {
-        problem("date", `"${dateCell}" is in the future`);
+        problem("date", `${quotedCell(dateCell)} is in the future`);
       } else date = read.value;
     }
     const hiveName = cellOf(row, "hive").trim();
@@ -261,7 +268,18 @@ export function readInspectionsCsv(
       problem("hive", "no hive: every line needs the hive it is about");
       continue;
     }
-    const place = places.hive(cellOf(row, "apiary"), hiveName);
+    const apiaryName = cellOf(row, "apiary");
+    const badName = (
+      [
+        ["apiary", apiaryName],
+        ["hive", hiveName],
+      ] as const
+    ).find(([, name]) => name.trim() !== "" && nameBreak(name) !== undefined);
+    if (badName) {
+      problem(badName[0], `${quotedCell(badName[1])} ${nameBreak(badName[1])}`);
+      continue;
+    }
+    const place = places.hive(apiaryName, hiveName);
     if ("error" in place) {
       problem(place.field, place.error);
       continue;

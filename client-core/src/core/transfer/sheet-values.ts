@@ -26,6 +26,12 @@ export function normalizedName(name: string): string {
     .replace(/[^a-z0-9]/g, "");
 }
 
+/** A cell as a problem quotes it: trimmed, at most 40 characters ("…" for the rest). */
+export function quotedCell(cell: string): string {
+  const text = cell.trim();
+  return `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`;
+}
+
 /** The order of a day written with slashes: 26/11/2026 (day first) or 11/26/2026 (month first). */
 export type SlashOrder = "dmy" | "mdy";
 
@@ -75,10 +81,10 @@ export function sheetTimestamp(cell: string, slashOrder: SlashOrder = "dmy"): Pa
   const text = cell.trim();
   const read = /^\d{4}-/.test(text) ? isoTimestamp(text) : writtenDay(text, slashOrder);
   if (read === undefined) {
-    return { error: `"${cell}" is not a date (write e.g. 26.11.2026 or 2026-11-26)` };
+    return { error: `${quotedCell(cell)} is not a date (write e.g. 26.11.2026 or 2026-11-26)` };
   }
   return "error" in read
-    ? { error: `"${cell}" is not a date: there is no such day or time` }
+    ? { error: `${quotedCell(cell)} is not a date: there is no such day or time` }
     : read;
 }
 
@@ -127,7 +133,8 @@ export function sheetNumber(cell: string): Parsed<number> {
   } else if (comma >= 0) {
     text = text.replace(",", ".");
   }
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(text)) return { error: `"${cell}" is not a number` };
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(text))
+    return { error: `${quotedCell(cell)} is not a number` };
   return { value: Number(text) };
 }
 
@@ -139,7 +146,7 @@ export function sheetBool(cell: string): Parsed<boolean> {
   const text = cell.trim().toLowerCase();
   if (yes.has(text)) return { value: true };
   if (no.has(text)) return { value: false };
-  return { error: `"${cell}" is not yes or no (ja/nein, x, 1/0)` };
+  return { error: `${quotedCell(cell)} is not yes or no (ja/nein, x, 1/0)` };
 }
 
 /**
@@ -159,5 +166,5 @@ export function sheetChoice(
   const listed = Object.entries(names)
     .map(([n, words]) => `${n} ${words[0]}`)
     .join(", ");
-  return { error: `"${cell}" is not one of ${listed}` };
+  return { error: `${quotedCell(cell)} is not one of ${listed}` };
 }
