@@ -340,6 +340,22 @@ describe("readInspectionsCsv: a file with bad rows", () => {
     expect(read.records.inspection).toEqual([]);
   });
 
+  it("names an apiary or a hive the organization has twice", () => {
+    const doubled: KnownPlaces = {
+      apiaries: [...known.apiaries, { id: "ap-3", name: " stand 2" }],
+      hives: [...known.hives, { id: "hv-1b", name: "VOLK 1", apiary_id: "ap-1" }],
+    };
+    const read = readInspectionsCsv(
+      "Stand;Volk;Datum\nStand 2;Volk 2;1.1.2026\nStand 1;Volk 1;1.1.2026\n",
+      doubled,
+      context(),
+    );
+    expect(read.problems).toEqual([
+      { line: 2, column: "Stand", message: '2 apiaries are named "Stand 2"' },
+      { line: 3, column: "Volk", message: '2 hives at "Stand 1" are named "Volk 1"' },
+    ]);
+  });
+
   it("quotes at most 40 characters of a cell, and refuses a name no hive can have", () => {
     const long = "V".repeat(10_001);
     const read = readInspectionsCsv(

@@ -233,13 +233,13 @@ export function readInspectionsCsv(
         ...(field ? { column: headerOf.get(field) ?? field } : {}),
         message,
       });
+    const before = problems.length;
     if (row.cells.slice(header.cells.length).some((c) => c.trim() !== "")) {
       problem(
         undefined,
         `the line has ${row.cells.length} cells, the header ${header.cells.length}`,
       );
     }
-    const before = problems.length;
     const values: Record<string, unknown> = {};
     for (const [i, field] of columns) {
       const cell = row.cells[i] ?? "";
@@ -357,7 +357,8 @@ function placesOf(known: KnownPlaces, ctx: SheetReadContext, byApiary: boolean) 
   const apiary = (name: string): { id: string } | { error: string } => {
     const key = nameKey(name);
     const found = known.apiaries.filter((a) => nameKey(a.name) === key);
-    if (found.length > 1) return { error: `${found.length} apiaries are named "${name.trim()}"` };
+    if (found.length > 1)
+      return { error: `${found.length} apiaries are named ${quotedCell(name)}` };
     if (found[0]) return found[0];
     let made = newApiaries.get(key);
     if (made === undefined) {
@@ -418,7 +419,7 @@ function placesOf(known: KnownPlaces, ctx: SheetReadContext, byApiary: boolean) 
       if (found.length > 1) {
         return {
           field: "hive",
-          error: `${found.length} hives at "${apiaryCell.trim()}" are named "${name}"`,
+          error: `${found.length} hives at ${quotedCell(apiaryCell)} are named ${quotedCell(name)}`,
         };
       }
       return found[0] ? { id: found[0].id, apiaryId: at.id } : newHive(at.id, name);
@@ -428,7 +429,7 @@ function placesOf(known: KnownPlaces, ctx: SheetReadContext, byApiary: boolean) 
       const names = found.map((h) => `"${apiaryName.get(h.apiary_id) ?? h.apiary_id}"`).join(", ");
       return {
         field: "hive",
-        error: `hives named "${name}" stand at ${names}: name the apiary (an apiary or Stand column)`,
+        error: `hives named ${quotedCell(name)} stand at ${names}: name the apiary (an apiary or Stand column)`,
       };
     }
     if (found[0]) return { id: found[0].id, apiaryId: found[0].apiary_id };
@@ -436,7 +437,7 @@ function placesOf(known: KnownPlaces, ctx: SheetReadContext, byApiary: boolean) 
     if (at === undefined) {
       return {
         field: "hive",
-        error: `there is no hive "${name}": to make it, name its apiary (an apiary or Stand column)`,
+        error: `there is no hive ${quotedCell(name)}: to make it, name its apiary (an apiary or Stand column)`,
       };
     }
     return newHive(at.id, name);
