@@ -45,6 +45,7 @@ describe("readInspectionsCsv: a clean German file (;, BOM, 26.11.2026, 38,5, Uml
       id: expect.any(String),
       hive_id: "hv-1",
       apiary_id: "ap-sued",
+      queen_id: "",
       date: "2026-04-14T10:30:00.000Z",
       weight_kg: 38.5,
       temp_hive: 34.5,
@@ -379,6 +380,66 @@ describe("readInspectionsCsv: a file with bad rows", () => {
 
 describe("readInspectionsCsv: details", () => {
   const one: KnownPlaces = { apiaries: [{ id: "ap-1", name: "Stand" }], hives: [] };
+
+  it("gives a known hive's inspection the apiary and queen of its date, when they are given", () => {
+    const placed: KnownPlaces = {
+      apiaries: [
+        { id: "ap-1", name: "Stand" },
+        { id: "ap-2", name: "Heide" },
+      ],
+      hives: [{ id: "hv-1", name: "Volk 1", apiary_id: "ap-2" }],
+      placements: [
+        {
+          id: "pl-1",
+          values: {
+            hive_id: "hv-1",
+            apiary_id: "ap-1",
+            started_at: "2026-03-01T00:00:00.000Z",
+            ended_at: "2026-07-01T00:00:00.000Z",
+          },
+        },
+        {
+          id: "pl-2",
+          values: {
+            hive_id: "hv-1",
+            apiary_id: "ap-2",
+            started_at: "2026-07-01T00:00:00.000Z",
+            ended_at: null,
+          },
+        },
+      ],
+      queens: [
+        {
+          id: "q-old",
+          values: {
+            hive_id: "hv-1",
+            introduced_at: "2025-05-01T00:00:00.000Z",
+            replaced_at: "2026-06-01T00:00:00.000Z",
+          },
+        },
+        {
+          id: "q-new",
+          values: { hive_id: "hv-1", introduced_at: "2026-06-01T00:00:00.000Z", replaced_at: null },
+        },
+      ],
+    };
+    const read = readInspectionsCsv(
+      "Datum;Volk\n15.5.2026;Volk 1\n15.6.2026;Volk 1\n15.7.2026;Volk 1\n",
+      placed,
+      context(),
+    );
+    expect(read.records.inspection?.map((i) => [i.apiary_id, i.queen_id])).toEqual([
+      ["ap-1", "q-old"],
+      ["ap-1", "q-new"],
+      ["ap-2", "q-new"],
+    ]);
+    const events = read.records.event ?? [];
+    expect(events.map((e) => [e.apiary_id, e.queen_id])).toEqual([
+      ["ap-1", "q-old"],
+      ["ap-1", "q-new"],
+      ["ap-2", "q-new"],
+    ]);
+  });
 
   it("puts new hives of a file without apiaries at the organization's only apiary", () => {
     const read = readInspectionsCsv("Datum;Beute\n1.3.26;B 7\n", one, context());

@@ -215,17 +215,19 @@ export function readInspectionsCsv(
     }
     seen.add(id);
     const createdAt = ctx.now.toISOString();
+    const frozen = places.asOf(place, date);
     inspections.push({
       id,
-      hive_id: place.id,
-      apiary_id: place.apiaryId,
+      hive_id: frozen.id,
+      apiary_id: frozen.apiaryId,
+      queen_id: frozen.queenId ?? "",
       date,
       ...values,
       created_at: createdAt,
     });
     const eventId = uuidv5(`event:${id}`, inspectionIdNamespace);
     events.push(
-      eventOf(ctx, eventId, EventType.INSPECTION, date, place, "inspection", id, "Inspection"),
+      eventOf(ctx, eventId, EventType.INSPECTION, date, frozen, "inspection", id, "Inspection"),
     );
   }
   const made = places.made(firstDate);

@@ -9,6 +9,9 @@
  */
 import { EventType, HiveStatus } from "@hivekeep/proto";
 import { eventTitle } from "../commands/event.ts";
+import type { Values } from "../merge.ts";
+import { placementAt } from "../placement-at.ts";
+import { queenAt } from "../queen-at.ts";
 import type { SheetField } from "./inspection-headers.ts";
 import type { RecordRow } from "./record-set.ts";
 import { quotedCell } from "./sheet-values.ts";
@@ -21,6 +24,20 @@ export interface KnownPlaces {
     readonly name: string;
     readonly apiary_id: string;
   }[];
+  /**
+   * The hives' live placements and queens as stored (columns as the registry names them): an
+   * inspection of a known hive gets the apiary the hive stood at and the queen reigning on its
+   * date, as one entered here would (`placementAt`, `queenAt`). Left out: the line's apiary (or
+   * the hive's) and no queen.
+   */
+  readonly placements?: readonly StoredPlace[];
+  readonly queens?: readonly StoredPlace[];
+}
+
+/** A stored placement or queen: its id and its columns. */
+export interface StoredPlace {
+  readonly id: string;
+  readonly values: Values;
 }
 
 export interface SheetReadContext {
@@ -34,9 +51,12 @@ export interface SheetReadContext {
   readonly newApiaryName?: string;
 }
 
+/** A line's hive as its inspection freezes it. */
 export interface Place {
   readonly id: string;
   readonly apiaryId: string;
+  /** The queen reigning on the inspection's date; "" when none is known. */
+  readonly queenId?: string;
 }
 
 /** "  Volk  3 " and "volk 3" are one name. */
@@ -58,7 +78,7 @@ export function eventOf(
     date,
     apiary_id: place.apiaryId,
     hive_id: place.id,
-    queen_id: "",
+    queen_id: place.queenId ?? "",
     ref_entity: refEntity,
     ref_id: refId,
     amount_kg: 0,
@@ -204,5 +224,32 @@ export function placesOf(known: KnownPlaces, ctx: SheetReadContext, byApiary: bo
     };
   };
 
-  return { hive, made };
+  const byHive = (rows: readonly StoredPlace[] = []) => {
+    const map = new Map<string, StoredPlace[]>();
+    for (const row of rows) {
+      const hive = String(row.values.hive_id ?? "");
+      const list = map.get(hive);
+      if (list) list.push(row);
+      else map.set(hive, [row]);
+    }
+    return map;
+  };
+  const placementsOf = byHive(known.placements);
+  const queensOf = byHive(known.queens);
+  const knownHive = new Set(known.hives.map((h) => h.id));
+
+  /** The hive as of `date` (RFC 3339): a known hive by its placements and queens, if given. */
+  const asOf = (place: Place, date: string): Place => {
+    if (!knownHive.has(place.id)) return { ...place, queenId: "" };
+    const placement = placementAt(placementsOf.get(place.id) ?? [], date);
+    const queen = queenAt(queensOf.get(place.id) ?? [], date);
+    const apiaryId = placement?.values.apiary_id;
+    return {
+      id: place.id,
+      apiaryId: typeof apiaryId === "string" && apiaryId !== "" ? apiaryId : place.apiaryId,
+      queenId: queen?.id ?? "",
+    };
+  };
+
+  return { hive, asOf, made };
 }
