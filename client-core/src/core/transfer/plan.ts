@@ -12,7 +12,8 @@
  *   else a problem. An id of another tenant reads as unknown, so such a file is refused.
  * - A record whose id the organization has (live or deleted) is left as it is: importing a file
  *   twice creates and changes nothing (events are append-only anyway).
- * - A new record is one upsert carrying all its columns, stamped with the context's clock; its
+ * - A new record is one upsert carrying all its columns (an OR-set's further elements follow in
+ *   a change each, so they keep their order), stamped with the context's clock; its
  *   scope follows the registry's rule (an apiary's own id; `apiary_id`; a queen's hive's apiary;
  *   a personal task → `user:<importer>`). A deleted record is written and tombstoned.
  * - Any problem → nothing is written. Writes go in `entityNames` order (references first).
@@ -30,6 +31,7 @@ import {
   userScope,
 } from "../entities.ts";
 import type { Values } from "../merge.ts";
+import type { OrSetPatch } from "../or-set.ts";
 import type { ImportProblem, ReadFile, RecordRow, RecordSet } from "./record-set.ts";
 
 /** What the organization holds of the ids a file names: per `rowKey`, its scope. */
@@ -188,7 +190,18 @@ export function planImport(
         continue;
       }
       const base = { entity, entityId: row.id, scopeId, authorId: ctx.authorId };
-      changes.push({ ...base, op: "upsert", payload, hlc: ctx.stamp() });
+      // An OR-set lists its elements by the stamps they were added with: the first element
+      // goes with the record, each further one in a change of its own, so they keep their order.
+      const later: Values[] = [];
+      const first: Values = { ...payload };
+      for (const [column, value] of Object.entries(payload)) {
+        const add = spec.columns[column]?.type === "orset" ? (value as OrSetPatch).add : undefined;
+        if (add === undefined || add.length <= 1) continue;
+        first[column] = { add: add.slice(0, 1) };
+        for (const element of add.slice(1)) later.push({ [column]: { add: [element] } });
+      }
+      changes.push({ ...base, op: "upsert", payload: first, hlc: ctx.stamp() });
+      for (const p of later) changes.push({ ...base, op: "upsert", payload: p, hlc: ctx.stamp() });
       if (row.deleted === true)
         changes.push({ ...base, op: "delete", payload: {}, hlc: ctx.stamp() });
     }
