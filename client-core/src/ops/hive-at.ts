@@ -5,6 +5,7 @@
  */
 import type { HiveAsOf } from "../core/commands/event.ts";
 import { placementAt } from "../core/placement-at.ts";
+import { queenAt } from "../core/queen-at.ts";
 import { parseRfc3339 } from "../core/rfc3339.ts";
 import type { ReplicaReader, StoredRow } from "./replica-store.ts";
 import { settled } from "./settled.ts";
@@ -39,12 +40,7 @@ export async function hiveAt(
   ]);
   if (!hive) return undefined;
   const placement = placementAt(placements, at);
-  // The queen whose reign (introduced_at, or created_at, … replaced_at) covers `at`; the latest.
-  const queen = queens.find((q) => {
-    const from = q.values.introduced_at ?? q.values.created_at;
-    const until = q.values.replaced_at;
-    return from != null && text(from) <= at && (until == null || text(until) > at);
-  });
+  const queen = queenAt(queens, at);
   return {
     hive,
     apiaryId: text(placement?.values.apiary_id) || text(hive.values.apiary_id),
