@@ -6,7 +6,7 @@
  * operators' CLI calls it in process.
  */
 import { create } from "@bufbuild/protobuf";
-import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import type { ServiceImpl } from "@connectrpc/connect";
 import {
   ExportBackupResponseSchema,
   ImportRecordsResponseSchema,
@@ -150,9 +150,6 @@ export async function importRecords(s: OpsSession, req: ImportRequest): Promise<
     );
   }
   const reader = fileReaders[format];
-  if (reader === undefined) {
-    throw new ConnectError(`importing ${format} files is not available yet`, Code.Unimplemented);
-  }
   const cc = commandContext(s);
   const known: KnownPlaces = needsKnownPlaces(format)
     ? await s.store.read(knownPlaces)

@@ -16,8 +16,11 @@ describe("fileFormat", () => {
     expect(fileFormat("[1,2]", "")).toBe("hivekeep");
   });
 
-  it("reads a Hivekeep backup with its reader; the others wait for theirs", () => {
-    expect(fileReaders.hivekeep).toBeTypeOf("function");
-    expect(fileReaders.openbeehive).toBeUndefined();
+  it("reads each format with its reader", () => {
+    const ctx = { now: new Date("2026-11-27T10:00:00Z"), newId: () => "n", authorId: "u" };
+    const none = { apiaries: [], hives: [] };
+    expect(fileReaders.hivekeep("{}", none, ctx as never).format).toBe("hivekeep");
+    expect(fileReaders.openbeehive("{}", none, ctx as never).format).toBe("openbeehive");
+    expect(fileReaders["inspections-csv"]("", none, ctx as never).format).toBe("inspections-csv");
   });
 });

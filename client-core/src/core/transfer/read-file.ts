@@ -5,32 +5,23 @@
  */
 import type { CommandContext } from "../commands/context.ts";
 import { readBackup } from "./backup.ts";
+import { readInspectionsCsv } from "./inspections-csv.ts";
+import { readOpenBeehive } from "./openbeehive.ts";
 import type { ReadFile } from "./record-set.ts";
+import type { KnownPlaces } from "./sheet-places.ts";
 
 export type FileFormat = ReadFile["format"];
 
-/** What a spreadsheet of inspections finds apiaries and hives by (their names). */
-export interface KnownPlaces {
-  readonly apiaries: readonly { readonly id: string; readonly name: string }[];
-  readonly hives: readonly {
-    readonly id: string;
-    readonly name: string;
-    readonly apiary_id: string;
-  }[];
-}
+export type { KnownPlaces } from "./sheet-places.ts";
 
 /** A reader of one format; the spreadsheet's needs the organization's places and the context. */
 export type FileReader = (text: string, known: KnownPlaces, ctx: CommandContext) => ReadFile;
 
-/**
- * The reader of each format; undefined: not yet readable here (the call answers
- * `unimplemented`). The OpenBeehive and spreadsheet readers (`openbeehive.ts`,
- * `inspections-csv.ts`) are wired in here.
- */
-export const fileReaders: Readonly<Record<FileFormat, FileReader | undefined>> = {
+/** The reader of each format. */
+export const fileReaders: Readonly<Record<FileFormat, FileReader>> = {
   hivekeep: (text) => readBackup(text),
-  openbeehive: undefined,
-  "inspections-csv": undefined,
+  openbeehive: (text) => readOpenBeehive(text),
+  "inspections-csv": (text, known, ctx) => readInspectionsCsv(text, known, ctx),
 };
 
 /** The names a caller may give as the format hint ("" = detect). */
