@@ -32,6 +32,11 @@ import {
   sheetNames,
 } from "./sheet-labels.ts";
 
+export type { Cell, SheetLanguage } from "./csv.ts";
+export type { ImportProblem, RecordRow, RecordSet } from "./record-set.ts";
+/** The enum words of the sheets (the app holds its own equal: pwa sheet-words.test.ts). */
+export { enumWords } from "./sheet-labels.ts";
+
 /** One record kind as a table: what a CSV file or an XLSX sheet holds. */
 export interface SheetTable {
   readonly entity: EntityName;

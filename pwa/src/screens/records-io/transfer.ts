@@ -1,0 +1,57 @@
+/**
+ * The device's TransferService as the "Your records" screen uses it (issue 26): the backup's
+ * text from the replica, the records of a backup, and an import (dry run or for real). The
+ * screen talks to this port only; `transferOf(client)` is it over the device client's
+ * `transfer` service, the same operation the server mounts.
+ */
+import type { HivekeepClient } from "@hivekeep/client-core";
+import type { EntityName } from "@hivekeep/client-core/core";
+import type { ImportProblem, RecordSet } from "@hivekeep/client-core/spreadsheets";
+import { createContext, useContext } from "react";
+import { useClient } from "../../app/client.tsx";
+
+export type ImportFormat = "hivekeep" | "openbeehive" | "inspections-csv";
+
+export interface KindCount {
+  readonly entity: EntityName;
+  /** Records the import writes. */
+  readonly created: number;
+  /** Records of the file the organization already has (left as they are). */
+  readonly existing: number;
+}
+
+/** What an import (or its dry run) says about a file. */
+export interface ImportSummary {
+  readonly format: ImportFormat | "";
+  readonly counts: readonly KindCount[];
+  readonly problems: readonly ImportProblem[];
+  /** "<table>.<column>" of the file with how many records had a value there. */
+  readonly notCarried: readonly { readonly key: string; readonly count: number }[];
+}
+
+export interface TransferPort {
+  /** The Hivekeep backup of the organization, from this device's replica. */
+  backupText(): Promise<string>;
+  /** The records of a backup's text. */
+  recordsOf(backupText: string): RecordSet;
+  /** Reads a file and plans its import; with `dryRun` false, writes it (nothing if it has problems). */
+  importRecords(content: string, dryRun: boolean): Promise<ImportSummary>;
+}
+
+/** The port over the device client's TransferService. */
+export function transferOf(_client: HivekeepClient): TransferPort {
+  const missing = () => {
+    throw new Error("this device has no TransferService yet");
+  };
+  return { backupText: missing, recordsOf: missing, importRecords: missing };
+}
+
+const TransferContext = createContext<TransferPort | undefined>(undefined);
+export const TransferProvider = TransferContext.Provider;
+
+/** The transfer port: the device client's, unless a test provides one. */
+export function useTransfer(): TransferPort {
+  const given = useContext(TransferContext);
+  const client = useClient();
+  return given ?? transferOf(client);
+}
