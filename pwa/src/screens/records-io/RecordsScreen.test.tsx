@@ -14,9 +14,10 @@ import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { AppRoutes } from "../../app/AppRoutes.tsx";
 import { setLanguage } from "../../i18n.ts";
-import { testNow } from "../../testing/clock.ts";
-import { openTestClient, TestSession } from "../../testing/render-screen.tsx";
-import { type ImportSummary, type TransferPort, TransferProvider } from "./transfer.ts";
+import { at, daysAgo, testNow } from "../../testing/clock.ts";
+import { openTestClient, renderAt, TestSession } from "../../testing/render-screen.tsx";
+import { seed } from "../../testing/seed.ts";
+import { type ImportSummary, type TransferPort, TransferProvider, transferOf } from "./transfer.ts";
 
 const records: RecordSet = {
   apiary: [{ id: "a1", name: "Am Waldrand" }],
@@ -249,5 +250,66 @@ describe("bringing records in", () => {
     await renderRecords(fakeTransfer(clean).port, { readOnly: true });
     expect(screen.queryByLabelText("Choose a file")).toBeNull();
     expect(screen.getByRole("button", { name: "Backup (JSON)" })).toBeTruthy();
+  });
+});
+
+describe("on the device's own TransferService", () => {
+  /** Another device's organization, as its backup file. */
+  async function theirBackup() {
+    const theirs = await openTestClient();
+    const yard = await seed.apiary(theirs, { name: "Heide" });
+    const hive = await seed.hive(theirs, { apiaryId: yard.id, name: "Heidevolk" });
+    await seed.inspection(theirs, { hiveId: hive.id, date: at(daysAgo(3)), weightKg: 38.5 });
+    return transferOf(theirs).backupText();
+  }
+
+  it("saves the replica's own records as the backup", async () => {
+    const client = await openTestClient();
+    const home = await seed.apiary(client, { name: "Home meadow" });
+    await seed.hive(client, { apiaryId: home.id, name: "Hive 1" });
+    const saved = catchDownloads();
+    const app = await renderAt("/settings/records", { client });
+    await app.user.click(await app.findByRole("button", { name: "Backup (JSON)" }));
+    await app.findByText(/^Saved hivekeep-backup-/);
+    const backup = JSON.parse((await saved[0]?.blob.text()) ?? "{}");
+    expect(backup.format).toBe("hivekeep-backup");
+    expect(backup.records.hive.map((h: { name: string }) => h.name)).toEqual(["Hive 1"]);
+  });
+
+  it("imports a backup into the replica after its preview; the same file again adds nothing", async () => {
+    const text = await theirBackup();
+    const app = await renderAt("/settings/records");
+    const upload = () =>
+      app.user.upload(
+        app.getByLabelText(/Choose (a|another) file/),
+        new File([text], "heide.json", { type: "application/json" }),
+      );
+    await upload();
+    const preview = await app.findByRole("region", { name: "heide.json" });
+    expect(within(preview).getByRole("row", { name: /^Hives/ }).textContent).toBe("Hives10");
+    expect(await app.client.hives.listHives({})).toMatchObject({ hives: [] });
+    const button = within(preview).getByRole("button", { name: /^Import \d+ records$/ });
+    await app.user.click(button);
+    await app.findByText(/^Imported \d+ records\./);
+    const { hives } = await app.client.hives.listHives({});
+    expect(hives.map((h) => h.name)).toEqual(["Heidevolk"]);
+
+    await upload();
+    await app.findByText("Everything in this file is already here. There is nothing to import.");
+  });
+
+  it("lists the problems of a broken backup and writes nothing", async () => {
+    const backup = JSON.parse(await theirBackup());
+    backup.records.hive[0].boxes = 999;
+    const app = await renderAt("/settings/records");
+    await app.user.upload(
+      app.getByLabelText("Choose a file"),
+      new File([JSON.stringify(backup)], "broken.json", { type: "application/json" }),
+    );
+    const problems = await app.findByRole("alert");
+    expect(within(problems).getByRole("heading").textContent).toBe("1 problem");
+    expect(within(problems).getByRole("listitem").textContent).toContain("boxes");
+    expect(app.queryByRole("button", { name: /^Import/ })).toBeNull();
+    expect((await app.client.hives.listHives({})).hives).toEqual([]);
   });
 });

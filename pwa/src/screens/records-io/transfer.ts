@@ -5,8 +5,9 @@
  * `transfer` service, the same operation the server mounts.
  */
 import type { HivekeepClient } from "@hivekeep/client-core";
-import type { EntityName } from "@hivekeep/client-core/core";
+import { type EntityName, isEntityName, readBackup } from "@hivekeep/client-core/core";
 import type { ImportProblem, RecordSet } from "@hivekeep/client-core/spreadsheets";
+import type { ImportRecordsResponse } from "@hivekeep/proto";
 import { createContext, useContext } from "react";
 import { useClient } from "../../app/client.tsx";
 
@@ -38,12 +39,54 @@ export interface TransferPort {
   importRecords(content: string, dryRun: boolean): Promise<ImportSummary>;
 }
 
-/** The port over the device client's TransferService. */
-export function transferOf(_client: HivekeepClient): TransferPort {
-  const missing = () => {
-    throw new Error("this device has no TransferService yet");
+/** The port over the device client's TransferService (the device's replica, offline). */
+export function transferOf(client: HivekeepClient): TransferPort {
+  return {
+    async backupText() {
+      const parts: string[] = [];
+      for await (const { chunk } of client.transfer.exportBackup({})) parts.push(chunk);
+      return parts.join("");
+    },
+    recordsOf(backupText) {
+      const file = readBackup(backupText);
+      const first = file.problems[0];
+      if (first !== undefined) throw new Error(first.message);
+      return file.records;
+    },
+    async importRecords(content, dryRun) {
+      return summaryOf(await client.transfer.importRecords({ content, dryRun }));
+    },
   };
-  return { backupText: missing, recordsOf: missing, importRecords: missing };
+}
+
+const formats: readonly string[] = ["hivekeep", "openbeehive", "inspections-csv"];
+const orUndefined = (s: string): string | undefined => (s === "" ? undefined : s);
+
+/** The service's answer as the screen reads it (proto's "" and 0 for "none" left out). */
+export function summaryOf(r: ImportRecordsResponse): ImportSummary {
+  return {
+    format: formats.includes(r.format) ? (r.format as ImportFormat) : "",
+    counts: r.counts.flatMap((c) =>
+      isEntityName(c.entity)
+        ? [{ entity: c.entity, created: c.created, existing: c.existing }]
+        : [],
+    ),
+    problems: r.problems.map((p) => {
+      const entity = isEntityName(p.entity) ? p.entity : undefined;
+      const place = {
+        line: p.line > 0 ? p.line : undefined,
+        column: orUndefined(p.column),
+        entity,
+        id: orUndefined(p.id),
+        path: orUndefined(p.path),
+      };
+      return {
+        message: p.message,
+        ...Object.fromEntries(Object.entries(place).filter(([, v]) => v !== undefined)),
+      };
+    }),
+    notCarried: r.notCarried.map((n) => ({ key: n.field, count: n.rows })),
+  };
 }
 
 const TransferContext = createContext<TransferPort | undefined>(undefined);
