@@ -5,7 +5,7 @@
  * is not there, and the device's service refuses such a file anyway. The import goes through the
  * one write path, so it syncs to every device like any other change.
  */
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
@@ -100,17 +100,32 @@ export function ImportCard() {
           onConfirm={() => void confirm(state.content, state.file, state.summary)}
         />
       )}
-      {state.step === "done" && (
-        <div className="notice notice--info records-io__done">
-          <p className="notice__text" role="status">
-            {t("imported", { count: importTotal(state.summary) })}
-          </p>
-          <Link href={paths.hives} className="button button--secondary records-io__button">
-            {t("toHives")}
-          </Link>
-        </div>
-      )}
+      {state.step === "done" && <Done count={importTotal(state.summary)} />}
     </Card>
+  );
+}
+
+/** Focused when it appears (on a phone it is below the fold), so the reader is taken there. */
+function useFocusOnMount<E extends HTMLElement>() {
+  const ref = useRef<E>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  return ref;
+}
+
+function Done(props: { readonly count: number }) {
+  const t = useMessages(recordsIoMessages);
+  const ref = useFocusOnMount<HTMLParagraphElement>();
+  return (
+    <div className="notice notice--info records-io__done">
+      <p className="notice__text" role="status" tabIndex={-1} ref={ref}>
+        {t("imported", { count: props.count })}
+      </p>
+      <Link href={paths.hives} className="button button--secondary records-io__button">
+        {t("toHives")}
+      </Link>
+    </div>
   );
 }
 
@@ -127,9 +142,10 @@ function Preview(props: {
   const notCarried = notCarriedLines(t, summary);
   const problems = summary.problems;
   const format = summary.format === "" ? "" : t(`format.${summary.format}` as never);
+  const ref = useFocusOnMount<HTMLHeadingElement>();
   return (
     <section className="records-io__preview" aria-label={props.file}>
-      <h3 className="records-io__file-name">
+      <h3 className="records-io__file-name" tabIndex={-1} ref={ref}>
         {format === "" ? props.file : t("fileIs", { file: props.file, format })}
       </h3>
       {rows.length > 0 && (

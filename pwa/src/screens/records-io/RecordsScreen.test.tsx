@@ -171,9 +171,10 @@ describe("bringing records in", () => {
       file("date,hive\n2026-05-01,Volk 1\n"),
     );
     const preview = await screen.findByRole("region", { name: "durchsichten.csv" });
-    expect(within(preview).getByRole("heading", { level: 3 }).textContent).toBe(
-      "durchsichten.csv: Inspections (CSV)",
-    );
+    const fileHeading = within(preview).getByRole("heading", { level: 3 });
+    expect(fileHeading.textContent).toBe("durchsichten.csv: Inspections (CSV)");
+    // Taken there (on a phone the preview is below the fold).
+    expect(document.activeElement).toBe(fileHeading);
     const rows = within(preview)
       .getAllByRole("row")
       .map((r) => Array.from(r.children).map((c) => c.textContent));

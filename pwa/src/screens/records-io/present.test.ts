@@ -38,6 +38,15 @@ describe("the import preview", () => {
     expect(problemText(t, { entity: "hive", id: "h1", message: "hive h1: name is empty" })).toBe(
       "hive h1: name is empty",
     );
+    expect(
+      problemText(t, {
+        entity: "hive",
+        id: "h1",
+        path: "records.hive[0].boxes",
+        column: "boxes",
+        message: "hive h1: boxes must be between 0 and 20",
+      }),
+    ).toBe("hive h1: boxes must be between 0 and 20");
     expect(problemText(t, { path: "$.records", message: "is not an object" })).toBe(
       "$.records: is not an object",
     );

@@ -26,16 +26,20 @@ export const kindName = (t: RecordsIoWords, entity: EntityName): string =>
 
 /**
  * Where a problem lies and why, as one sentence: "Line 4, column Datum: date 2026-13-01 is not a
- * date." The why is the reader's own (English) text; the place is in the language.
+ * date." The why is the reader's own (English) text; the place is in the language. A problem of
+ * a JSON record whose text names the record says enough ("hive …: boxes must be between 0 and
+ * 20"); its JSON path is for a file without records.
  */
 export function problemText(t: RecordsIoWords, p: ImportProblem): string {
   const place: string[] = [];
-  if (p.line !== undefined) place.push(t("line", { line: p.line }));
-  else if (p.entity !== undefined && p.id !== undefined && !p.message.includes(p.id)) {
-    place.push(t("record", { kind: kindName(t, p.entity), id: p.id }));
-  } else if (p.path !== undefined && p.path !== "") place.push(p.path);
-  if (p.column !== undefined && p.column !== "" && p.line !== undefined) {
-    place.push(t("column", { column: p.column }));
+  if (p.line !== undefined) {
+    place.push(t("line", { line: p.line }));
+    if (p.column !== undefined && p.column !== "") place.push(t("column", { column: p.column }));
+  } else if (p.entity !== undefined && p.id !== undefined) {
+    if (!p.message.includes(p.id))
+      place.push(t("record", { kind: kindName(t, p.entity), id: p.id }));
+  } else if (p.path !== undefined && p.path !== "") {
+    place.push(p.path);
   }
   return place.length === 0 ? p.message : `${place.join(", ")}: ${p.message}`;
 }
