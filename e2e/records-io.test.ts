@@ -102,6 +102,8 @@ browserSuite("PWA: your records, out and in, offline", () => {
     // The workbook, its writer loaded only now (from the service worker's cache).
     const xlsx = await download(page, "Spreadsheets (XLSX)");
     expect(xlsx.name).toMatch(/^hivekeep-spreadsheets-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    // Kept beside the screenshots, to be opened and looked at.
+    writeFileSync(join(screenshots, "records-io-en.xlsx"), xlsx.bytes);
     const book = unzipSync(new Uint8Array(xlsx.bytes));
     expect(strFromU8(book["xl/workbook.xml"] ?? new Uint8Array())).toContain('name="Inspections"');
 
@@ -112,6 +114,7 @@ browserSuite("PWA: your records, out and in, offline", () => {
     await heading(page, "Ihre Daten").waitFor();
     const zip = await download(page, "Tabellen (ZIP)");
     expect(zip.name).toMatch(/^hivekeep-spreadsheets-\d{4}-\d{2}-\d{2}\.zip$/);
+    writeFileSync(join(screenshots, "records-io-de.zip"), zip.bytes);
     const files = unzipSync(new Uint8Array(zip.bytes));
     const inspections = new TextDecoder("utf-8", { ignoreBOM: true }).decode(
       files["inspections.csv"],

@@ -193,6 +193,19 @@ export const enumWords: Readonly<Record<string, Readonly<Record<number, Words>>>
   },
 };
 
+/** A record kind in the singular: the word for an event's `ref_entity` ("Durchsicht"). */
+export const entityWords: Readonly<Record<EntityName, Words>> = {
+  apiary: w("Apiary", "Stand"),
+  hive: w("Hive", "Volk"),
+  placement: w("Placement", "Standort"),
+  inspection: w("Inspection", "Durchsicht"),
+  queen: w("Queen", "Königin"),
+  task: w("Task", "Aufgabe"),
+  treatment: w("Treatment", "Behandlung"),
+  harvest: w("Harvest", "Ernte"),
+  event: w("Event", "Ereignis"),
+};
+
 /** Which enum words an enum column takes. */
 export const enumOfColumn: Readonly<Partial<Record<EntityName, Readonly<Record<string, string>>>>> =
   {

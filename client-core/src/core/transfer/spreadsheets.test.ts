@@ -59,7 +59,16 @@ const records: RecordSet = {
     },
   ],
   harvest: [{ id: "h1", hive_id: hiveId, date: "2026-06-30T00:00:00.000Z", amount_kg: 12.25 }],
-  event: [{ id: "e1", type: 5, hive_id: hiveId, date: "2026-05-01T15:30:00.000Z" }],
+  event: [
+    {
+      id: "e1",
+      type: 5,
+      hive_id: hiveId,
+      date: "2026-05-01T15:30:00.000Z",
+      ref_entity: "inspection",
+      ref_id: "i1",
+    },
+  ],
 };
 
 const table = (lang: "en" | "de", entity: string) => {
@@ -140,6 +149,8 @@ describe("spreadsheetTables", () => {
     expect(byHeader("de", "queen", 0).Zeichnung).toBe("Blau");
     expect(byHeader("en", "task", 0).Priority).toBe("High");
     expect(byHeader("de", "event", 0).Ereignis).toBe("Durchsicht");
+    expect(byHeader("de", "event", 0)["Art des Eintrags"]).toBe("Durchsicht");
+    expect(byHeader("en", "event", 0)["Record kind"]).toBe("Inspection");
     const photos = JSON.stringify(spreadsheetTables(records, "en"));
     expect(photos).not.toContain("data:image");
   });

@@ -18,13 +18,14 @@
  * its sheet, under its label from `sheet-labels.ts` or its own name until it has one.
  */
 import { strToU8, type Zippable, zipSync } from "fflate";
-import { type EntityName, entities, entityNames } from "../entities.ts";
+import { type EntityName, entities, entityNames, isEntityName } from "../entities.ts";
 import { type Cell, csvFile, type SheetLanguage } from "./csv.ts";
 import type { RecordRow, RecordSet } from "./record-set.ts";
 import {
   columnHeaders,
   columnOrder,
   deletedMark,
+  entityWords,
   enumOfColumn,
   enumWords,
   photoCountHeader,
@@ -153,6 +154,17 @@ function columnsOf(entity: EntityName, lang: SheetLanguage, names: Names): Colum
         break;
       }
       default:
+        if (entity === "event" && column === "ref_entity") {
+          // The kind of record an event is about, as a word ("Durchsicht").
+          columns.push({
+            header: header(column),
+            cell: (row) => {
+              const kind = text(row[column]);
+              return isEntityName(kind) ? entityWords[kind][lang] : kind;
+            },
+          });
+          break;
+        }
         columns.push({ header: header(column), cell: (row) => text(row[column]) });
     }
   }

@@ -50,7 +50,7 @@ const width = (
     Math.max(
       8,
       header.length + 2,
-      ...rows.slice(0, 200).map((r) => sheetCell(r[i], lang).length + 1),
+      ...rows.slice(0, 200).map((r) => sheetCell(r[i], lang).length + 2),
     ),
   );
 
