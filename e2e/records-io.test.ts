@@ -140,6 +140,8 @@ browserSuite("PWA: your records, out and in, offline", () => {
     await importButton.waitFor();
     // What the phone shows: the preview, scrolled to as it appeared.
     await page.screenshot({ path: join(screenshots, "records-io-phone-de-preview.png") });
+    const serious = (await axeViolations(page)).filter(isSerious);
+    expect(serious, describeViolations(serious.map((v) => ({ screen: "preview", v })))).toEqual([]);
 
     await importButton.click();
     await page.getByText(`${total} Einträge übernommen.`, { exact: false }).waitFor();
