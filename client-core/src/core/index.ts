@@ -224,6 +224,40 @@ export {
   minTimestampMs,
   parseRfc3339,
 } from "./rfc3339.ts";
+// Import and export (issue 26): the backup, the one import plan, the file dispatch.
+export {
+  type BackupSource,
+  backupFormat,
+  backupVersion,
+  readBackup,
+  recordOf,
+  type StoredRecord,
+  writeBackup,
+} from "./transfer/backup.ts";
+export {
+  type EntityCount,
+  type ImportPlan,
+  idsToLookUp,
+  type OrganizationFacts,
+  planImport,
+  recordPayload,
+} from "./transfer/plan.ts";
+export {
+  type FileFormat,
+  type FileReader,
+  fileFormat,
+  fileReaders,
+  formatHints,
+  type KnownPlaces,
+  needsKnownPlaces,
+} from "./transfer/read-file.ts";
+export type {
+  ImportProblem,
+  ProblemPlace,
+  ReadFile,
+  RecordRow,
+  RecordSet,
+} from "./transfer/record-set.ts";
 export { isStorableText, utf8ByteLength } from "./utf8.ts";
 export type {
   CheckContext,

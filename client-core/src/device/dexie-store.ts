@@ -230,6 +230,11 @@ export function dexieReader(db: TableSource): ReplicaReader {
     },
     async list(entity, query: ListQuery) {
       const table = entityTable(db, entity);
+      if (query.evenDeleted) {
+        // The indexes hold live rows only: every complete row of the table.
+        const rows = await table.toArray();
+        return runList(entity, rows.filter((r) => r.complete === 1).map(toStored), query);
+      }
       const plan = orderedPlan(entity, query);
       if (plan) return orderedList(table, plan, query);
       const indexed = indexedFilter(entity, query.where ?? []);

@@ -63,4 +63,12 @@ export type {
 export { taskService } from "./task-service.ts";
 export { isoOf, isoOr, isoOrNull } from "./timestamps.ts";
 export { toProto } from "./to-proto.ts";
+export {
+  exportBackup,
+  exportChunkLength,
+  type ImportOutcome,
+  type ImportRequest,
+  importRecords,
+  transferService,
+} from "./transfer-service.ts";
 export { treatmentService } from "./treatment-service.ts";

@@ -44,6 +44,11 @@ export interface ListQuery {
   readonly offset?: number;
   /** Undefined = every row. */
   readonly limit?: number;
+  /**
+   * Deleted (complete) rows too, as `GetOptions.evenDeleted`: what a backup carries of the
+   * register's trail (deleted treatments and their events). Partial rows never.
+   */
+  readonly evenDeleted?: boolean;
 }
 
 /** The default value a null column reads as (the proto's default of its type). */

@@ -9,19 +9,32 @@ import { recordServices } from "./services.ts";
 import type { OpsSession } from "./session.ts";
 
 describe("isReadMethod", () => {
-  it.each(["GetHive", "ListApiaries", "GetDashboard", "Pull", "Subscribe", "WhoAmI", "Logout"])(
-    "%s is a read",
-    (name) => {
-      expect(isReadMethod(name)).toBe(true);
-    },
-  );
+  it.each([
+    "GetHive",
+    "ListApiaries",
+    "GetDashboard",
+    "Pull",
+    "Subscribe",
+    "WhoAmI",
+    "Logout",
+    "ExportBackup",
+  ])("%s is a read", (name) => {
+    expect(isReadMethod(name)).toBe(true);
+  });
 
-  it.each(["Push", "CreateApiary", "SetTaskDone", "Getaway", "Listen", "PullAll", "CreateApiKey"])(
-    "%s is a write",
-    (name) => {
-      expect(isReadMethod(name)).toBe(false);
-    },
-  );
+  it.each([
+    "Push",
+    "CreateApiary",
+    "SetTaskDone",
+    "Getaway",
+    "Listen",
+    "PullAll",
+    "CreateApiKey",
+    "ImportRecords",
+    "Exporter",
+  ])("%s is a write", (name) => {
+    expect(isReadMethod(name)).toBe(false);
+  });
 });
 
 describe("readOnlyInterceptor", () => {

@@ -5,11 +5,12 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 
 /**
- * Reads of every service, the feed, and the caller's own session. Anything else is a write.
- * Matching by name keeps a new write method denied by default unless it is named like a read.
+ * Reads of every service (an export is a read), the feed, and the caller's own session. Anything
+ * else is a write. Matching by name keeps a new write method denied by default unless it is
+ * named like a read.
  */
 export function isReadMethod(name: string): boolean {
-  return /^(Get|List)[A-Z]/.test(name) || /^(Pull|Subscribe|WhoAmI|Logout)$/.test(name);
+  return /^(Get|List|Export)[A-Z]/.test(name) || /^(Pull|Subscribe|WhoAmI|Logout)$/.test(name);
 }
 
 export function readOnlyError(method: string): ConnectError {

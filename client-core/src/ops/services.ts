@@ -14,6 +14,7 @@ import {
   QueenService,
   StatsService,
   TaskService,
+  TransferService,
   TreatmentService,
 } from "@hivekeep/proto";
 import { apiaryService } from "./apiary-service.ts";
@@ -26,6 +27,7 @@ import { requestValuesGuard } from "./request-values.ts";
 import type { SessionOf } from "./session.ts";
 import { statsService } from "./stats-service.ts";
 import { taskService } from "./task-service.ts";
+import { transferService } from "./transfer-service.ts";
 import { treatmentService } from "./treatment-service.ts";
 
 /**
@@ -47,6 +49,7 @@ export function recordServices(session: SessionOf): (router: ConnectRouter) => v
     router.service(HarvestService, harvestService(sessionOf));
     router.service(EventService, eventService(sessionOf));
     router.service(StatsService, statsService(sessionOf));
+    router.service(TransferService, transferService(sessionOf));
   };
 }
 
@@ -61,6 +64,8 @@ export interface RecordClients {
   readonly harvests: Client<typeof HarvestService>;
   readonly events: Client<typeof EventService>;
   readonly stats: Client<typeof StatsService>;
+  /** Export and import (issue 26). */
+  readonly transfer: Client<typeof TransferService>;
 }
 
 /**
@@ -80,5 +85,6 @@ export function recordClients(
     harvests: clientOf(HarvestService),
     events: clientOf(EventService),
     stats: clientOf(StatsService),
+    transfer: clientOf(TransferService),
   };
 }

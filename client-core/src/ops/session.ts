@@ -13,6 +13,8 @@ export interface OpsSession {
   readonly store: ReplicaStore;
   readonly organizationId: string;
   readonly userId: string;
+  /** The organization's name, where it is known (the server); a backup carries it. */
+  readonly organizationName?: () => Promise<string>;
   /** The figures of StatsService: SQL on the server, TypeScript on a device. */
   readonly stats: StatsSource;
   /** The time of the operation (the server's clock; a device's corrected clock). */

@@ -145,6 +145,14 @@ export function replicaStoreSuite(name: string, open: () => Promise<OpenedStore>
           orderBy: [{ column: "id" }],
         });
         expect(rows.map((x) => x.id)).not.toContain(gone);
+        const all = await r.list("hive", {
+          where: [{ column: "apiary_id", eq: apiary }],
+          orderBy: [{ column: "id" }],
+          evenDeleted: true,
+        });
+        expect(all.rows.map((x) => x.id)).toContain(gone);
+        expect(all.rows.map((x) => x.id)).not.toContain(partial);
+        expect(all.rows.find((x) => x.id === gone)?.deleted).toBe(true);
       });
     });
 

@@ -42,6 +42,7 @@ const screens: { readonly [K in RouteName]: LazyExoticComponent<ComponentType> }
   settings: lazy(() => import("../screens/settings/Settings.tsx")),
   apiKeys: lazy(() => import("../screens/settings/ApiKeys.tsx")),
   members: lazy(() => import("../screens/settings/Members.tsx")),
+  records: lazy(() => import("../screens/records-io/RecordsScreen.tsx")),
   join: lazy(() => import("../screens/account/Join.tsx")),
 };
 

@@ -38,6 +38,8 @@ export const routes = {
   settings: "/settings",
   apiKeys: "/settings/api-keys",
   members: "/settings/members",
+  /** Export and import (issue 26). */
+  records: "/settings/records",
   /** An invitation link: the token rides in the fragment, so it never reaches a server log. */
   join: "/join",
 } as const;

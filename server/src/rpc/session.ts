@@ -15,6 +15,13 @@ export function sessionOf(deps: Deps): SessionOf {
       store: sqlStore(deps.db, organizationId, { clock: deps.clock, newId: deps.newId, minted }),
       stats: sqlStats(deps.db, organizationId),
       organizationId,
+      async organizationName() {
+        const [row] = await deps.db.query<{ name: string }>(
+          "select name from organizations where id = $1",
+          [organizationId],
+        );
+        return row?.name ?? "";
+      },
       userId,
       now: () => new Date(deps.clock.nowMs()),
       newId() {

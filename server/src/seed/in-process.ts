@@ -19,7 +19,16 @@ export function inProcessTransport(
   notifier: FeedNotifier,
   log = pino({ level: "silent" }),
 ): Transport {
-  const deps = {
+  return transportAs(inProcessDeps(db, notifier, log), localCaller);
+}
+
+/** What the handlers need, for a command run in process (seeding, the operators' transfer). */
+export function inProcessDeps(
+  db: Db,
+  notifier: FeedNotifier,
+  log = pino({ level: "silent" }),
+): Deps {
+  return {
     db,
     clock: newServerClock(),
     newId: () => uuidv7(),
@@ -27,7 +36,6 @@ export function inProcessTransport(
     log,
     shutdown: new AbortController().signal,
   };
-  return transportAs(deps, localCaller);
 }
 
 /** The handlers over `deps`, every call made as `caller` (the demo's seeding uses its own). */

@@ -10,4 +10,5 @@ export * from "./queen_pb.ts";
 export * from "./stats_pb.ts";
 export * from "./sync_pb.ts";
 export * from "./task_pb.ts";
+export * from "./transfer_pb.ts";
 export * from "./treatment_pb.ts";

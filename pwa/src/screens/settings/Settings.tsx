@@ -9,6 +9,7 @@ import { useAppSession } from "../../app/client.tsx";
 import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import { Card, Page } from "../../ui/page.tsx";
+import { RecordsLink } from "../records-io/RecordsLink.tsx";
 import { Device } from "./Device.tsx";
 import { LanguageChoice } from "./LanguageChoice.tsx";
 import { LogOutButton } from "./LogOutButton.tsx";
@@ -30,6 +31,7 @@ export default function Settings() {
           <p>{t("singleUser")}</p>
         </Card>
       )}
+      <RecordsLink />
       <Card>
         <LanguageChoice />
       </Card>

@@ -1,0 +1,219 @@
+/**
+ * TransferService (issue 26) over a replica: the Hivekeep backup of the caller's organization as
+ * a stream of text chunks, and the import of a file through the one import plan
+ * (core/transfer/plan.ts). The server mounts it over its SQL store, a device over its replica (an
+ * import there goes to the replica and the outbox, so Push brings it to every device), and the
+ * operators' CLI calls it in process.
+ */
+import { create } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import {
+  ExportBackupResponseSchema,
+  ImportRecordsResponseSchema,
+  type TransferService,
+} from "@hivekeep/proto";
+import { rowKey } from "../core/change.ts";
+import { type EntityName, entityNames } from "../core/entities.ts";
+import { type BackupSource, recordOf, writeBackup } from "../core/transfer/backup.ts";
+import { idsToLookUp, type OrganizationFacts, planImport } from "../core/transfer/plan.ts";
+import {
+  type FileFormat,
+  fileFormat,
+  fileReaders,
+  formatHints,
+  type KnownPlaces,
+  needsKnownPlaces,
+} from "../core/transfer/read-file.ts";
+import type { ImportProblem, ReadFile, RecordSet } from "../core/transfer/record-set.ts";
+import { invalidArgument } from "./errors.ts";
+import type { Filter, ListQuery } from "./query.ts";
+import type { ReplicaReader } from "./replica-store.ts";
+import { commandContext, type OpsSession, type SessionOf } from "./session.ts";
+
+/** Records per page the export reads; inspections (up to 20 photos each) fewer. */
+const pageSize = (entity: EntityName): number => (entity === "inspection" ? 25 : 500);
+
+/** The size the export gathers its chunks to (UTF-16 code units) before sending one. */
+export const exportChunkLength = 256 * 1024;
+
+/**
+ * What the backup carries of an entity, in pages: every live record the caller may read (of
+ * personal tasks only the caller's own), every treatment (deleted ones are the register's trail)
+ * and, after the live events, the tombstoned TREATMENT events.
+ */
+function backupSource(s: OpsSession, name: string): BackupSource {
+  const readable: Filter = { readableBy: s.userId };
+  async function* pagesOf(entity: EntityName, query: Omit<ListQuery, "offset" | "limit">) {
+    const limit = pageSize(entity);
+    for (let offset = 0; ; offset += limit) {
+      const { rows } = await s.store.read((r) => r.list(entity, { ...query, offset, limit }));
+      if (rows.length > 0) yield rows.map((row) => recordOf(entity, row));
+      if (rows.length < limit) return;
+    }
+  }
+  return {
+    organization: { id: s.organizationId, name },
+    exportedAt: s.now().toISOString(),
+    async *pages(entity) {
+      const byId = { orderBy: [{ column: "id" }] };
+      yield* pagesOf(entity, {
+        ...byId,
+        where: [readable],
+        ...(entity === "treatment" ? { evenDeleted: true } : {}),
+      });
+      if (entity === "event") {
+        for await (const page of pagesOf(entity, {
+          ...byId,
+          where: [readable, { column: "ref_entity", eq: "treatment" }],
+          evenDeleted: true,
+        })) {
+          const trail = page.filter((row) => row.deleted === true);
+          if (trail.length > 0) yield trail;
+        }
+      }
+    },
+    byIds: (entity, ids) =>
+      s.store.read(async (r) => {
+        const rows = await Promise.all(ids.map((id) => r.get(entity, id, { evenDeleted: true })));
+        return rows.flatMap((row) => (row === undefined ? [] : [recordOf(entity, row)]));
+      }),
+  };
+}
+
+/** The backup of the session's organization as text chunks of about `exportChunkLength`. */
+export async function* exportBackup(s: OpsSession): AsyncGenerator<string> {
+  const name = (await s.organizationName?.()) ?? "";
+  let pending = "";
+  for await (const part of writeBackup(backupSource(s, name))) {
+    pending += part;
+    if (pending.length >= exportChunkLength) {
+      yield pending;
+      pending = "";
+    }
+  }
+  if (pending !== "") yield pending;
+}
+
+/** The organization's records among the ids a file names (live or deleted), with their scopes. */
+async function organizationFacts(r: ReplicaReader, records: RecordSet): Promise<OrganizationFacts> {
+  const rows = new Map<string, { scopeId: string }>();
+  for (const [entity, ids] of idsToLookUp(records)) {
+    const list = [...ids];
+    const found = await Promise.all(list.map((id) => r.get(entity, id, { evenDeleted: true })));
+    for (const row of found) if (row) rows.set(rowKey(entity, row.id), { scopeId: row.scopeId });
+  }
+  return { rows };
+}
+
+async function knownPlaces(r: ReplicaReader): Promise<KnownPlaces> {
+  const all = { orderBy: [{ column: "id" }] };
+  const [apiaries, hives] = await Promise.all([r.list("apiary", all), r.list("hive", all)]);
+  const text = (v: unknown) => (typeof v === "string" ? v : "");
+  return {
+    apiaries: apiaries.rows.map((a) => ({ id: a.id, name: text(a.values.name) })),
+    hives: hives.rows.map((h) => ({
+      id: h.id,
+      name: text(h.values.name),
+      apiary_id: text(h.values.apiary_id),
+    })),
+  };
+}
+
+export interface ImportRequest {
+  readonly content: string;
+  readonly dryRun: boolean;
+  /** A format hint (`formatHints`), "" = detect. */
+  readonly format: string;
+}
+
+export interface ImportOutcome {
+  readonly format: FileFormat;
+  readonly counts: readonly { entity: EntityName; created: number; existing: number }[];
+  readonly problems: readonly ImportProblem[];
+  readonly notCarried: ReadFile["notCarried"];
+  readonly written: boolean;
+}
+
+/** How many problems the error of a refused import names. */
+const namedProblems = 3;
+
+/**
+ * Reads the file and plans its import; a real import writes the plan in one write of the
+ * replica (the plan is made inside it, so it sees what it writes over). A file with any problem
+ * writes nothing: a dry run answers the problems, a real import throws `invalid_argument`.
+ */
+export async function importRecords(s: OpsSession, req: ImportRequest): Promise<ImportOutcome> {
+  const format = fileFormat(req.content, req.format);
+  if (format === undefined) {
+    throw invalidArgument(
+      `format ${JSON.stringify(req.format.slice(0, 40))} is unknown; expected "" (detect) or one of ${formatHints.join(", ")}`,
+    );
+  }
+  const reader = fileReaders[format];
+  const cc = commandContext(s);
+  const known: KnownPlaces = needsKnownPlaces(format)
+    ? await s.store.read(knownPlaces)
+    : { apiaries: [], hives: [] };
+  const file = reader(req.content, known, cc);
+  const outcome = (
+    problems: readonly ImportProblem[],
+    counts: ImportOutcome["counts"],
+    written: boolean,
+  ): ImportOutcome => ({ format, counts, problems, notCarried: file.notCarried, written });
+  const countsOf = (plan: ReturnType<typeof planImport>) =>
+    entityNames.map((entity) => ({ entity, ...plan.counts[entity] }));
+
+  let result: ImportOutcome;
+  if (file.problems.length > 0) {
+    result = outcome(file.problems, [], false);
+  } else if (req.dryRun) {
+    const plan = await s.store.read(async (r) =>
+      planImport(file, await organizationFacts(r, file.records), cc),
+    );
+    result = outcome(plan.problems, countsOf(plan), false);
+  } else {
+    const plan = await s.store.write(async (w) => {
+      const planned = planImport(file, await organizationFacts(w, file.records), cc);
+      if (planned.problems.length === 0) await w.apply(planned.changes);
+      return planned;
+    });
+    result = outcome(plan.problems, countsOf(plan), plan.problems.length === 0);
+  }
+  if (!req.dryRun && result.problems.length > 0) {
+    const n = result.problems.length;
+    const first = result.problems.slice(0, namedProblems).map((p) => p.message);
+    throw invalidArgument(
+      `the file was not imported, it has ${n} problem${n === 1 ? "" : "s"}: ${first.join("; ")}` +
+        (n > namedProblems ? `; and ${n - namedProblems} more (a dry run lists them all)` : ""),
+    );
+  }
+  return result;
+}
+
+export function transferService(sessionOf: SessionOf): ServiceImpl<typeof TransferService> {
+  return {
+    async *exportBackup(_req, ctx) {
+      for await (const chunk of exportBackup(sessionOf(ctx))) {
+        yield create(ExportBackupResponseSchema, { chunk });
+      }
+    },
+
+    async importRecords(req, ctx) {
+      const r = await importRecords(sessionOf(ctx), req);
+      return create(ImportRecordsResponseSchema, {
+        format: r.format,
+        counts: r.counts.map((c) => ({ ...c })),
+        problems: r.problems.map((p) => ({
+          line: p.line ?? 0,
+          column: p.column ?? "",
+          entity: p.entity ?? "",
+          id: p.id ?? "",
+          path: p.path ?? "",
+          message: p.message,
+        })),
+        notCarried: Object.entries(r.notCarried).map(([field, rows]) => ({ field, rows })),
+        written: r.written,
+      });
+    },
+  };
+}
