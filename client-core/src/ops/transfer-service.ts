@@ -107,7 +107,12 @@ async function organizationFacts(r: ReplicaReader, records: RecordSet): Promise<
 
 async function knownPlaces(r: ReplicaReader): Promise<KnownPlaces> {
   const all = { orderBy: [{ column: "id" }] };
-  const [apiaries, hives] = await Promise.all([r.list("apiary", all), r.list("hive", all)]);
+  const [apiaries, hives, placements, queens] = await Promise.all([
+    r.list("apiary", all),
+    r.list("hive", all),
+    r.list("placement", all),
+    r.list("queen", all),
+  ]);
   const text = (v: unknown) => (typeof v === "string" ? v : "");
   return {
     apiaries: apiaries.rows.map((a) => ({ id: a.id, name: text(a.values.name) })),
@@ -116,6 +121,9 @@ async function knownPlaces(r: ReplicaReader): Promise<KnownPlaces> {
       name: text(h.values.name),
       apiary_id: text(h.values.apiary_id),
     })),
+    // An inspection of a known hive freezes the apiary and queen of its date.
+    placements: placements.rows,
+    queens: queens.rows,
   };
 }
 
