@@ -17,6 +17,11 @@ export function toDate(when: When): Date | undefined {
   return when instanceof Date ? when : timestampDate(when);
 }
 
+/** This device's IANA time zone: files a person reads or writes show days and times in it. */
+export function deviceTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
 export function toTimestamp(date: Date): Timestamp {
   return timestampFromDate(date);
 }

@@ -158,6 +158,26 @@ describe.each(targetKinds)("importing other programs' files on %s", (kind) => {
     });
   });
 
+  describe("a spreadsheet read in the importer's time zone", () => {
+    const t = useTestTarget(kind);
+
+    it("a day is its start there, as the app's date picker stores it; a zone no one knows is refused", async () => {
+      const content = "Date,Apiary,Hive,Weight\n2026-11-26,Zone Yard,Zone Hive,30.5\n";
+      const bad = expectError(
+        await t.call("TransferService/ImportRecords", { content, timeZone: "Mars/Olympus" }),
+        400,
+      );
+      expect(bad.message).toMatch(/timeZone "Mars\/Olympus" is not a time zone/);
+      await callOk(t, "TransferService/ImportRecords", { content, timeZone: "Europe/Berlin" });
+      const hives = await callOk(t, "HiveService/ListHives", {});
+      const hiveId = hives.hives.find((h: { name: string }) => h.name === "Zone Hive").id;
+      const list = await callOk(t, "InspectionService/ListInspections", { hiveId });
+      expect(list.inspections.map((i: { date: string }) => i.date)).toEqual([
+        "2026-11-25T23:00:00Z",
+      ]);
+    });
+  });
+
   describe("a spreadsheet with bad lines", () => {
     const t = useTestTarget(kind);
 

@@ -15,6 +15,7 @@ import {
 import { rowKey } from "../core/change.ts";
 import { type EntityName, entityNames } from "../core/entities.ts";
 import { type BackupSource, recordOf, writeBackup } from "../core/transfer/backup.ts";
+import { isTimeZone } from "../core/transfer/csv.ts";
 import { idsToLookUp, type OrganizationFacts, planImport } from "../core/transfer/plan.ts";
 import {
   type FileFormat,
@@ -132,6 +133,8 @@ export interface ImportRequest {
   readonly dryRun: boolean;
   /** A format hint (`formatHints`), "" = detect. */
   readonly format: string;
+  /** The importer's IANA time zone for days and times without one; "" = UTC. */
+  readonly timeZone?: string;
 }
 
 export interface ImportOutcome {
@@ -158,11 +161,17 @@ export async function importRecords(s: OpsSession, req: ImportRequest): Promise<
     );
   }
   const reader = fileReaders[format];
+  const timeZone = req.timeZone === undefined || req.timeZone === "" ? "UTC" : req.timeZone;
+  if (!isTimeZone(timeZone)) {
+    throw invalidArgument(
+      `timeZone ${JSON.stringify(timeZone.slice(0, 40))} is not a time zone (e.g. Europe/Berlin)`,
+    );
+  }
   const cc = commandContext(s);
   const known: KnownPlaces = needsKnownPlaces(format)
     ? await s.store.read(knownPlaces)
     : { apiaries: [], hives: [] };
-  const file = reader(req.content, known, cc);
+  const file = reader(req.content, known, { ...cc, timeZone });
   const outcome = (
     problems: readonly ImportProblem[],
     counts: ImportOutcome["counts"],

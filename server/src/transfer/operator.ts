@@ -122,6 +122,8 @@ export async function importFrom(
     content,
     dryRun: options.dryRun,
     format: options.format ?? "",
+    // Days and times without a zone in the file are read in the operator's zone (TZ).
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
   });
 }
 

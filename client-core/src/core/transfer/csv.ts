@@ -11,7 +11,10 @@
 
 export type SheetLanguage = "en" | "de";
 
-/** A cell: text, a number, a day or an instant (written as the language reads it), or empty. */
+/**
+ * A cell: text, a number, a day or a time of day (wall-clock, in the reader's zone: `wallClock`;
+ * written as the language reads them), or empty.
+ */
 export type Cell =
   | string
   | number
@@ -26,10 +29,74 @@ export const csvDelimiter = (lang: SheetLanguage): string => (lang === "de" ? ";
 
 const pad = (n: number): string => String(n).padStart(2, "0");
 
+const wallFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall-clock parts of an instant in an IANA time zone (throws RangeError for a bad zone). */
+function wallParts(ms: number, timeZone: string): number[] {
+  let format = wallFormats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    wallFormats.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(ms).map((p) => [p.type, p.value]));
+  return ["year", "month", "day", "hour", "minute", "second"].map((t) => Number(parts[t]));
+}
+
+/** Whether `timeZone` is an IANA time zone this runtime knows. */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    wallParts(0, timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * A day as the language writes it: `26.11.2026` (de) or `2026-11-26` (en). `iso` is an RFC 3339
- * instant or a `YYYY-MM-DD` day; an instant is taken as its UTC day (dates of records are days
- * stored at an instant of that day in UTC).
+ * An instant (RFC 3339) as the wall clock in `timeZone` shows it: `2026-11-26T00:30:00`, no zone.
+ * Records store instants; a person's day is the day of their own zone (a visit picked for the
+ * 26th in Berlin is stored as 23:00 UTC on the 25th), so every file a person reads is written in
+ * their zone.
+ */
+export function wallClock(iso: string, timeZone: string): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  const [y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0] = wallParts(ms, timeZone);
+  return `${String(y).padStart(4, "0")}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}`;
+}
+
+/**
+ * The instant (RFC 3339 UTC, milliseconds) a wall-clock time `YYYY-MM-DDTHH:mm:ss` in `timeZone`
+ * names: the inverse of `wallClock`. A time that a clock change skips is taken an hour later; one
+ * it repeats, the first time.
+ */
+export function zonedInstant(wall: string, timeZone: string): string {
+  const asUtc = Date.parse(`${wall}Z`);
+  const day = 86_400_000;
+  const offsetAt = (ms: number): number => {
+    const [y = 0, mo = 1, d = 1, h = 0, mi = 0, s = 0] = wallParts(ms, timeZone);
+    return Date.UTC(y, mo - 1, d, h, mi, s) - Math.floor(ms / 1000) * 1000;
+  };
+  // The zone's offset a day before and a day after: one of them holds at the wall time.
+  const before = asUtc - offsetAt(asUtc - day);
+  const after = asUtc - offsetAt(asUtc + day);
+  const shows = (ms: number): boolean => wallClock(new Date(ms).toISOString(), timeZone) === wall;
+  const fits = [before, after].filter(shows);
+  return new Date(fits.length > 0 ? Math.min(...fits) : before).toISOString();
+}
+
+/**
+ * A day as the language writes it: `26.11.2026` (de) or `2026-11-26` (en). `iso` is a wall-clock
+ * day or time (`wallClock`) whose first ten characters are the day.
  */
 export function sheetDay(iso: string, lang: SheetLanguage): string {
   const day = iso.slice(0, 10);
@@ -39,12 +106,11 @@ export function sheetDay(iso: string, lang: SheetLanguage): string {
   return `${d}.${m}.${y}`;
 }
 
-/** An instant as a local-free UTC date and time the spreadsheet reads: `26.11.2026 14:05`. */
-export function sheetInstant(iso: string, lang: SheetLanguage): string {
-  const t = new Date(iso);
-  if (Number.isNaN(t.getTime())) return iso;
-  const time = `${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}`;
-  return `${sheetDay(t.toISOString(), lang)} ${time}`;
+/** A wall-clock time (`wallClock`) as the spreadsheet reads it: `26.11.2026 14:05`. */
+export function sheetInstant(wall: string, lang: SheetLanguage): string {
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})/.exec(wall);
+  if (m === null) return wall;
+  return `${sheetDay(m[1] ?? "", lang)} ${m[2]}`;
 }
 
 /** A number with the language's decimal mark and no grouping: `38,5` (de), `38.5` (en). */

@@ -502,3 +502,18 @@ describe("readInspectionsCsv: details", () => {
     });
   });
 });
+
+describe("readInspectionsCsv: days and times in the importer's time zone", () => {
+  it("reads a day as its start and a time as the wall clock in that zone", () => {
+    const file =
+      "Datum;Uhrzeit;Stand;Volk\n26.11.2026;;Obstwiese Süd;Volk 1\n14.04.2026;10:30;Obstwiese Süd;Volk 2\n";
+    const read = readInspectionsCsv(file, german, { ...context(), timeZone: "Europe/Berlin" });
+    expect(read.problems).toEqual([]);
+    expect(inspectionsOf(read.records.inspection, "hv-1")[0]?.date).toBe(
+      "2026-11-25T23:00:00.000Z",
+    );
+    expect(inspectionsOf(read.records.inspection, "hv-2")[0]?.date).toBe(
+      "2026-04-14T08:30:00.000Z",
+    );
+  });
+});

@@ -177,6 +177,7 @@ export function readInspectionsCsv(
       const read = sheetTimestamp(
         timeCell === "" ? dateCell : `${dateCell} ${timeCell}`,
         slashOrder,
+        ctx.timeZone,
       );
       if ("error" in read) problem("date", read.error);
       else if (futureDateBreak("date", read.value, ctx.now) !== undefined) {

@@ -68,6 +68,8 @@ const noteColumns = new Set(noteLines.map((l) => l.column));
 interface Reading {
   readonly problems: ImportProblem[];
   readonly notCarried: Record<string, number>;
+  /** Where their days and zone-less times are read (foreign-time.ts). */
+  readonly timeZone: string;
 }
 
 const problem = (r: Reading, p: ImportProblem): void => {
@@ -81,7 +83,11 @@ const isUnset = (v: unknown): boolean => v === null || v === undefined;
  * Their value of one of our columns as the registry's type, before the registry's rules; an
  * error when the type is wrong. `undefined` = the row does not carry the column.
  */
-function converted(spec: ColumnSpec, v: unknown): { value: unknown } | { error: string } {
+function converted(
+  spec: ColumnSpec,
+  v: unknown,
+  timeZone: string,
+): { value: unknown } | { error: string } {
   switch (spec.type) {
     case "bool":
       if (isUnset(v)) return { value: undefined };
@@ -91,7 +97,7 @@ function converted(spec: ColumnSpec, v: unknown): { value: unknown } | { error: 
     case "timestamp": {
       if (isUnset(v) || v === "") return { value: null };
       if (typeof v !== "string") return { error: "must be a date string" };
-      return isoTimestamp(v);
+      return isoTimestamp(v, timeZone);
     }
     case "id":
       return { value: isUnset(v) ? "" : v };
@@ -162,7 +168,7 @@ function readRow(
       continue;
     }
     const here = `${path}.${theirs}`;
-    const typed = converted(column, v);
+    const typed = converted(column, v, r.timeZone);
     if ("error" in typed) {
       // A date's error quotes the value ("…" is not a date); the others are phrases.
       const joint = column.type === "timestamp" ? ": " : " ";
@@ -232,7 +238,7 @@ const empty = (problems: ImportProblem[]): ReadFile => ({
 });
 
 /** Reads the text of an OpenBeehive JSON backup. */
-export function readOpenBeehive(text: string): ReadFile {
+export function readOpenBeehive(text: string, timeZone = "UTC"): ReadFile {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -263,7 +269,7 @@ export function readOpenBeehive(text: string): ReadFile {
   const data = envelope.data;
   if (!isObject(data)) return empty([{ path: "$.data", message: "data must be an object" }]);
 
-  const r: Reading = { problems: [], notCarried: {} };
+  const r: Reading = { problems: [], notCarried: {}, timeZone };
   const records: Partial<Record<EntityName, RecordRow[]>> = {};
   for (const [table, rows] of Object.entries(data)) {
     const entity = entityNames.find((e) => e === table);

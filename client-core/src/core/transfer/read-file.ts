@@ -3,24 +3,23 @@
  * caller's hint, else by its content), and the reader of each format. Every import (the RPC,
  * the device, the CLI) reads files through here.
  */
-import type { CommandContext } from "../commands/context.ts";
 import { readBackup } from "./backup.ts";
 import { readInspectionsCsv } from "./inspections-csv.ts";
 import { readOpenBeehive } from "./openbeehive.ts";
 import type { ReadFile } from "./record-set.ts";
-import type { KnownPlaces } from "./sheet-places.ts";
+import type { KnownPlaces, SheetReadContext } from "./sheet-places.ts";
 
 export type FileFormat = ReadFile["format"];
 
 export type { KnownPlaces } from "./sheet-places.ts";
 
 /** A reader of one format; the spreadsheet's needs the organization's places and the context. */
-export type FileReader = (text: string, known: KnownPlaces, ctx: CommandContext) => ReadFile;
+export type FileReader = (text: string, known: KnownPlaces, ctx: SheetReadContext) => ReadFile;
 
 /** The reader of each format. */
 export const fileReaders: Readonly<Record<FileFormat, FileReader>> = {
   hivekeep: (text) => readBackup(text),
-  openbeehive: (text) => readOpenBeehive(text),
+  openbeehive: (text, _known, ctx) => readOpenBeehive(text, ctx.timeZone),
   "inspections-csv": (text, known, ctx) => readInspectionsCsv(text, known, ctx),
 };
 

@@ -47,6 +47,8 @@ export interface SheetReadContext {
   newId(): string;
   /** The author of the events the file makes (a plan may set it); "" when left out. */
   readonly authorId?: string;
+  /** The importer's IANA time zone: days and times without one are read there (default UTC). */
+  readonly timeZone?: string;
   /** The new apiary's name when the file names none and the organization has none. */
   readonly newApiaryName?: string;
 }

@@ -74,12 +74,18 @@ export function slashOrderOf(text: string): SlashOrder | undefined {
 }
 
 /**
- * A day, with an optional time of day (UTC, as the spreadsheet writer writes times), as RFC 3339
- * UTC. A day alone is midnight UTC (foreign-time.ts).
+ * A day, with an optional time of day (wall-clock time in `timeZone`, as the spreadsheet writer
+ * writes times), as RFC 3339 UTC. A day alone is the start of that day there (foreign-time.ts).
  */
-export function sheetTimestamp(cell: string, slashOrder: SlashOrder = "dmy"): Parsed<string> {
+export function sheetTimestamp(
+  cell: string,
+  slashOrder: SlashOrder = "dmy",
+  timeZone = "UTC",
+): Parsed<string> {
   const text = cell.trim();
-  const read = /^\d{4}-/.test(text) ? isoTimestamp(text) : writtenDay(text, slashOrder);
+  const read = /^\d{4}-/.test(text)
+    ? isoTimestamp(text, timeZone)
+    : writtenDay(text, slashOrder, timeZone);
   if (read === undefined) {
     return { error: `${quotedCell(cell)} is not a date (write e.g. 26.11.2026 or 2026-11-26)` };
   }
@@ -107,14 +113,18 @@ const dayForms = (
 ];
 
 /** A day written as people do (not ISO); undefined when it is none of those forms. */
-function writtenDay(text: string, slashOrder: SlashOrder): Parsed<string> | undefined {
+function writtenDay(
+  text: string,
+  slashOrder: SlashOrder,
+  timeZone: string,
+): Parsed<string> | undefined {
   const lower = text.toLowerCase();
   for (const [pattern, parts] of dayForms(slashOrder)) {
     const m = pattern.exec(lower);
     if (m === null) continue;
     const [year, month, day] = parts(m);
     if (month === undefined) return undefined;
-    return dayAndTime(year, month, day, clock(m[4], m[5], m[6]));
+    return dayAndTime(year, month, day, clock(m[4], m[5], m[6]), timeZone);
   }
   return undefined;
 }

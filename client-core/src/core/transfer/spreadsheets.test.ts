@@ -255,3 +255,28 @@ describe("spreadsheetXlsx", () => {
     expect(xlsxCell(null, "de")).toBeNull();
   });
 });
+
+describe("days and times in the reader's time zone", () => {
+  it("writes a visit picked for a day in Berlin on that day, not on the UTC evening before", () => {
+    const berlin: RecordSet = {
+      ...records,
+      // The app stores a day picked in Berlin as the start of that local day.
+      inspection: [
+        {
+          id: "ib",
+          hive_id: hiveId,
+          date: "2026-11-25T23:00:00.000Z",
+          created_at: "2026-11-25T23:30:00.000Z",
+        },
+      ],
+    };
+    const t = spreadsheetTables(berlin, "de", "Europe/Berlin").find(
+      (x) => x.entity === "inspection",
+    );
+    const row = Object.fromEntries((t?.header ?? []).map((h, i) => [h, t?.rows[0]?.[i]]));
+    expect(Object.values(row)).toContainEqual({ day: "2026-11-26" });
+    expect(Object.values(row)).toContainEqual({ instant: "2026-11-26T00:30:00" });
+    const utc = spreadsheetTables(berlin, "de").find((x) => x.entity === "inspection");
+    expect(utc?.rows[0]).toContainEqual({ day: "2026-11-25" });
+  });
+});

@@ -9,7 +9,9 @@
  * - Every reference to a hive, an apiary or a queen is two columns: the id (to match rows across
  *   files) and, beside it, the name a person knows (the queen's year).
  * - Enums and booleans are words of the language, dates are days (entry times `created_at` and
- *   `updated_at` are day and time in UTC), numbers carry the language's decimal mark (`csvFile`).
+ *   `updated_at` are day and time), both as the wall clock of the reader's time zone shows them
+ *   (`wallClock`: a visit picked for the 26th in Berlin is the 26th in the sheet, not the 25th at
+ *   23:00 UTC); numbers carry the language's decimal mark (`csvFile`).
  *   A number 0 is "not set" in our records (contract §2.1.5) and is an empty cell, so averages
  *   and sums in the spreadsheet count only what was measured.
  * - Photos are not in a sheet: a column counts them.
@@ -19,7 +21,7 @@
  */
 import { strToU8, type Zippable, zipSync } from "fflate";
 import { type EntityName, entities, entityNames, isEntityName } from "../entities.ts";
-import { type Cell, csvFile, type SheetLanguage } from "./csv.ts";
+import { type Cell, csvFile, type SheetLanguage, wallClock } from "./csv.ts";
 import type { RecordRow, RecordSet } from "./record-set.ts";
 import {
   columnHeaders,
@@ -81,7 +83,12 @@ const number = (v: unknown): Cell =>
 
 const instantColumns = new Set(["created_at", "updated_at"]);
 
-function columnsOf(entity: EntityName, lang: SheetLanguage, names: Names): Column[] {
+function columnsOf(
+  entity: EntityName,
+  lang: SheetLanguage,
+  names: Names,
+  timeZone: string,
+): Column[] {
   const spec = entities[entity];
   const headers = columnHeaders[entity];
   const order = [
@@ -148,7 +155,8 @@ function columnsOf(entity: EntityName, lang: SheetLanguage, names: Names): Colum
           cell: (row) => {
             const v = text(row[column]);
             if (v === "") return null;
-            return asInstant ? { instant: v } : { day: v };
+            const wall = wallClock(v, timeZone);
+            return asInstant ? { instant: wall } : { day: wall.slice(0, 10) };
           },
         });
         break;
@@ -189,10 +197,14 @@ function sortedRows(entity: EntityName, rows: readonly RecordRow[]): RecordRow[]
 }
 
 /** Every record kind as a table in `lang`, in the registry's order; a kind without records has its header only. */
-export function spreadsheetTables(records: RecordSet, lang: SheetLanguage): SheetTable[] {
+export function spreadsheetTables(
+  records: RecordSet,
+  lang: SheetLanguage,
+  timeZone = "UTC",
+): SheetTable[] {
   const names = namesOf(records, lang);
   return entityNames.map((entity) => {
-    const columns = columnsOf(entity, lang, names);
+    const columns = columnsOf(entity, lang, names, timeZone);
     const live = (records[entity] ?? []).filter((row) => row.deleted !== true);
     return {
       entity,
@@ -208,8 +220,9 @@ export function spreadsheetTables(records: RecordSet, lang: SheetLanguage): Shee
 export function spreadsheetCsvFiles(
   records: RecordSet,
   lang: SheetLanguage,
+  timeZone = "UTC",
 ): { readonly file: string; readonly text: string }[] {
-  return spreadsheetTables(records, lang).map((t) => ({
+  return spreadsheetTables(records, lang, timeZone).map((t) => ({
     file: t.file,
     text: csvFile(t.header, t.rows, lang),
   }));
@@ -223,10 +236,12 @@ export function spreadsheetZip(
   records: RecordSet,
   lang: SheetLanguage,
   exportedAt: string,
+  timeZone = "UTC",
 ): Uint8Array {
   const mtime = new Date(exportedAt);
   const files: Zippable = {};
-  for (const f of spreadsheetCsvFiles(records, lang)) files[f.file] = [strToU8(f.text), { mtime }];
+  for (const f of spreadsheetCsvFiles(records, lang, timeZone))
+    files[f.file] = [strToU8(f.text), { mtime }];
   return zipSync(files, { level: 6 });
 }
 

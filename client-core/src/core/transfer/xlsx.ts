@@ -20,7 +20,10 @@ const instantFormat: Readonly<Record<SheetLanguage, string>> = {
   de: "dd.mm.yyyy hh:mm",
 };
 
-/** One of our cells as a typed workbook cell; a date as its UTC day or instant. */
+/**
+ * One of our cells as a typed workbook cell; a day or time (wall clock, `wallClock`) as a date
+ * that shows that wall clock (a workbook's dates have no zone).
+ */
 export function xlsxCell(cell: Cell, lang: SheetLanguage): XlsxCell {
   if (cell === null || cell === undefined || cell === "") return null;
   if (typeof cell === "number") return Number.isFinite(cell) ? { value: cell, type: Number } : null;
@@ -32,7 +35,7 @@ export function xlsxCell(cell: Cell, lang: SheetLanguage): XlsxCell {
       ? { value: cell.day, type: String }
       : { value: day, type: Date, format: dayFormat[lang] };
   }
-  const t = new Date(cell.instant);
+  const t = new Date(`${cell.instant.slice(0, 19)}Z`);
   return Number.isNaN(t.getTime())
     ? { value: cell.instant, type: String }
     : { value: t, type: Date, format: instantFormat[lang] };
@@ -58,8 +61,9 @@ const width = (
 export async function spreadsheetXlsx(
   records: RecordSet,
   lang: SheetLanguage,
+  timeZone = "UTC",
 ): Promise<Uint8Array> {
-  const sheets: Sheet<never>[] = spreadsheetTables(records, lang).map((t) => ({
+  const sheets: Sheet<never>[] = spreadsheetTables(records, lang, timeZone).map((t) => ({
     sheet: t.name,
     data: [
       t.header.map((h): XlsxCell => ({ value: h, type: String, fontWeight: "bold" })),

@@ -6,6 +6,7 @@
  */
 import { useState } from "react";
 import { useNow } from "../../app/now.tsx";
+import { deviceTimeZone } from "../../format.ts";
 import { useLanguage, useMessages } from "../../i18n.ts";
 import { Card, ErrorText, errorText } from "../../ui/page.tsx";
 import { mimeTypes, saveFile } from "./download.ts";
@@ -38,10 +39,18 @@ export function ExportCard() {
         saveFile(file, text, mimeTypes.json);
       } else if (kind === "zip") {
         const { spreadsheetZip } = await import("@hivekeep/client-core/spreadsheets");
-        saveFile(file, spreadsheetZip(transfer.recordsOf(text), lang, exportedAt), mimeTypes.zip);
+        saveFile(
+          file,
+          spreadsheetZip(transfer.recordsOf(text), lang, exportedAt, deviceTimeZone()),
+          mimeTypes.zip,
+        );
       } else {
         const { spreadsheetXlsx } = await import("@hivekeep/client-core/xlsx");
-        saveFile(file, await spreadsheetXlsx(transfer.recordsOf(text), lang), mimeTypes.xlsx);
+        saveFile(
+          file,
+          await spreadsheetXlsx(transfer.recordsOf(text), lang, deviceTimeZone()),
+          mimeTypes.xlsx,
+        );
       }
       setState({ step: "saved", file });
     } catch (err) {

@@ -10,6 +10,7 @@ import type { ImportProblem, RecordSet } from "@hivekeep/client-core/spreadsheet
 import type { ImportRecordsResponse } from "@hivekeep/proto";
 import { createContext, useContext } from "react";
 import { useClient } from "../../app/client.tsx";
+import { deviceTimeZone } from "../../format.ts";
 
 export type ImportFormat = "hivekeep" | "openbeehive" | "inspections-csv";
 
@@ -54,7 +55,9 @@ export function transferOf(client: HivekeepClient): TransferPort {
       return file.records;
     },
     async importRecords(content, dryRun) {
-      return summaryOf(await client.transfer.importRecords({ content, dryRun }));
+      return summaryOf(
+        await client.transfer.importRecords({ content, dryRun, timeZone: deviceTimeZone() }),
+      );
     },
   };
 }
