@@ -160,7 +160,7 @@ export async function importRecords(s: OpsSession, req: ImportRequest): Promise<
       `format ${JSON.stringify(req.format.slice(0, 40))} is unknown; expected "" (detect) or one of ${formatHints.join(", ")}`,
     );
   }
-  const reader = fileReaders[format];
+  const reader = await fileReaders[format]();
   const timeZone = req.timeZone === undefined || req.timeZone === "" ? "UTC" : req.timeZone;
   if (!isTimeZone(timeZone)) {
     throw invalidArgument(

@@ -16,11 +16,13 @@ describe("fileFormat", () => {
     expect(fileFormat("[1,2]", "")).toBe("hivekeep");
   });
 
-  it("reads each format with its reader", () => {
+  it("reads each format with its reader", async () => {
     const ctx = { now: new Date("2026-11-27T10:00:00Z"), newId: () => "n", authorId: "u" };
     const none = { apiaries: [], hives: [] };
-    expect(fileReaders.hivekeep("{}", none, ctx as never).format).toBe("hivekeep");
-    expect(fileReaders.openbeehive("{}", none, ctx as never).format).toBe("openbeehive");
-    expect(fileReaders["inspections-csv"]("", none, ctx as never).format).toBe("inspections-csv");
+    expect((await fileReaders.hivekeep())("{}", none, ctx as never).format).toBe("hivekeep");
+    expect((await fileReaders.openbeehive())("{}", none, ctx as never).format).toBe("openbeehive");
+    expect((await fileReaders["inspections-csv"]())("", none, ctx as never).format).toBe(
+      "inspections-csv",
+    );
   });
 });

@@ -4,8 +4,6 @@
  * the device, the CLI) reads files through here.
  */
 import { readBackup } from "./backup.ts";
-import { readInspectionsCsv } from "./inspections-csv.ts";
-import { readOpenBeehive } from "./openbeehive.ts";
 import type { ReadFile } from "./record-set.ts";
 import type { KnownPlaces, SheetReadContext } from "./sheet-places.ts";
 
@@ -16,11 +14,17 @@ export type { KnownPlaces } from "./sheet-places.ts";
 /** A reader of one format; the spreadsheet's needs the organization's places and the context. */
 export type FileReader = (text: string, known: KnownPlaces, ctx: SheetReadContext) => ReadFile;
 
-/** The reader of each format. */
-export const fileReaders: Readonly<Record<FileFormat, FileReader>> = {
-  hivekeep: (text) => readBackup(text),
-  openbeehive: (text, _known, ctx) => readOpenBeehive(text, ctx.timeZone),
-  "inspections-csv": (text, known, ctx) => readInspectionsCsv(text, known, ctx),
+/**
+ * The reader of each format. The readers of other programs' files (and the CSV parser) are
+ * loaded when a file of theirs is read, so the app's first load does not carry them.
+ */
+export const fileReaders: Readonly<Record<FileFormat, () => Promise<FileReader>>> = {
+  hivekeep: async () => (text) => readBackup(text),
+  openbeehive: async () => {
+    const { readOpenBeehive } = await import("./openbeehive.ts");
+    return (text, _known, ctx) => readOpenBeehive(text, ctx.timeZone);
+  },
+  "inspections-csv": async () => (await import("./inspections-csv.ts")).readInspectionsCsv,
 };
 
 /** The names a caller may give as the format hint ("" = detect). */
