@@ -264,6 +264,13 @@ export function dexieReader(db: TableSource): ReplicaReader {
       }
       return counts;
     },
+    async scopesOf(entity, ids) {
+      const scopes = new Map<string, string>();
+      const unique = [...new Set(ids)];
+      const rows = await entityTable(db, entity).bulkGet(unique);
+      for (const row of rows) if (row?.complete === 1) scopes.set(row.id, row.scopeId);
+      return scopes;
+    },
     async maxBy(entity, column, values, of) {
       assertTimestamp(entity, of);
       const max = new Map<string, string>();

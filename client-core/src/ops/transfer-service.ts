@@ -98,9 +98,9 @@ export async function* exportBackup(s: OpsSession): AsyncGenerator<string> {
 async function organizationFacts(r: ReplicaReader, records: RecordSet): Promise<OrganizationFacts> {
   const rows = new Map<string, { scopeId: string }>();
   for (const [entity, ids] of idsToLookUp(records)) {
-    const list = [...ids];
-    const found = await Promise.all(list.map((id) => r.get(entity, id, { evenDeleted: true })));
-    for (const row of found) if (row) rows.set(rowKey(entity, row.id), { scopeId: row.scopeId });
+    for (const [id, scopeId] of await r.scopesOf(entity, [...ids])) {
+      rows.set(rowKey(entity, id), { scopeId });
+    }
   }
   return { rows };
 }

@@ -153,6 +153,9 @@ export function replicaStoreSuite(name: string, open: () => Promise<OpenedStore>
         expect(all.rows.map((x) => x.id)).toContain(gone);
         expect(all.rows.map((x) => x.id)).not.toContain(partial);
         expect(all.rows.find((x) => x.id === gone)?.deleted).toBe(true);
+        const scopes = await r.scopesOf("hive", [partial, gone, freshId(), gone]);
+        expect([...scopes]).toEqual([[gone, apiary]]);
+        expect((await r.scopesOf("hive", [])).size).toBe(0);
       });
     });
 

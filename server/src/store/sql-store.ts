@@ -83,6 +83,18 @@ export function sqlReader(q: Queryable, organizationId: string): ReplicaReader {
       return counts;
     },
 
+    async scopesOf(entity, ids) {
+      const scopes = new Map<string, string>();
+      if (ids.length === 0) return scopes;
+      const rows = await q.query<{ id: string; scope_id: string }>(
+        `select id, scope_id from ${entities[entity].table}
+         where organization_id = $1 and complete and id = any (${idsSql("$2")})`,
+        [organizationId, JSON.stringify(ids)],
+      );
+      for (const r of rows) scopes.set(String(r.id), String(r.scope_id));
+      return scopes;
+    },
+
     async maxBy(entity, column, values, of) {
       if (!(column in entities[entity].columns)) throw new Error(`unknown column ${column}`);
       assertTimestamp(entity, of);
