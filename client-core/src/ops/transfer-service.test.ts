@@ -129,11 +129,12 @@ describe("importRecords", () => {
     ]);
   });
 
-  it("answers unimplemented for a format whose reader is not here yet", async () => {
+  it("refuses a format hint no reader knows with invalid_argument", async () => {
     const s = session(new MemoryStore(ignoreStamps));
-    const err = await importRecords(s, { content: "Datum;Volk\n", dryRun: true, format: "" }).catch(
+    const err = await importRecords(s, { content: "{}", dryRun: true, format: "xlsx" }).catch(
       (e) => e,
     );
-    expect((err as ConnectError).code).toBe(Code.Unimplemented);
+    expect((err as ConnectError).code).toBe(Code.InvalidArgument);
+    expect((err as ConnectError).rawMessage).toMatch(/^format "xlsx" is unknown/);
   });
 });
