@@ -45,10 +45,13 @@ function backupSource(s: OpsSession, name: string): BackupSource {
   const readable: Filter = { readableBy: s.userId };
   async function* pagesOf(entity: EntityName, query: Omit<ListQuery, "offset" | "limit">) {
     const limit = pageSize(entity);
-    for (let offset = 0; ; offset += limit) {
-      const { rows } = await s.store.read((r) => r.list(entity, { ...query, offset, limit }));
+    // Keyset paging in id order: each page one read from where the last one ended.
+    for (let afterId = ""; ; ) {
+      const { rows } = await s.store.read((r) => r.list(entity, { ...query, afterId, limit }));
       if (rows.length > 0) yield rows.map((row) => recordOf(entity, row));
-      if (rows.length < limit) return;
+      const last = rows.at(-1);
+      if (rows.length < limit || last === undefined) return;
+      afterId = last.id;
     }
   }
   return {
