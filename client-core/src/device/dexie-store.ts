@@ -16,6 +16,7 @@ import {
   defaultOf,
   type Filter,
   type ListQuery,
+  matches,
   type OrderTerm,
   runList,
 } from "../ops/query.ts";
@@ -230,10 +231,24 @@ export function dexieReader(db: TableSource): ReplicaReader {
     },
     async list(entity, query: ListQuery) {
       const table = entityTable(db, entity);
-      if (query.evenDeleted) {
-        // The indexes hold live rows only: every complete row of the table.
+      const first = query.orderBy[0];
+      if (query.afterId !== undefined && first?.column === "id" && plain(first) && !first.desc) {
+        // Keyset paging in id order: the primary key from the id on (ids are ASCII, so
+        // IndexedDB's order is code point order), only as far as the window needs.
+        const wanted = (r: DeviceRow) =>
+          r.complete === 1 &&
+          (query.evenDeleted || !r.deleted) &&
+          (query.where ?? []).every((f) => matches(entity, toStored(r), f));
+        let rows = table.where(":id").above(query.afterId).filter(wanted);
+        if (query.limit !== undefined) rows = rows.limit((query.offset ?? 0) + query.limit);
+        const found = (await rows.toArray()).map(toStored);
+        return runList(entity, found, { ...query, where: [] });
+      }
+      if (query.evenDeleted || query.afterId !== undefined) {
+        // The indexes hold live rows only and know no id window: every complete row.
         const rows = await table.toArray();
-        return runList(entity, rows.filter((r) => r.complete === 1).map(toStored), query);
+        const kept = rows.filter((r) => r.complete === 1 && (query.evenDeleted || !r.deleted));
+        return runList(entity, kept.map(toStored), query);
       }
       const plan = orderedPlan(entity, query);
       if (plan) return orderedList(table, plan, query);
@@ -263,6 +278,13 @@ export function dexieReader(db: TableSource): ReplicaReader {
         }
       }
       return counts;
+    },
+    async scopesOf(entity, ids) {
+      const scopes = new Map<string, string>();
+      const unique = [...new Set(ids)];
+      const rows = await entityTable(db, entity).bulkGet(unique);
+      for (const row of rows) if (row?.complete === 1) scopes.set(row.id, row.scopeId);
+      return scopes;
     },
     async maxBy(entity, column, values, of) {
       assertTimestamp(entity, of);

@@ -95,6 +95,14 @@ function reader(map: ReadonlyMap<string, ScopedRowState>): ReplicaReader {
       }
       return counts;
     },
+    async scopesOf(entity, ids) {
+      const scopes = new Map<string, string>();
+      for (const id of ids) {
+        const row = map.get(rowKey(entity, id));
+        if (row !== undefined && isComplete(row, entities[entity])) scopes.set(id, row.scopeId);
+      }
+      return scopes;
+    },
     async maxBy(entity, column, values, of) {
       assertTimestamp(entity, of);
       const wanted = new Set(values);

@@ -62,6 +62,11 @@ export interface ReplicaReader {
     values: readonly string[],
     of: string,
   ): Promise<Map<string, string>>;
+  /**
+   * Which of these ids are rows of the entity (complete, deleted ones too), with their scopes:
+   * what an import asks of the organization in one read instead of a `get` per id.
+   */
+  scopesOf(entity: EntityName, ids: readonly string[]): Promise<Map<string, string>>;
 }
 
 export interface ReplicaWriter extends ReplicaReader {

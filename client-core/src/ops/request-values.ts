@@ -42,6 +42,11 @@ function guardReader<R extends ReplicaReader>(r: R): R {
         column,
         values.filter((v) => isHoldable(entity, column, v)),
       ),
+    scopesOf: (entity, ids) =>
+      r.scopesOf(
+        entity,
+        ids.filter((id) => isHoldable(entity, "id", id)),
+      ),
     maxBy: (entity, column, values, of) =>
       r.maxBy(
         entity,

@@ -46,10 +46,13 @@ function backupSource(s: OpsSession, name: string): BackupSource {
   const readable: Filter = { readableBy: s.userId };
   async function* pagesOf(entity: EntityName, query: Omit<ListQuery, "offset" | "limit">) {
     const limit = pageSize(entity);
-    for (let offset = 0; ; offset += limit) {
-      const { rows } = await s.store.read((r) => r.list(entity, { ...query, offset, limit }));
+    // Keyset paging in id order: each page one read from where the last one ended.
+    for (let afterId = ""; ; ) {
+      const { rows } = await s.store.read((r) => r.list(entity, { ...query, afterId, limit }));
       if (rows.length > 0) yield rows.map((row) => recordOf(entity, row));
-      if (rows.length < limit) return;
+      const last = rows.at(-1);
+      if (rows.length < limit || last === undefined) return;
+      afterId = last.id;
     }
   }
   return {
@@ -99,9 +102,9 @@ export async function* exportBackup(s: OpsSession): AsyncGenerator<string> {
 async function organizationFacts(r: ReplicaReader, records: RecordSet): Promise<OrganizationFacts> {
   const rows = new Map<string, { scopeId: string }>();
   for (const [entity, ids] of idsToLookUp(records)) {
-    const list = [...ids];
-    const found = await Promise.all(list.map((id) => r.get(entity, id, { evenDeleted: true })));
-    for (const row of found) if (row) rows.set(rowKey(entity, row.id), { scopeId: row.scopeId });
+    for (const [id, scopeId] of await r.scopesOf(entity, [...ids])) {
+      rows.set(rowKey(entity, id), { scopeId });
+    }
   }
   return { rows };
 }

@@ -153,6 +153,9 @@ export function replicaStoreSuite(name: string, open: () => Promise<OpenedStore>
         expect(all.rows.map((x) => x.id)).toContain(gone);
         expect(all.rows.map((x) => x.id)).not.toContain(partial);
         expect(all.rows.find((x) => x.id === gone)?.deleted).toBe(true);
+        const scopes = await r.scopesOf("hive", [partial, gone, freshId(), gone]);
+        expect([...scopes]).toEqual([[gone, apiary]]);
+        expect((await r.scopesOf("hive", [])).size).toBe(0);
       });
     });
 
@@ -333,6 +336,47 @@ export function replicaStoreSuite(name: string, open: () => Promise<OpenedStore>
         ]),
       ).toEqual([c, b, a]);
       expect(await tasks([{ column: "title", stamp: true, desc: true }])).toEqual([c, a, b]);
+    });
+
+    it("pages by id after a given one (keyset), deleted rows only when asked", async () => {
+      const hive = freshId();
+      const made = Array.from({ length: 5 }, () => freshId()).sort();
+      await apply(
+        ...made.map((id, i) =>
+          up("inspection", id, apiary, 2000, { hive_id: hive, date: t(i + 1) }),
+        ),
+        del("inspection", made[2] ?? "", apiary, 2001),
+      );
+      const page = (afterId: string, evenDeleted = false) =>
+        store.read((r) =>
+          r.list("inspection", {
+            where: [{ column: "hive_id", eq: hive }],
+            orderBy: [{ column: "id" }],
+            afterId,
+            limit: 2,
+            ...(evenDeleted ? { evenDeleted } : {}),
+          }),
+        );
+      const first = await page("");
+      expect(first.rows.map((r) => r.id)).toEqual([made[0], made[1]]);
+      expect(first.total).toBe(2);
+      const second = await page(made[1] ?? "");
+      expect(second.rows.map((r) => r.id)).toEqual([made[3], made[4]]);
+      expect((await page(made[4] ?? "")).rows).toEqual([]);
+      const all = await page(made[1] ?? "", true);
+      expect(all.rows.map((r) => [r.id, r.deleted])).toEqual([
+        [made[2], true],
+        [made[3], false],
+      ]);
+      // Another order with an id window: the window filters, the order sorts.
+      const dated = await store.read((r) =>
+        r.list("inspection", {
+          where: [{ column: "hive_id", eq: hive }],
+          orderBy: [{ column: "date", desc: true }, { column: "id" }],
+          afterId: made[0] ?? "",
+        }),
+      );
+      expect(dated.rows.map((r) => r.id)).toEqual([made[4], made[3], made[1]]);
     });
 
     it("pages with offset and limit and counts every match", async () => {

@@ -41,6 +41,10 @@ export function sqlReader(q: Queryable, organizationId: string): ReplicaReader {
       const params: unknown[] = [organizationId];
       const where = ["organization_id = $1", "complete"];
       if (!query.evenDeleted) where.push("not deleted");
+      if (query.afterId !== undefined) {
+        params.push(query.afterId);
+        where.push(`id collate "C" > $${params.length}`);
+      }
       where.push(...whereSql(entity, query.where ?? [], params));
       const table = entities[entity].table;
       const conds = where.join(" and ");
@@ -56,8 +60,9 @@ export function sqlReader(q: Queryable, organizationId: string): ReplicaReader {
         window += ` limit $${params.length}`;
       }
       const select = `select * from ${table} where ${conds} order by ${order}${window}`;
-      if (window === "") {
-        // Every row that matches: the total is their number, no count to ask for.
+      if (window === "" || query.afterId !== undefined) {
+        // Every row that matches (or a keyset page, which counts nothing): the total is their
+        // number, no count to ask for.
         const rows = (await q.query(select, params)).map((r) => storedRow(entity, r));
         return { rows, total: rows.length };
       }
@@ -81,6 +86,18 @@ export function sqlReader(q: Queryable, organizationId: string): ReplicaReader {
       );
       for (const r of rows) counts.set(String(r.v), Number(r.n));
       return counts;
+    },
+
+    async scopesOf(entity, ids) {
+      const scopes = new Map<string, string>();
+      if (ids.length === 0) return scopes;
+      const rows = await q.query<{ id: string; scope_id: string }>(
+        `select id, scope_id from ${entities[entity].table}
+         where organization_id = $1 and complete and id = any (${idsSql("$2")})`,
+        [organizationId, JSON.stringify(ids)],
+      );
+      for (const r of rows) scopes.set(String(r.id), String(r.scope_id));
+      return scopes;
     },
 
     async maxBy(entity, column, values, of) {

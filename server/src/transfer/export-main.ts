@@ -7,6 +7,7 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { ConnectError } from "@connectrpc/connect";
 import pino from "pino";
 import { ConfigError, loadConfig } from "../config.ts";
 import { openDb } from "../db/open-db.ts";
@@ -63,7 +64,9 @@ try {
   }
 } catch (err) {
   if (err instanceof OperatorError) fail(err.message);
-  throw err;
+  if (!(err instanceof ConnectError)) throw err;
+  console.error(`hivekeep export: ${err.rawMessage}`);
+  process.exitCode = 1;
 } finally {
   await db.close();
 }

@@ -112,6 +112,55 @@ describe("writeBackup", () => {
     expect(read.records.hive).toEqual(hives);
   });
 
+  /** A source whose second read of each entity answers `second` (a write between the passes). */
+  function changing(
+    first: Partial<Record<EntityName, RecordRow[]>>,
+    second: Partial<Record<EntityName, RecordRow[]>>,
+    all: Partial<Record<EntityName, RecordRow[]>>,
+  ): BackupSource {
+    const reads = new Map<EntityName, number>();
+    return {
+      ...source(first, all),
+      async *pages(entity: EntityName) {
+        const n = (reads.get(entity) ?? 0) + 1;
+        reads.set(entity, n);
+        yield (n === 1 ? first : second)[entity] ?? [];
+      },
+    };
+  }
+
+  it("writes exactly what the first pass found, reading by id what the second one's pages skipped", async () => {
+    const a1 = { id: "a1", name: "Home" };
+    const h1 = { id: "h1", apiary_id: "a1", name: "One" };
+    const h2 = { id: "h2", apiary_id: "a1", name: "Two" };
+    const h3 = { id: "h3", apiary_id: "a1", name: "New meanwhile" };
+    const src = changing(
+      { apiary: [a1], hive: [h1, h2] },
+      { apiary: [a1], hive: [h1, h3] },
+      { apiary: [a1], hive: [h1, h2, h3] },
+    );
+    const { text: file } = await text(writeBackup(src));
+    expect(JSON.parse(file).records.hive).toEqual([h1, h2]);
+  });
+
+  it("fails when a record came to refer to one the file lacks, and keeps a reference found nowhere", async () => {
+    const a1 = { id: "a1", name: "Home" };
+    const a2 = { id: "a2", name: "New meanwhile" };
+    const h1 = { id: "h1", apiary_id: "a1", name: "One" };
+    const moved = { ...h1, apiary_id: "a2" };
+    const src = changing(
+      { apiary: [a1], hive: [h1] },
+      { apiary: [a1, a2], hive: [moved] },
+      { apiary: [a1, a2], hive: [moved] },
+    );
+    await expect(text(writeBackup(src))).rejects.toThrow(
+      "the organization changed while it was exported (hive h1 refers to apiary a2, which is not in the file): export again",
+    );
+    const orphan = { id: "i1", hive_id: "nowhere", date: at };
+    const { text: file } = await text(writeBackup(source({ inspection: [orphan] })));
+    expect(JSON.parse(file).records.inspection).toEqual([orphan]);
+  });
+
   it("writes an empty organization as a readable file", async () => {
     const { text: file } = await text(writeBackup(source({})));
     expect(readBackup(file)).toMatchObject({ problems: [], records: { apiary: [] } });

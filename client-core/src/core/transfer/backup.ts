@@ -18,6 +18,7 @@
  */
 import { rowKey } from "../change.ts";
 import { isEntityId } from "../column-value.ts";
+import { DomainError } from "../domain-error.ts";
 import { type EntityName, entities, entityNames, isEntityName, refColumns } from "../entities.ts";
 import type { Values } from "../merge.ts";
 import { type OrSetState, orSetValues } from "../or-set.ts";
@@ -69,6 +70,9 @@ export interface BackupSource {
  * First pass: which records are carried and which ids they refer to; the referred ones that are
  * not carried (deleted records) are read by id, and whatever those refer to, until nothing is
  * missing. Second pass: the file, entity by entity, each entity's referred records after its own.
+ * The two passes are no snapshot: the second writes only what the first found, and a record
+ * that came to refer to one the file lacks in between fails the export (before its last chunk),
+ * so a file that is complete always restores.
  */
 export async function* writeBackup(source: BackupSource): AsyncGenerator<string> {
   const carried = new Map<EntityName, Set<string>>(entityNames.map((e) => [e, new Set()]));
@@ -88,16 +92,21 @@ export async function* writeBackup(source: BackupSource): AsyncGenerator<string>
     }
   }
   const referred = new Map<EntityName, RecordRow[]>(entityNames.map((e) => [e, []]));
+  const asked = new Map<EntityName, Set<string>>(entityNames.map((e) => [e, new Set()]));
   for (;;) {
     let found = 0;
     for (const entity of entityNames) {
       const have = carried.get(entity) ?? new Set();
-      const missing = [...(wanted.get(entity) ?? [])].filter((id) => !have.has(id));
+      const done = asked.get(entity) ?? new Set();
+      const missing = [...(wanted.get(entity) ?? [])].filter(
+        (id) => !have.has(id) && !done.has(id),
+      );
       // An id found nowhere is not asked for again.
-      for (const id of missing) have.add(id);
+      for (const id of missing) done.add(id);
       if (missing.length === 0) continue;
       for (const row of await source.byIds(entity, missing)) {
         referred.get(entity)?.push(row);
+        have.add(row.id);
         noteRefs(entity, row);
         found++;
       }
@@ -112,13 +121,27 @@ export async function* writeBackup(source: BackupSource): AsyncGenerator<string>
     organization: { id: source.organization.id, name: source.organization.name },
   };
   yield `${JSON.stringify(envelope).slice(0, -1)},"records":{`;
+  // The second pass writes exactly the records the first one found (whose references it
+  // resolved): a record created meanwhile waits for the next export, and one the pages skipped
+  // (a page boundary moved by a write meanwhile) is read by id.
+  const written = new Map<EntityName, Set<string>>(entityNames.map((e) => [e, new Set()]));
+  const dangling: string[] = [];
   for (const [i, entity] of entityNames.entries()) {
     yield `${i === 0 ? "" : ","}${JSON.stringify(entity)}:[`;
-    const written = new Set<string>();
+    const have = carried.get(entity) ?? new Set();
+    const done = written.get(entity) ?? new Set();
     let first = true;
     const write = (row: RecordRow): string | undefined => {
-      if (written.has(row.id)) return undefined;
-      written.add(row.id);
+      if (done.has(row.id) || !have.has(row.id)) return undefined;
+      done.add(row.id);
+      for (const [column, target] of refColumns(entities[entity])) {
+        const value = row[column];
+        if (typeof value !== "string" || value === "" || carried.get(target)?.has(value)) continue;
+        // One the first pass looked for and found nowhere stays as it is (the import names it).
+        if (!asked.get(target)?.has(value)) {
+          dangling.push(`${entity} ${row.id} refers to ${target} ${value}`);
+        }
+      }
       const text = `${first ? "" : ","}\n${JSON.stringify(row)}`;
       first = false;
       return text;
@@ -129,11 +152,22 @@ export async function* writeBackup(source: BackupSource): AsyncGenerator<string>
         if (text !== undefined) yield text;
       }
     }
-    for (const row of referred.get(entity) ?? []) {
+    const rest = [...(referred.get(entity) ?? [])];
+    const inRest = new Set(rest.map((r) => r.id));
+    const skipped = [...have].filter((id) => !done.has(id) && !inRest.has(id));
+    if (skipped.length > 0) rest.push(...(await source.byIds(entity, skipped)));
+    for (const row of rest) {
       const text = write(row);
       if (text !== undefined) yield text;
     }
     yield "]";
+  }
+  if (dangling.length > 0) {
+    // A record changed meanwhile to refer to one the file lacks: the file would not restore.
+    throw new DomainError(
+      "precondition",
+      `the organization changed while it was exported (${dangling[0]}, which is not in the file): export again`,
+    );
   }
   yield "}}\n";
 }

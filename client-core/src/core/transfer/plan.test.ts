@@ -163,6 +163,26 @@ describe("planImport", () => {
     expect(plan.problems[1]?.message).toBe("hive h1: boxes must be between 0 and 20");
   });
 
+  it("refuses an id no row can have (a reader's mistake), whatever reader made it", () => {
+    const plan = planImport(
+      {
+        records: {
+          apiary: [
+            { id: "a b", name: "x" },
+            { id: "x".repeat(101), name: "y" },
+          ],
+        },
+      },
+      none,
+      fakeContext(),
+    );
+    expect(plan.changes).toEqual([]);
+    expect(plan.problems).toHaveLength(2);
+    expect(plan.problems[0]?.message).toBe(
+      'apiary id "a b" must be 1-100 characters of [A-Za-z0-9_-]',
+    );
+  });
+
   it("refuses a record twice in the file", () => {
     const plan = planImport(
       {

@@ -20,7 +20,7 @@
  */
 import type { Change } from "../change.ts";
 import { rowKey } from "../change.ts";
-import { parseColumnValue } from "../column-value.ts";
+import { isEntityId, maxIdLength, parseColumnValue } from "../column-value.ts";
 import type { CommandContext } from "../commands/context.ts";
 import {
   type EntityName,
@@ -32,6 +32,7 @@ import {
 } from "../entities.ts";
 import type { Values } from "../merge.ts";
 import type { OrSetPatch } from "../or-set.ts";
+import { quote } from "../quote.ts";
 import type { ImportProblem, ReadFile, RecordRow, RecordSet } from "./record-set.ts";
 
 /** What the organization holds of the ids a file names: per `rowKey`, its scope. */
@@ -136,6 +137,13 @@ export function planImport(
   const inFile = new Map<string, RecordRow>();
   for (const entity of entityNames) {
     for (const row of file.records[entity] ?? []) {
+      if (typeof row.id !== "string" || !isEntityId(row.id)) {
+        problems.push({
+          entity,
+          message: `${entity} id ${quote(String(row.id))} must be 1-${maxIdLength} characters of [A-Za-z0-9_-]`,
+        });
+        continue;
+      }
       const key = rowKey(entity, row.id);
       if (inFile.has(key)) {
         problems.push({ entity, id: row.id, message: `${entity} ${row.id} is in the file twice` });
@@ -159,6 +167,7 @@ export function planImport(
   for (const entity of entityNames) {
     const spec = entities[entity];
     for (const row of file.records[entity] ?? []) {
+      if (typeof row.id !== "string" || !isEntityId(row.id)) continue;
       const { payload, problems: valueProblems } = recordPayload(entity, row);
       const before = problems.length;
       problems.push(...valueProblems);
