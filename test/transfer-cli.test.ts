@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb } from "../server/src/db/open-db.ts";
 import { inProcessDeps, inProcessTransport, transportAs } from "../server/src/seed/in-process.ts";
@@ -125,6 +126,29 @@ describe("pnpm run export / import", () => {
         exportTo(transportAs(inProcessDeps(db, notifier), localCaller), again),
       );
       expect(recordsOf(again)).toEqual(records);
+    },
+    slow,
+  );
+
+  it(
+    "exports the spreadsheets as a ZIP of German CSV files in the operator's time zone",
+    async () => {
+      const exported = await run(
+        "export",
+        ["--out", "season.zip", "--lang", "de"],
+        { HIVEKEEP_DATA_DIR: join(dir, "source"), TZ: "Europe/Berlin" },
+        dir,
+      );
+      expect(exported.code, exported.out).toBe(0);
+      const files = unzipSync(readFileSync(join(dir, "season.zip")));
+      const inspections = strFromU8(files["inspections.csv"] ?? new Uint8Array());
+      const [header, first] = inspections.replace(/^\uFEFF/, "").split("\r\n");
+      expect(header?.split(";")).toContain("Datum");
+      // seedSeason visits at 12:00 UTC: 14:00 in Berlin in summer, on a German day.
+      expect(first).toMatch(/;\d{2}\.\d{2}\.2026;/);
+      const bad = await run("export", ["--out", "x.pdf", "--format", "pdf"], {}, dir);
+      expect(bad.code).toBe(2);
+      expect(bad.out).toMatch(/--format pdf is not one of backup, zip, xlsx/);
     },
     slow,
   );

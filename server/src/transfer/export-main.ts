@@ -1,6 +1,8 @@
 /**
- * `pnpm run export --out FILE [--organization ID]`: the Hivekeep backup of an organization from
- * the configured database (DATABASE_URL or the embedded one in HIVEKEEP_DATA_DIR). FILE is
+ * `pnpm run export --out FILE [--organization ID] [--format backup|zip|xlsx] [--lang en|de]`: the
+ * Hivekeep backup of an organization from the configured database (DATABASE_URL or the embedded
+ * one in HIVEKEEP_DATA_DIR), or its spreadsheets (a ZIP of CSV files or an XLSX workbook, in the
+ * language; the format follows FILE's extension unless --format says). FILE is
  * relative to where the command was typed. Without --organization: the single-user organization;
  * in hosted mode every organization that is not a demo, one file each (`backup.<id>.json` for
  * `--out backup.json`) when there are several. See operator.ts.
@@ -8,6 +10,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ConnectError } from "@connectrpc/connect";
+import type { SheetLanguage } from "@hivekeep/client-core/spreadsheets";
 import pino from "pino";
 import { ConfigError, loadConfig } from "../config.ts";
 import { openDb } from "../db/open-db.ts";
@@ -15,6 +18,9 @@ import { inProcessDeps, transportAs } from "../seed/in-process.ts";
 import { startFeedNotifier } from "../store/feed-notifier.ts";
 import {
   defaultOrganizations,
+  type ExportFormat,
+  exportFormatOf,
+  exportSpreadsheetsTo,
   exportTo,
   fileFor,
   OperatorError,
@@ -28,12 +34,26 @@ const fail = (message: string): never => {
 };
 
 const { values } = parseArgs({
-  options: { out: { type: "string" }, organization: { type: "string" } },
+  options: {
+    out: { type: "string" },
+    organization: { type: "string" },
+    format: { type: "string" },
+    lang: { type: "string" },
+  },
 });
 if (values.out === undefined || values.out === "") {
   fail("--out FILE is required, e.g. pnpm run export --out backup.json");
 }
 const out = resolve(process.env.INIT_CWD ?? process.cwd(), values.out ?? "");
+let format: ExportFormat = "backup";
+try {
+  format = exportFormatOf(values.format, out);
+} catch (err) {
+  if (err instanceof OperatorError) fail(err.message);
+  throw err;
+}
+const lang = values.lang ?? "en";
+if (lang !== "en" && lang !== "de") fail(`--lang ${lang} is not one of en, de`);
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -56,7 +76,11 @@ try {
     for (const org of orgs) {
       const path = orgs.length === 1 ? out : fileFor(out, org.id);
       const caller = await ownerCaller(db, org.id);
-      const bytes = await exportTo(transportAs(deps, caller), path);
+      const transport = transportAs(deps, caller);
+      const bytes =
+        format === "backup"
+          ? await exportTo(transport, path)
+          : await exportSpreadsheetsTo(transport, path, format, lang as SheetLanguage);
       console.log(`exported organization ${org.id} to ${path} (${bytes} bytes)`);
     }
   } finally {

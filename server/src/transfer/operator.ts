@@ -12,9 +12,13 @@
 
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
-import { open, rename, rm } from "node:fs/promises";
+import { open, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import { createClient, type Transport } from "@connectrpc/connect";
+import { readBackup } from "@hivekeep/client-core/core";
+import type { SheetLanguage } from "@hivekeep/client-core/spreadsheets";
+import { spreadsheetZip } from "@hivekeep/client-core/spreadsheets";
+import { spreadsheetXlsx } from "@hivekeep/client-core/xlsx";
 import type { ImportRecordsResponse } from "@hivekeep/proto";
 import { TransferService } from "@hivekeep/proto";
 import type { Caller } from "../auth/caller.ts";
@@ -103,6 +107,47 @@ export async function exportTo(transport: Transport, path: string): Promise<numb
     await rm(partial, { force: true });
     throw err;
   }
+}
+
+/** What `pnpm run export` writes: the backup, or the spreadsheets of it. */
+export type ExportFormat = "backup" | "zip" | "xlsx";
+
+/** The format `--format` names, else the one the file's extension says (backup by default). */
+export function exportFormatOf(format: string | undefined, path: string): ExportFormat {
+  if (format === "backup" || format === "zip" || format === "xlsx") return format;
+  if (format !== undefined) {
+    throw new OperatorError(`--format ${format} is not one of backup, zip, xlsx`);
+  }
+  const lower = path.toLowerCase();
+  return lower.endsWith(".zip") ? "zip" : lower.endsWith(".xlsx") ? "xlsx" : "backup";
+}
+
+/**
+ * The spreadsheets of the organization (one CSV per record kind in a ZIP, or an XLSX workbook),
+ * headers and values in `lang`, days and times in the operator's time zone (TZ): made from the
+ * backup, as the app makes them. The backup is held in memory (a spreadsheet is for reading).
+ */
+export async function exportSpreadsheetsTo(
+  transport: Transport,
+  path: string,
+  format: "zip" | "xlsx",
+  lang: SheetLanguage,
+): Promise<number> {
+  let text = "";
+  for await (const m of createClient(TransferService, transport).exportBackup({})) text += m.chunk;
+  const backup = readBackup(text);
+  const first = backup.problems[0];
+  if (first !== undefined)
+    throw new OperatorError(`the backup did not read back: ${first.message}`);
+  const exportedAt = new Date().toISOString();
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const bytes =
+    format === "zip"
+      ? spreadsheetZip(backup.records, lang, exportedAt, timeZone)
+      : await spreadsheetXlsx(backup.records, lang, timeZone);
+  await writeFile(`${path}.partial`, bytes);
+  await rename(`${path}.partial`, path);
+  return bytes.length;
 }
 
 /** Reads `path` whole (any size: no HTTP body limit in process) and imports it. */
