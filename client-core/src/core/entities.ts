@@ -303,6 +303,11 @@ const treatment: EntitySpec = {
     apiary_id: ref("apiary"),
     queen_id: ref("queen"),
     created_at: timestamp,
+    /** Who sold or gave the medicine (the register names it, issue 26). */
+    supplier: text,
+    /** Who deleted it and when, set with its tombstone: the register shows it (issue 26). */
+    deleted_by: text,
+    deleted_at: timestamp,
   },
   required: ["hive_id", "product", "date"],
   appendOnly: false,

@@ -230,13 +230,16 @@ export function dexieReader(db: TableSource): ReplicaReader {
     },
     async list(entity, query: ListQuery) {
       const table = entityTable(db, entity);
-      const plan = orderedPlan(entity, query);
+      // The ordered indexes hold live rows only: a list with tombstones reads the rows.
+      const plan = query.evenDeleted ? undefined : orderedPlan(entity, query);
       if (plan) return orderedList(table, plan, query);
-      const indexed = indexedFilter(entity, query.where ?? []);
+      // rowsWith may read a live-only index too: with tombstones, every row of the table.
+      const indexed = query.evenDeleted ? undefined : indexedFilter(entity, query.where ?? []);
       const rows = indexed
         ? await rowsWith(table, entity, indexed.column, [indexed.value])
         : await table.toArray();
-      return runList(entity, rows.filter(isLive).map(toStored), query);
+      const wanted = query.evenDeleted ? (r: (typeof rows)[number]) => r.complete === 1 : isLive;
+      return runList(entity, rows.filter(wanted).map(toStored), query);
     },
     async countBy(entity, column, values) {
       const counts = new Map<string, number>();

@@ -68,10 +68,11 @@ const toStored = (id: string, row: ScopedRowState): StoredRow => ({
 });
 
 function reader(map: ReadonlyMap<string, ScopedRowState>): ReplicaReader {
-  function* live(entity: EntityName): Iterable<StoredRow> {
+  function* live(entity: EntityName, evenDeleted = false): Iterable<StoredRow> {
     const prefix = `${entity}/`;
     for (const [k, row] of map) {
-      if (!k.startsWith(prefix) || row.deleted || !isComplete(row, entities[entity])) continue;
+      if (!k.startsWith(prefix) || (row.deleted && !evenDeleted)) continue;
+      if (!isComplete(row, entities[entity])) continue;
       yield toStored(k.slice(prefix.length), row);
     }
   }
@@ -83,7 +84,7 @@ function reader(map: ReadonlyMap<string, ScopedRowState>): ReplicaReader {
       return toStored(id, row);
     },
     async list(entity, query: ListQuery) {
-      return runList(entity, live(entity), query);
+      return runList(entity, live(entity, query.evenDeleted), query);
     },
     async countBy(entity, column, values) {
       const wanted = new Set(values);

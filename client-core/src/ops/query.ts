@@ -44,6 +44,11 @@ export interface ListQuery {
   readonly offset?: number;
   /** Undefined = every row. */
   readonly limit?: number;
+  /**
+   * Tombstoned rows too (the treatment register shows deleted treatments and the replaced
+   * versions of corrected ones, issue 26). Partial rows never.
+   */
+  readonly evenDeleted?: boolean;
 }
 
 /** The default value a null column reads as (the proto's default of its type). */

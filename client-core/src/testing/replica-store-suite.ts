@@ -145,6 +145,16 @@ export function replicaStoreSuite(name: string, open: () => Promise<OpenedStore>
           orderBy: [{ column: "id" }],
         });
         expect(rows.map((x) => x.id)).not.toContain(gone);
+        for (const limit of [undefined, 10]) {
+          const all = await r.list("hive", {
+            where: [{ column: "apiary_id", eq: apiary }],
+            orderBy: [{ column: "name" }, { column: "id" }],
+            limit,
+            evenDeleted: true,
+          });
+          expect(all.rows.find((x) => x.id === gone)?.deleted, `limit ${limit}`).toBe(true);
+          expect(all.rows.map((x) => x.id)).not.toContain(partial);
+        }
       });
     });
 

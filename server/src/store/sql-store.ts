@@ -39,7 +39,8 @@ export function sqlReader(q: Queryable, organizationId: string): ReplicaReader {
 
     async list(entity: EntityName, query: ListQuery) {
       const params: unknown[] = [organizationId];
-      const where = ["organization_id = $1", "complete", "not deleted"];
+      const where = ["organization_id = $1", "complete"];
+      if (!query.evenDeleted) where.push("not deleted");
       where.push(...whereSql(entity, query.where ?? [], params));
       const table = entities[entity].table;
       const conds = where.join(" and ");

@@ -77,7 +77,7 @@ export function recordOfHive(
   entity: "inspection" | "treatment" | "harvest",
   hive: HiveAsOf,
   fields: Values,
-  event: Pick<EventInput, "type" | "date" | "title" | "amountKg">,
+  event: Pick<EventInput, "type" | "date" | "title" | "amountKg" | "detail">,
 ): { id: string; changes: Change[] } {
   const id = ctx.newId();
   return {
@@ -112,6 +112,8 @@ export interface RecordEvent {
   readonly queenId: string;
   readonly title: string;
   readonly amountKg: number;
+  /** Its detail_json ("" when none). */
+  readonly detailJson?: string;
 }
 
 /**
@@ -148,8 +150,9 @@ export function refrozen(
  * An edit of a record of a hive's life, written once for inspections, treatments and harvests'
  * re-freezing: the record's row with `fields` and the frozen `hive` (its scope follows the
  * apiary), and its event kept true. Events are append-only (Push refuses edits of an event), so
- * when the event's date, apiary, queen, title or amount would change, the old event(s) are
- * tombstoned and a new true one is recorded; an event already true is left alone.
+ * when the event's date, apiary, queen, title, amount or detail would change, the old event(s)
+ * are tombstoned and a new true one is recorded (its author and created_at say who changed it
+ * and when: the treatment register's trail, issue 26); an event already true is left alone.
  */
 export function rewriteRecordOfHive(
   ctx: CommandContext,
@@ -157,7 +160,7 @@ export function rewriteRecordOfHive(
   current: HiveRecordState,
   hive: HiveAsOf,
   fields: Values,
-  event: Pick<EventInput, "type" | "date" | "title" | "amountKg">,
+  event: Pick<EventInput, "type" | "date" | "title" | "amountKg" | "detail">,
 ): Change[] {
   const changes: Change[] = [
     upsert(ctx, entity, current.id, hive.apiaryId, {
@@ -168,6 +171,7 @@ export function rewriteRecordOfHive(
   ];
   const title = eventTitle(event.title);
   const amountKg = event.amountKg ?? 0;
+  const detailJson = event.detail ? JSON.stringify(event.detail) : "";
   const [only, ...more] = current.events;
   const stillTrue =
     only !== undefined &&
@@ -177,7 +181,8 @@ export function rewriteRecordOfHive(
     only.apiaryId === hive.apiaryId &&
     only.queenId === hive.queenId &&
     only.title === title &&
-    only.amountKg === amountKg;
+    only.amountKg === amountKg &&
+    (only.detailJson ?? "") === detailJson;
   if (stillTrue) return changes;
   for (const e of current.events) changes.push(tombstone(ctx, "event", e.id, e.scopeId));
   changes.push(

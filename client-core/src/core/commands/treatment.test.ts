@@ -39,6 +39,7 @@ describe("createTreatment", () => {
       date: "2025-12-20T09:00:00.000Z",
       apiary_id: "apiary-1",
       queen_id: "queen-1",
+      supplier: "",
       created_at: "2026-05-20T10:00:00.000Z",
     });
     expect(event?.payload).toMatchObject({
@@ -50,6 +51,19 @@ describe("createTreatment", () => {
       ref_entity: "treatment",
       ref_id: "id-1",
       title: "Oxalic acid 3.5%",
+    });
+    // The register's snapshot: every register field but the date (the event's own).
+    expect(JSON.parse(String(event?.payload.detail_json))).toEqual({
+      register: {
+        product: "Oxalic acid 3.5%",
+        active_ingredient: "oxalic acid",
+        dose: "50 ml",
+        method: "trickling",
+        batch_number: "L-22",
+        withdrawal_until: null,
+        reason: "varroa",
+        supplier: "",
+      },
     });
   });
 
@@ -117,14 +131,17 @@ describe("updateTreatment / deleteTreatment", () => {
         queenId: "queen-1",
         title: "Oxalic acid 3.5%",
         amountKg: 0,
+        detailJson: String(
+          createTreatment(fakeContext(), hive, input).changes[1]?.payload.detail_json,
+        ),
       },
     ],
   };
   const edit = { ...input, id: "tr-1" };
 
   it("overwrites with CreateTreatment's rules (reason default varroa), never hive_id or created_at; a true event stays", () => {
+    expect(updateTreatment(fakeContext(), stored, hive, edit)).toHaveLength(1);
     const changes = updateTreatment(fakeContext(), stored, hive, { ...edit, dose: "40 ml" });
-    expect(changes).toHaveLength(1);
     expect(changes[0]?.payload).toEqual({
       product: "Oxalic acid 3.5%",
       active_ingredient: "oxalic acid",
@@ -134,9 +151,32 @@ describe("updateTreatment / deleteTreatment", () => {
       withdrawal_until: null,
       reason: "varroa",
       date: "2025-12-20T09:00:00.000Z",
+      supplier: "",
       apiary_id: "apiary-1",
       queen_id: "queen-1",
     });
+  });
+
+  it("renews the event on a correction of any register field: who corrected it and when (the register's trail)", () => {
+    const ctx = fakeContext({ authorId: "user-2" });
+    for (const [field, value] of [
+      ["dose", "40 ml"],
+      ["supplier", "Apotheke Nord"],
+      ["batchNumber", "L-23"],
+      ["withdrawalUntil", "2026-01-10T00:00:00.000Z"],
+    ] as const) {
+      const changes = updateTreatment(ctx, stored, hive, { ...edit, [field]: value });
+      expect(
+        changes.map((c) => [c.entity, c.op]),
+        field,
+      ).toEqual([
+        ["treatment", "upsert"],
+        ["event", "delete"],
+        ["event", "upsert"],
+      ]);
+      expect(changes[2]?.payload).toMatchObject({ author_id: "user-2", ref_id: "tr-1" });
+      expect(changes[2]?.payload.created_at).toBe(ctx.now.toISOString());
+    }
   });
 
   it("a new product renames the event; a new date re-freezes and moves it", () => {
@@ -169,19 +209,24 @@ describe("updateTreatment / deleteTreatment", () => {
       errorOf(() => updateTreatment(fakeContext(), stored, hive, { ...edit, date: future })),
     ).toMatchObject({ code: "invalid", field: "treatment.date" });
     const later = { ...edit, withdrawalUntil: "2027-01-01T00:00:00.000Z" };
-    expect(updateTreatment(fakeContext(), stored, hive, later)).toHaveLength(1);
+    expect(updateTreatment(fakeContext(), stored, hive, later)).toHaveLength(3);
     expect(errorOf(() => updateTreatment(fakeContext(), undefined, hive, edit)).code).toBe(
       "not_found",
     );
   });
 
-  it("deleteTreatment tombstones the treatment and its event; unknown is not_found", () => {
-    expect(
-      deleteTreatment(fakeContext(), stored, "tr-1").map((c) => [c.entity, c.entityId, c.op]),
-    ).toEqual([
+  it("deleteTreatment writes who deleted it and when, then tombstones the treatment and its event; unknown is not_found", () => {
+    const ctx = fakeContext({ authorId: "user-2" });
+    const changes = deleteTreatment(ctx, stored, "tr-1");
+    expect(changes.map((c) => [c.entity, c.entityId, c.op])).toEqual([
+      ["treatment", "tr-1", "upsert"],
       ["treatment", "tr-1", "delete"],
       ["event", "ev-1", "delete"],
     ]);
+    expect(changes[0]?.payload).toEqual({
+      deleted_by: "user-2",
+      deleted_at: ctx.now.toISOString(),
+    });
     expect(errorOf(() => deleteTreatment(fakeContext(), undefined, "x")).code).toBe("not_found");
   });
 });

@@ -4,11 +4,18 @@
  * where it stood and which queen headed it) and records a TREATMENT event
  * titled with the product (DESIGN.md §3). An update corrects a wrong entry and a
  * delete removes one (issue 25); the event follows the record either way.
+ *
+ * The treatment register's trail (issue 26): the TREATMENT event carries a snapshot of the
+ * register fields (`detail_json` = {"register": …}) and is renewed by a correction of any of
+ * them, so its tombstoned predecessors keep every earlier version with who wrote it and when
+ * (author_id, created_at). A delete also writes who deleted it and when (`deleted_by`,
+ * `deleted_at`) with the tombstone. core/register.ts reads the trail back.
  */
 import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
 import { entities } from "../entities.ts";
 import { checkHappened } from "../happened.ts";
+import { upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
 import {
   EventType,
@@ -37,6 +44,8 @@ export interface TreatmentFields {
   readonly reason: string;
   /** RFC 3339; the caller defaults it to now (it also reads the hive as of it). */
   readonly date: string;
+  /** Who sold or gave the medicine; absent = "". */
+  readonly supplier?: string;
 }
 
 export interface CreateTreatmentInput extends TreatmentFields {
@@ -62,12 +71,37 @@ function treatmentColumns(ctx: CommandContext, input: TreatmentFields, prefix: s
       withdrawal_until: input.withdrawalUntil,
       reason,
       date: input.date,
+      supplier: input.supplier ?? "",
     },
     prefix,
   );
   // The date says when it was given: not in the future. withdrawalUntil is planned: free.
   checkHappened(`${prefix}date`, fields.date as string, ctx.now);
   return fields;
+}
+
+/** The register fields a TREATMENT event's detail_json holds (all but the date: the event's own). */
+export const registerSnapshotColumns = [
+  "product",
+  "active_ingredient",
+  "dose",
+  "method",
+  "batch_number",
+  "withdrawal_until",
+  "reason",
+  "supplier",
+] as const;
+
+/** The TREATMENT event of a treatment with these checked columns: its title and snapshot. */
+function treatmentEvent(fields: Record<string, unknown>) {
+  const register: Record<string, unknown> = {};
+  for (const c of registerSnapshotColumns) register[c] = fields[c] ?? null;
+  return {
+    type: EventType.TREATMENT,
+    date: fields.date as string,
+    title: String(fields.product),
+    detail: { register },
+  };
 }
 
 /**
@@ -82,11 +116,7 @@ export function createTreatment(
   if (input.hiveId.trim() === "") throw invalid("hiveId", "hiveId is required");
   const fields = treatmentColumns(ctx, input, "");
   if (hive === undefined) throw notFound("hive", input.hiveId);
-  return recordOfHive(ctx, "treatment", hive, fields, {
-    type: EventType.TREATMENT,
-    date: fields.date as string,
-    title: String(fields.product),
-  });
+  return recordOfHive(ctx, "treatment", hive, fields, treatmentEvent(fields));
 }
 
 export interface UpdateTreatmentInput extends TreatmentFields {
@@ -113,19 +143,31 @@ export function updateTreatment(
   const fields = treatmentColumns(ctx, input, "treatment.");
   if (current === undefined) throw notFound("treatment", input.id);
   const date = fields.date as string;
-  return rewriteRecordOfHive(ctx, "treatment", current, refrozen(current, date, asOf), fields, {
-    type: EventType.TREATMENT,
-    date,
-    title: String(fields.product),
-  });
+  return rewriteRecordOfHive(
+    ctx,
+    "treatment",
+    current,
+    refrozen(current, date, asOf),
+    fields,
+    treatmentEvent(fields),
+  );
 }
 
-/** Tombstones the treatment and its TREATMENT events (a wrong entry, not a legal record). */
+/**
+ * Tombstones the treatment and its TREATMENT events (a wrong entry), after writing who deleted
+ * it and when (`deleted_by`, `deleted_at`): the register keeps showing it, struck through.
+ */
 export function deleteTreatment(
   ctx: CommandContext,
   current: HiveRecordState | undefined,
   id: string,
 ): Change[] {
   if (current === undefined) throw notFound("treatment", id);
-  return removeRecordOfHive(ctx, "treatment", current);
+  return [
+    upsert(ctx, "treatment", current.id, current.scopeId, {
+      deleted_by: ctx.authorId,
+      deleted_at: ctx.now.toISOString(),
+    }),
+    ...removeRecordOfHive(ctx, "treatment", current),
+  ];
 }
