@@ -346,7 +346,11 @@ const event: EntitySpec = {
     ref_entity: text,
     ref_id: text,
     amount_kg: float(0, maxHarvestKg),
-    detail_json: text,
+    /**
+     * A TREATMENT event's detail holds the treatment's register fields (issue 26): up to
+     * eight texts at their limit, each at most six characters per character once JSON-escaped.
+     */
+    detail_json: { type: "text", maxLength: 8 * 6 * maxTextLength + 1000 },
     author_id: text,
     title: text,
     date: timestamp,
