@@ -9,6 +9,9 @@ export const recordMessages = defineMessages("records", {
     note: "Note",
     date: "Date",
     batchNumber: "Batch number",
+    supplier: "Supplier",
+    supplierHint: "Pharmacy, vet or shop the medicine came from (the treatment register names it).",
+    inWithdrawal: "Taken during withdrawal period (until {{date}})",
 
     // Queens
     newQueen: "New queen",
@@ -144,6 +147,10 @@ export const recordMessages = defineMessages("records", {
     note: "Notiz",
     date: "Datum",
     batchNumber: "Chargennummer",
+    supplier: "Bezugsquelle",
+    supplierHint:
+      "Apotheke, Tierarzt oder Händler, von dem das Mittel stammt (steht im Bestandsbuch).",
+    inWithdrawal: "In der Wartezeit geerntet (bis {{date}})",
 
     newQueen: "Neue Königin",
     replaceQueen: "Königin ersetzen",
