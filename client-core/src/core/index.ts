@@ -232,6 +232,8 @@ export {
   minTimestampMs,
   parseRfc3339,
 } from "./rfc3339.ts";
+// The one CSV writer (issue 26): the treatment register's CSV and the spreadsheet export.
+export { type Cell, csvFile, type SheetLanguage } from "./transfer/csv.ts";
 export { isStorableText, utf8ByteLength } from "./utf8.ts";
 export type {
   CheckContext,
