@@ -66,17 +66,19 @@ describe("the treatment register", () => {
     expect(rows).toHaveLength(3);
     const [replaced, standing, deleted] = rows.map((r) => within(r));
     expect(replaced?.getByText("5 ml")).toBeTruthy();
-    expect(replaced?.getByText(/^Replaced by a correction on .* \(this account\)$/)).toBeTruthy();
+    expect(
+      replaced?.getByText(/^Replaced by a correction on .* \(the beekeeper \(single user\)\)$/),
+    ).toBeTruthy();
     expect(rows[0]?.className).toContain("register-line--replaced");
     expect(standing?.getByText("50 ml")).toBeTruthy();
     expect(standing?.getByText("Apotheke am Markt")).toBeTruthy();
     expect(standing?.getByText("L-22")).toBeTruthy();
     expect(standing?.getByText("Jun 19, 2026")).toBeTruthy(); // the end of withdrawal
     expect(standing?.getByText("Corrected")).toBeTruthy();
-    expect(standing?.getAllByText("this account")).toHaveLength(1);
+    expect(standing?.getAllByText("the beekeeper (single user)")).toHaveLength(1);
     expect(deleted?.getByText("Thymovar")).toBeTruthy();
     expect(deleted?.getByText("Far field")).toBeTruthy();
-    expect(deleted?.getByText(/^Deleted on .* \(this account\)$/)).toBeTruthy();
+    expect(deleted?.getByText(/^Deleted on .* \(the beekeeper \(single user\)\)$/)).toBeTruthy();
     expect(rows[2]?.className).toContain("register-line--deleted");
     // A harvest two days ago lies inside Oxuvar's withdrawal period.
     expect(within(app.getByTestId("register-harvests")).getByText(/Hive 1 · 12 kg/)).toBeTruthy();

@@ -179,7 +179,7 @@ function RegisterView(props: { data: RegisterData; year: number; apiaryId: strin
                 const x = l.treatment;
                 return (
                   <tr key={l.key} className={`register-line register-line--${l.state}`}>
-                    <td>{fmt.date(x.date)}</td>
+                    <td className="print-date">{fmt.date(x.date)}</td>
                     <td>{hiveName(x.hiveId)}</td>
                     <td>{apiaryName(x.apiaryId)}</td>
                     <td>{x.product}</td>
@@ -187,11 +187,13 @@ function RegisterView(props: { data: RegisterData; year: number; apiaryId: strin
                     <td>{x.batchNumber}</td>
                     <td>{x.dose}</td>
                     <td>{x.method}</td>
-                    <td>{x.withdrawalUntil ? fmt.date(x.withdrawalUntil) : ""}</td>
+                    <td className="print-date">
+                      {x.withdrawalUntil ? fmt.date(x.withdrawalUntil) : ""}
+                    </td>
                     <td>{x.reason}</td>
                     <td>{l.recordedBy}</td>
                     <td>{x.supplier}</td>
-                    <td className="register-status">{status(l)}</td>
+                    <td className="register-status print-wide">{status(l)}</td>
                   </tr>
                 );
               })}

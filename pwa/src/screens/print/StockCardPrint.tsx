@@ -144,7 +144,12 @@ function StockCardView({ data }: { data: StockCardData }) {
               {data.inspections.map((i) => (
                 <tr key={i.id}>
                   {stockCardColumns.map((c) => (
-                    <td key={c} className={`sc-${c}`}>
+                    <td
+                      key={c}
+                      className={
+                        c === "date" ? "print-date" : c === "note" ? "print-wide" : undefined
+                      }
+                    >
                       {cell(i, c)}
                     </td>
                   ))}

@@ -1,6 +1,7 @@
 /**
- * Names for the user ids the register prints ("recorded by", "corrected by"): the signed-in
- * account is its e-mail (or "this account" in single-user mode, where it is the only one); other
+ * Names for the user ids the register prints ("recorded by", "corrected by"): in single-user
+ * mode there is one person, "the beekeeper (single user)"; hosted, the signed-in account is its
+ * e-mail; other
  * members are their e-mail from the members list when the server can be reached (hosted mode),
  * else a short form of their id. The register works offline: the names are an addition.
  */
@@ -32,6 +33,7 @@ export function useUserNames(): (id: string) => string {
   }, [session.loginMode, session.readOnly]);
   return (id: string) => {
     if (id === "") return t("unknownUser");
+    if (!session.loginMode) return t("you");
     if (id === session.client.userId) return session.email || t("you");
     return members.get(id) || id.slice(0, 8);
   };
