@@ -249,12 +249,15 @@ describe.each(targetKinds)("UpdateTreatment and DeleteTreatment on %s", (kind) =
       body: { treatment },
     });
     const changes = await newChanges();
-    // A correction of a register field renews the event (the register's trail, issue 26).
+    // The correction's version joins the register's trail as an event created tombstoned
+    // (issue 26); the live event, still true, stays.
     expect(changes.map((c) => [c.entity, c.op])).toEqual([
       ["treatment", "CHANGE_OP_UPSERT"],
-      ["event", "CHANGE_OP_DELETE"],
       ["event", "CHANGE_OP_UPSERT"],
+      ["event", "CHANGE_OP_DELETE"],
     ]);
+    expect(changes[1]?.entityId).toBe(changes[2]?.entityId);
+    expect((await eventsOf(hiveId, tr.id)).map((e: { id: string }) => e.id)).toEqual([before.id]);
     expect(Object.keys(JSON.parse(changes[0]?.payloadJson ?? "{}")).sort()).toEqual([
       "dose",
       "reason",

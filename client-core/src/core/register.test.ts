@@ -41,11 +41,11 @@ function replica() {
           queenId: String(e.values.queen_id),
           title: String(e.values.title),
           amountKg: Number(e.values.amount_kg),
-          detailJson: String(e.values.detail_json),
         })),
     };
   };
-  return { apply, of, state };
+  const values = (key: string): Values => rows.get(key)?.values ?? {};
+  return { apply, of, state, values };
 }
 
 const hive = { id: "hive-1", apiaryId: "apiary-1", queenId: "" };
@@ -76,15 +76,20 @@ describe("registerEntries", () => {
     r.apply(second.changes);
     const bob = fakeContext({ authorId: "bob", now: new Date("2026-01-05T10:00:00.000Z") });
     r.apply(
-      updateTreatment({ ...bob, newId: () => "ev-b" }, r.state(first.id), hive, {
-        ...base,
-        id: first.id,
-        dose: "40 ml",
-      }),
+      updateTreatment(
+        { ...bob, newId: () => "ev-b" },
+        r.state(first.id),
+        hive,
+        { ...base, id: first.id, dose: "40 ml" },
+        r.values(`treatment/${first.id}`),
+      ),
     );
     const carol = fakeContext({ authorId: "carol", now: new Date("2026-01-06T10:00:00.000Z") });
     r.apply(deleteTreatment(carol, r.state("tr-2"), "tr-2"));
 
+    // The timeline keeps one live event per treatment; the trail holds every version.
+    const live = r.of("event").filter((e) => !e.deleted && e.values.ref_id === first.id);
+    expect(live).toHaveLength(1);
     const entries = registerEntries(r.of("treatment"), r.of("event"), { year: 2025 });
     expect(entries.map((e) => e.id)).toEqual([first.id, "tr-2"]);
     const [corrected, deleted] = entries;

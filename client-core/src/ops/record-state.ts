@@ -42,7 +42,6 @@ export async function hiveRecordState(
       queenId: text(e.values.queen_id),
       title: text(e.values.title),
       amountKg: Number(e.values.amount_kg ?? 0),
-      detailJson: text(e.values.detail_json),
     })),
   };
 }

@@ -87,7 +87,9 @@ export function treatmentService(sessionOf: SessionOf): ServiceImpl<typeof Treat
         };
         const current = await hiveRecordState(w, "treatment", id, EventType.TREATMENT);
         const asOf = current && input && (await hiveAsOf(w, current.hiveId, input.date));
-        const changes = updateTreatment(cc, current, asOf, input);
+        // The stored register fields: a correction of one adds its version to the trail.
+        const stored = current && (await w.get("treatment", id))?.values;
+        const changes = updateTreatment(cc, current, asOf, input, stored);
         await w.apply(await withoutUnchanged(w, changes));
         return mustGetTreatment(w, s.organizationId, id);
       });

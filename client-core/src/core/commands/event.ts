@@ -112,8 +112,6 @@ export interface RecordEvent {
   readonly queenId: string;
   readonly title: string;
   readonly amountKg: number;
-  /** Its detail_json ("" when none). */
-  readonly detailJson?: string;
 }
 
 /**
@@ -150,9 +148,10 @@ export function refrozen(
  * An edit of a record of a hive's life, written once for inspections, treatments and harvests'
  * re-freezing: the record's row with `fields` and the frozen `hive` (its scope follows the
  * apiary), and its event kept true. Events are append-only (Push refuses edits of an event), so
- * when the event's date, apiary, queen, title, amount or detail would change, the old event(s)
- * are tombstoned and a new true one is recorded (its author and created_at say who changed it
- * and when: the treatment register's trail, issue 26); an event already true is left alone.
+ * when the event's date, apiary, queen, title or amount would change, the old event(s) are
+ * tombstoned and a new true one is recorded (with `detail`; its author and created_at say who
+ * changed it and when); an event already true is left alone (its detail is not compared: a
+ * treatment's trail of other corrections is kept apart, commands/treatment.ts).
  */
 export function rewriteRecordOfHive(
   ctx: CommandContext,
@@ -171,7 +170,6 @@ export function rewriteRecordOfHive(
   ];
   const title = eventTitle(event.title);
   const amountKg = event.amountKg ?? 0;
-  const detailJson = event.detail ? JSON.stringify(event.detail) : "";
   const [only, ...more] = current.events;
   const stillTrue =
     only !== undefined &&
@@ -181,8 +179,7 @@ export function rewriteRecordOfHive(
     only.apiaryId === hive.apiaryId &&
     only.queenId === hive.queenId &&
     only.title === title &&
-    only.amountKg === amountKg &&
-    (only.detailJson ?? "") === detailJson;
+    only.amountKg === amountKg;
   if (stillTrue) return changes;
   for (const e of current.events) changes.push(tombstone(ctx, "event", e.id, e.scopeId));
   changes.push(

@@ -131,16 +131,15 @@ describe("updateTreatment / deleteTreatment", () => {
         queenId: "queen-1",
         title: "Oxalic acid 3.5%",
         amountKg: 0,
-        detailJson: String(
-          createTreatment(fakeContext(), hive, input).changes[1]?.payload.detail_json,
-        ),
       },
     ],
   };
   const edit = { ...input, id: "tr-1" };
+  /** The stored treatment's columns (what UpdateTreatment compares a correction with). */
+  const storedValues = createTreatment(fakeContext(), hive, input).changes[0]?.payload ?? {};
 
   it("overwrites with CreateTreatment's rules (reason default varroa), never hive_id or created_at; a true event stays", () => {
-    expect(updateTreatment(fakeContext(), stored, hive, edit)).toHaveLength(1);
+    expect(updateTreatment(fakeContext(), stored, hive, edit, storedValues)).toHaveLength(1);
     const changes = updateTreatment(fakeContext(), stored, hive, { ...edit, dose: "40 ml" });
     expect(changes[0]?.payload).toEqual({
       product: "Oxalic acid 3.5%",
@@ -157,26 +156,44 @@ describe("updateTreatment / deleteTreatment", () => {
     });
   });
 
-  it("renews the event on a correction of any register field: who corrected it and when (the register's trail)", () => {
+  it("records a correction of any other register field as a version in the trail, created tombstoned: who corrected it and when", () => {
     const ctx = fakeContext({ authorId: "user-2" });
+    const column = {
+      dose: "dose",
+      supplier: "supplier",
+      batchNumber: "batch_number",
+      withdrawalUntil: "withdrawal_until",
+    } as const;
     for (const [field, value] of [
       ["dose", "40 ml"],
       ["supplier", "Apotheke Nord"],
       ["batchNumber", "L-23"],
       ["withdrawalUntil", "2026-01-10T00:00:00.000Z"],
     ] as const) {
-      const changes = updateTreatment(ctx, stored, hive, { ...edit, [field]: value });
+      const changes = updateTreatment(ctx, stored, hive, { ...edit, [field]: value }, storedValues);
       expect(
         changes.map((c) => [c.entity, c.op]),
         field,
       ).toEqual([
         ["treatment", "upsert"],
-        ["event", "delete"],
         ["event", "upsert"],
+        ["event", "delete"],
       ]);
-      expect(changes[2]?.payload).toMatchObject({ author_id: "user-2", ref_id: "tr-1" });
-      expect(changes[2]?.payload.created_at).toBe(ctx.now.toISOString());
+      const [, version, gone] = changes;
+      expect(gone?.entityId).toBe(version?.entityId);
+      expect(version?.payload).toMatchObject({
+        type: EventType.TREATMENT,
+        author_id: "user-2",
+        created_at: ctx.now.toISOString(),
+        ref_entity: "treatment",
+        ref_id: "tr-1",
+        title: "Oxalic acid 3.5%",
+      });
+      const { register } = JSON.parse(String(version?.payload.detail_json));
+      expect(register[column[field]], field).toBe(value);
     }
+    // The same values again: nothing for the trail.
+    expect(updateTreatment(ctx, stored, hive, edit, storedValues)).toHaveLength(1);
   });
 
   it("a new product renames the event; a new date re-freezes and moves it", () => {
@@ -209,7 +226,7 @@ describe("updateTreatment / deleteTreatment", () => {
       errorOf(() => updateTreatment(fakeContext(), stored, hive, { ...edit, date: future })),
     ).toMatchObject({ code: "invalid", field: "treatment.date" });
     const later = { ...edit, withdrawalUntil: "2027-01-01T00:00:00.000Z" };
-    expect(updateTreatment(fakeContext(), stored, hive, later)).toHaveLength(3);
+    expect(updateTreatment(fakeContext(), stored, hive, later, storedValues)).toHaveLength(3);
     expect(errorOf(() => updateTreatment(fakeContext(), undefined, hive, edit)).code).toBe(
       "not_found",
     );
