@@ -92,11 +92,13 @@ function RegisterView(props: { data: RegisterData; year: number; apiaryId: strin
   const status = (l: RegisterLine) =>
     l.state === "replaced"
       ? t("correctedOn", { when: fmt.dateTime(l.changedAt), who: l.changedBy ?? "" })
-      : l.state === "deleted"
-        ? t("deletedOn", { when: fmt.dateTime(l.changedAt), who: l.changedBy ?? "" })
-        : l.corrected
-          ? t("corrected")
-          : "";
+      : l.state === "merged"
+        ? t("mergedWith")
+        : l.state === "deleted"
+          ? t("deletedOn", { when: fmt.dateTime(l.changedAt), who: l.changedBy ?? "" })
+          : l.corrected
+            ? t("corrected")
+            : "";
   const go = (y: number, a: string) =>
     navigate(`${paths.register}?year=${y}${a ? `&apiary=${encodeURIComponent(a)}` : ""}`, {
       replace: true,

@@ -31,6 +31,7 @@ export const printMessages = defineMessages("print", {
     correctedOn: "Replaced by a correction on {{when}} ({{who}})",
     deletedOn: "Deleted on {{when}} ({{who}})",
     corrected: "Corrected",
+    mergedWith: "Last version written here; merged with a correction made on another device",
     you: "the beekeeper (single user)",
     unknownUser: "unknown",
     deletedHive: "deleted hive",
@@ -94,6 +95,8 @@ export const printMessages = defineMessages("print", {
     correctedOn: "Durch Berichtigung ersetzt am {{when}} ({{who}})",
     deletedOn: "Gelöscht am {{when}} ({{who}})",
     corrected: "Berichtigt",
+    mergedWith:
+      "Zuletzt hier geschrieben; mit einer Berichtigung auf einem anderen Gerät zusammengeführt",
     you: "Imker/in (Einzelnutzer)",
     unknownUser: "unbekannt",
     deletedHive: "gelöschtes Volk",

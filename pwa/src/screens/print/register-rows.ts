@@ -9,7 +9,11 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Cell } from "@hivekeep/client-core/core";
 import type { Treatment, TreatmentRegisterEntry } from "@hivekeep/proto";
 
-export type LineState = "current" | "replaced" | "deleted";
+/**
+ * replaced: a correction came after it; merged: the last version written, which a correction made
+ * on another device at the same time merged with (the standing line is the merge).
+ */
+export type LineState = "current" | "replaced" | "merged" | "deleted";
 
 export interface RegisterLine {
   readonly key: string;
@@ -27,6 +31,27 @@ export interface RegisterLine {
 export interface RegisterNames {
   /** A user id as a name ("" = unknown). */
   user(id: string): string;
+}
+
+const registerFields = [
+  "product",
+  "activeIngredient",
+  "dose",
+  "method",
+  "batchNumber",
+  "reason",
+  "supplier",
+] as const;
+
+const ms = (t: Treatment["date"]) => (t ? timestampDate(t).getTime() : undefined);
+
+/** Whether two versions hold the same register fields. */
+export function sameRegisterFields(a: Treatment, b: Treatment): boolean {
+  return (
+    registerFields.every((f) => a[f] === b[f]) &&
+    ms(a.date) === ms(b.date) &&
+    ms(a.withdrawalUntil) === ms(b.withdrawalUntil)
+  );
 }
 
 export function registerLines(
@@ -50,6 +75,16 @@ export function registerLines(
         recordedBy,
         changedAt: next.writtenAt && timestampDate(next.writtenAt),
         changedBy: names.user(next.authorId),
+        corrected: false,
+      });
+    }
+    const last = versions.at(-1)?.treatment;
+    if (versions.length > 1 && last !== undefined && !sameRegisterFields(last, current)) {
+      lines.push({
+        key: `${current.id}:merged`,
+        treatment: last,
+        state: "merged",
+        recordedBy,
         corrected: false,
       });
     }
