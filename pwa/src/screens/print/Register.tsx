@@ -165,7 +165,8 @@ function RegisterView(props: { data: RegisterData; year: number; apiaryId: strin
       {lines.length === 0 ? (
         <p>{t("none")}</p>
       ) : (
-        <div className="print-table-wrap">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a wide table scrolls in this box; the keyboard must reach it (axe scrollable-region-focusable).
+        <section className="print-table-wrap" tabIndex={0} aria-label={title}>
           <table className="print-table register-table">
             <thead>
               <tr>
@@ -201,7 +202,7 @@ function RegisterView(props: { data: RegisterData; year: number; apiaryId: strin
               })}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
       <h2 className="print-subtitle">{t("harvestsTitle")}</h2>
       {data.inWithdrawal.length === 0 ? (

@@ -61,6 +61,7 @@ function StockCardView({ data }: { data: StockCardData }) {
   const now = useNow();
   const session = useAppSession();
   const { hive, apiary, queen } = data;
+  const title = t("stockCardTitle", { hive: hive.name });
   const n = (v: number) => (v > 0 ? fmt.number(v) : "");
   const yes = (v: boolean) => (v ? t("yes") : t("no"));
   const cell = (i: Inspection, c: (typeof stockCardColumns)[number]): string => {
@@ -97,7 +98,7 @@ function StockCardView({ data }: { data: StockCardData }) {
   };
   return (
     <Page
-      title={t("stockCardTitle", { hive: hive.name })}
+      title={title}
       back={paths.hive(hive.id)}
       actions={
         <button type="button" className="button" onClick={() => window.print()}>
@@ -129,7 +130,8 @@ function StockCardView({ data }: { data: StockCardData }) {
       {data.inspections.length === 0 ? (
         <p>{t("noVisits")}</p>
       ) : (
-        <div className="print-table-wrap">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a wide table scrolls in this box; the keyboard must reach it (axe scrollable-region-focusable).
+        <section className="print-table-wrap" tabIndex={0} aria-label={title}>
           <table className="print-table stock-card-table">
             <thead>
               <tr>
@@ -157,7 +159,7 @@ function StockCardView({ data }: { data: StockCardData }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
     </Page>
   );
