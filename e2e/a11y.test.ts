@@ -50,6 +50,8 @@ const screens: readonly Screen[] = [
   { name: "task-form", path: (s) => `/tasks/new?hive=${s.hiveId}` },
   { name: "task-edit", path: (s) => `/tasks/${s.taskId}/edit` },
   { name: "settings", path: () => "/settings" },
+  { name: "register", path: () => "/register" },
+  { name: "stock-card", path: (s) => `/hives/${s.hiveId}/stock-card` },
 ];
 
 const notFound = /^(Not found|Nicht gefunden)$/;

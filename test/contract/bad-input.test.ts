@@ -137,6 +137,7 @@ const fields: Record<string, Expect | "invalid_argument"> = {
   "TreatmentService/CreateTreatment method": "text",
   "TreatmentService/CreateTreatment batchNumber": "text",
   "TreatmentService/CreateTreatment reason": "text",
+  "TreatmentService/CreateTreatment supplier": "text",
   "TreatmentService/UpdateTreatment treatment.id": "id",
   "TreatmentService/UpdateTreatment treatment.organizationId": "ignored",
   // hive_id never changes; apiary_id and queen_id are frozen as of the date.
@@ -149,6 +150,8 @@ const fields: Record<string, Expect | "invalid_argument"> = {
   "TreatmentService/UpdateTreatment treatment.method": "text",
   "TreatmentService/UpdateTreatment treatment.batchNumber": "text",
   "TreatmentService/UpdateTreatment treatment.reason": "text",
+  "TreatmentService/UpdateTreatment treatment.supplier": "text",
+  "TreatmentService/GetTreatmentRegister apiaryId": "filter",
   "TreatmentService/DeleteTreatment id": "id",
 
   "HarvestService/ListHarvests hiveId": "filter",
@@ -291,6 +294,7 @@ describe.each(targetKinds)("bad input to the record services on %s", (kind) => {
       "TaskService/UpdateTask": { task: { id: taskId, title: "Feed", hiveId } },
       "TaskService/DeleteTask": { id: taskId },
       "TreatmentService/ListTreatments": {},
+      "TreatmentService/GetTreatmentRegister": {},
       "TreatmentService/GetTreatment": { id: treatmentId },
       "TreatmentService/CreateTreatment": { hiveId, product: "Thymol" },
       "TreatmentService/UpdateTreatment": {

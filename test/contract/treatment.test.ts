@@ -249,7 +249,15 @@ describe.each(targetKinds)("UpdateTreatment and DeleteTreatment on %s", (kind) =
       body: { treatment },
     });
     const changes = await newChanges();
-    expect(changes.map((c) => c.entity)).toEqual(["treatment"]);
+    // The correction's version joins the register's trail as an event created tombstoned
+    // (issue 26); the live event, still true, stays.
+    expect(changes.map((c) => [c.entity, c.op])).toEqual([
+      ["treatment", "CHANGE_OP_UPSERT"],
+      ["event", "CHANGE_OP_UPSERT"],
+      ["event", "CHANGE_OP_DELETE"],
+    ]);
+    expect(changes[1]?.entityId).toBe(changes[2]?.entityId);
+    expect((await eventsOf(hiveId, tr.id)).map((e: { id: string }) => e.id)).toEqual([before.id]);
     expect(Object.keys(JSON.parse(changes[0]?.payloadJson ?? "{}")).sort()).toEqual([
       "dose",
       "reason",
@@ -267,6 +275,11 @@ describe.each(targetKinds)("UpdateTreatment and DeleteTreatment on %s", (kind) =
     const events = await eventsOf(hiveId, tr.id);
     expect(events.map((e: { title: string }) => e.title)).toEqual(["Thymol"]);
     expect(events[0].id).not.toBe(before.id);
+    // The same values again change nothing.
+    await callOk(t, "TreatmentService/UpdateTreatment", {
+      treatment: { ...sent, product: "Thymol" },
+    });
+    expect(await newChanges()).toEqual([]);
   });
 
   it("a changed date re-freezes the apiary and queen as of it, and the event follows", async () => {
@@ -340,6 +353,7 @@ describe.each(targetKinds)("UpdateTreatment and DeleteTreatment on %s", (kind) =
     expect((await t.call("TreatmentService/GetTreatment", { id: tr.id })).status).toBe(404);
     expect(await eventsOf(hiveId, tr.id)).toEqual([]);
     expect((await newChanges()).map((c) => [c.entity, c.entityId, c.op])).toEqual([
+      ["treatment", tr.id, "CHANGE_OP_UPSERT"], // deleted_by, deleted_at (issue 26)
       ["treatment", tr.id, "CHANGE_OP_DELETE"],
       ["event", event.id, "CHANGE_OP_DELETE"],
     ]);
@@ -349,5 +363,102 @@ describe.each(targetKinds)("UpdateTreatment and DeleteTreatment on %s", (kind) =
     await expect(client.deleteTreatment({ id: tr.id })).rejects.toSatisfy(
       (e: unknown) => e instanceof ConnectError && e.code === Code.NotFound,
     );
+  });
+});
+
+describe.each(targetKinds)("supplier and the treatment register (issue 26) on %s", (kind) => {
+  const t = useTestTarget(kind);
+  let apiaryId: string;
+  let hiveId: string;
+  beforeAll(async () => {
+    ({ apiaryId, hiveId } = await withApiaryAndHive(t));
+  });
+  const register = async (body: object) =>
+    (await callOk(t, "TreatmentService/GetTreatmentRegister", body)).entries ?? [];
+
+  it("CreateTreatment and UpdateTreatment take a supplier; a treatment without one has none", async () => {
+    const tr = (
+      await callOk(t, "TreatmentService/CreateTreatment", {
+        hiveId,
+        product: "Oxuvar",
+        supplier: "Apotheke am Markt",
+        date: "2025-12-20T09:00:00Z",
+      })
+    ).treatment;
+    expect(tr.supplier).toBe("Apotheke am Markt");
+    const { treatment } = await callOk(t, "TreatmentService/UpdateTreatment", {
+      treatment: { ...tr, supplier: "Imkerbedarf Nord" },
+    });
+    expect(treatment).toEqual({ ...tr, supplier: "Imkerbedarf Nord" });
+    const typed = await t.client(TreatmentService).getTreatment({ id: tr.id });
+    expect(typed.treatment?.supplier).toBe("Imkerbedarf Nord");
+    const plain = (await callOk(t, "TreatmentService/CreateTreatment", { hiveId, product: "OA" }))
+      .treatment;
+    expect(plain).not.toHaveProperty("supplier");
+  });
+
+  it("keeps every version of a corrected treatment and a deleted one, with who and when, oldest first", async () => {
+    const { hiveId: hive2, apiaryId: apiary2 } = await withApiaryAndHive(t);
+    const first = (
+      await callOk(t, "TreatmentService/CreateTreatment", {
+        hiveId,
+        product: "Oxuvar",
+        dose: "50 ml",
+        batchNumber: "L-1",
+        supplier: "Apotheke",
+        date: "2023-03-01T09:00:00Z",
+      })
+    ).treatment;
+    const wrong = (
+      await callOk(t, "TreatmentService/CreateTreatment", {
+        hiveId: hive2,
+        product: "Thymol",
+        date: "2023-04-01T09:00:00Z",
+      })
+    ).treatment;
+    await callOk(t, "TreatmentService/CreateTreatment", {
+      hiveId,
+      product: "Other year",
+      date: "2022-04-01T09:00:00Z",
+    });
+    await callOk(t, "TreatmentService/UpdateTreatment", {
+      treatment: { ...first, dose: "40 ml" },
+    });
+    await callOk(t, "TreatmentService/DeleteTreatment", { id: wrong.id });
+
+    const entries = await register({ year: 2023 });
+    expect(entries.map((e: { treatment: { id: string } }) => e.treatment.id)).toEqual([
+      first.id,
+      wrong.id,
+    ]);
+    const [corrected, deleted] = entries;
+    expect(corrected.treatment).toMatchObject({ dose: "40 ml", supplier: "Apotheke", apiaryId });
+    expect(corrected).not.toHaveProperty("deleted");
+    expect(
+      corrected.versions.map((v: { treatment: { dose: string } }) => v.treatment.dose),
+    ).toEqual(["50 ml", "40 ml"]);
+    for (const v of corrected.versions) {
+      expect(v.authorId).toBe(t.userId);
+      expect(Date.parse(v.writtenAt)).not.toBeNaN();
+      expect(v.treatment).toMatchObject({ batchNumber: "L-1", supplier: "Apotheke", hiveId });
+    }
+    expect(deleted).toMatchObject({
+      deleted: true,
+      deletedBy: t.userId,
+      treatment: { product: "Thymol", apiaryId: apiary2 },
+    });
+    expect(Date.parse(deleted.deletedAt)).not.toBeNaN();
+    expect(deleted.versions).toHaveLength(1);
+
+    const ofApiary = await register({ year: 2023, apiaryId: apiary2 });
+    expect(ofApiary.map((e: { treatment: { id: string } }) => e.treatment.id)).toEqual([wrong.id]);
+    expect((await register({})).length).toBeGreaterThanOrEqual(3);
+    // The deleted treatment stays deleted for the contract's own reads.
+    expect((await t.call("TreatmentService/GetTreatment", { id: wrong.id })).status).toBe(404);
+  });
+
+  it("refuses a year out of range with invalid_argument", async () => {
+    const r = await t.call("TreatmentService/GetTreatmentRegister", { year: 12000 });
+    expect(expectError(r, 400).code).toBe("invalid_argument");
   });
 });

@@ -303,6 +303,11 @@ const treatment: EntitySpec = {
     apiary_id: ref("apiary"),
     queen_id: ref("queen"),
     created_at: timestamp,
+    /** Who sold or gave the medicine (the register names it, issue 26). */
+    supplier: text,
+    /** Who deleted it and when, set with its tombstone: the register shows it (issue 26). */
+    deleted_by: text,
+    deleted_at: timestamp,
   },
   required: ["hive_id", "product", "date"],
   appendOnly: false,
@@ -341,7 +346,11 @@ const event: EntitySpec = {
     ref_entity: text,
     ref_id: text,
     amount_kg: float(0, maxHarvestKg),
-    detail_json: text,
+    /**
+     * A TREATMENT event's detail holds the treatment's register fields (issue 26): up to
+     * eight texts at their limit, each at most six characters per character once JSON-escaped.
+     */
+    detail_json: { type: "text", maxLength: 8 * 6 * maxTextLength + 1000 },
     author_id: text,
     title: text,
     date: timestamp,

@@ -104,6 +104,7 @@ export {
   createTreatment,
   defaultTreatmentReason,
   deleteTreatment,
+  registerSnapshotColumns,
   type TreatmentFields,
   type TreatmentHive,
   type UpdateTreatmentInput,
@@ -219,6 +220,13 @@ export {
 } from "./orphans.ts";
 export { maxQuotedLength, quote } from "./quote.ts";
 export {
+  type RegisterEntry,
+  type RegisterFilter,
+  type RegisterRow,
+  type RegisterVersion,
+  registerEntries,
+} from "./register.ts";
+export {
   isTimestampInRange,
   maxTimestampMs,
   minTimestampMs,
@@ -234,6 +242,8 @@ export {
   type StoredRecord,
   writeBackup,
 } from "./transfer/backup.ts";
+// The one CSV writer (issue 26): the treatment register's CSV and the spreadsheet export.
+export { type Cell, csvFile, type SheetLanguage } from "./transfer/csv.ts";
 export {
   type EntityCount,
   type ImportPlan,
@@ -267,3 +277,15 @@ export type {
   WireChange,
 } from "./validate-change.ts";
 export { checkChange, isClockAheadReason, parseWireChange } from "./validate-change.ts";
+export {
+  harvestWithdrawal,
+  type Instant,
+  instantMs,
+  type RunningWithdrawal,
+  runningWithdrawals,
+  type WithdrawalSource,
+  withdrawalAt,
+  withdrawalCovers,
+  withdrawalEndsByHive,
+  withdrawalRunning,
+} from "./withdrawal.ts";

@@ -5,25 +5,36 @@
  * event) correct a wrong entry (issue 25).
  */
 import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import {
   CreateTreatmentResponseSchema,
   DeleteTreatmentResponseSchema,
+  GetTreatmentRegisterResponseSchema,
   GetTreatmentResponseSchema,
   ListTreatmentsResponseSchema,
+  TreatmentRegisterEntrySchema,
   TreatmentSchema,
   type TreatmentService,
+  TreatmentVersionSchema,
   UpdateTreatmentResponseSchema,
 } from "@hivekeep/proto";
 import { EventType } from "../core/commands/event.ts";
 import { createTreatment, deleteTreatment, updateTreatment } from "../core/commands/treatment.ts";
+import { invalid } from "../core/domain-error.ts";
+import { registerEntries } from "../core/register.ts";
 import { hiveAsOf } from "./hive-at.ts";
 import { getRecord, listPage } from "./record-reads.ts";
 import { hiveRecordState } from "./record-state.ts";
 import type { ReplicaReader } from "./replica-store.ts";
 import { commandContext, type SessionOf } from "./session.ts";
 import { isoOr, isoOrNull } from "./timestamps.ts";
+import { toProto } from "./to-proto.ts";
 import { withoutUnchanged } from "./unchanged.ts";
+
+/** A stored RFC 3339 string as a Timestamp; "" = unset. */
+const timestampOrUndefined = (iso: string) =>
+  iso === "" ? undefined : timestampFromDate(new Date(iso));
 
 const mustGetTreatment = (r: ReplicaReader, organizationId: string, id: string) =>
   getRecord(r, "treatment", TreatmentSchema, organizationId, id);
@@ -76,7 +87,9 @@ export function treatmentService(sessionOf: SessionOf): ServiceImpl<typeof Treat
         };
         const current = await hiveRecordState(w, "treatment", id, EventType.TREATMENT);
         const asOf = current && input && (await hiveAsOf(w, current.hiveId, input.date));
-        const changes = updateTreatment(cc, current, asOf, input);
+        // The stored register fields: a correction of one adds its version to the trail.
+        const stored = current && (await w.get("treatment", id))?.values;
+        const changes = updateTreatment(cc, current, asOf, input, stored);
         await w.apply(await withoutUnchanged(w, changes));
         return mustGetTreatment(w, s.organizationId, id);
       });
@@ -90,6 +103,58 @@ export function treatmentService(sessionOf: SessionOf): ServiceImpl<typeof Treat
         await w.apply(deleteTreatment(commandContext(s), current, req.id));
       });
       return create(DeleteTreatmentResponseSchema, {});
+    },
+
+    // The register (issue 26): tombstones too, read from the replica (works offline).
+    async getTreatmentRegister(req, ctx) {
+      const s = sessionOf(ctx);
+      if (req.year < 0 || req.year > 9999) throw invalid("year", "year must be 0 … 9999");
+      const entries = await s.store.read(async (r) => {
+        const [treatments, events] = await Promise.all([
+          r.list("treatment", { orderBy: [{ column: "id" }], evenDeleted: true }),
+          r.list("event", {
+            where: [
+              { column: "ref_entity", eq: "treatment" },
+              { column: "type", eq: EventType.TREATMENT },
+            ],
+            orderBy: [{ column: "id" }],
+            evenDeleted: true,
+          }),
+        ]);
+        return registerEntries(treatments.rows, events.rows, {
+          year: req.year,
+          apiaryId: req.apiaryId,
+        });
+      });
+      const asRow = (id: string, values: Record<string, unknown>) =>
+        ({ id, scopeId: "", values, clock: {}, deleted: false }) as const;
+      return create(GetTreatmentRegisterResponseSchema, {
+        entries: entries.map((e) =>
+          create(TreatmentRegisterEntrySchema, {
+            treatment: toProto(
+              TreatmentSchema,
+              "treatment",
+              asRow(e.id, e.values),
+              s.organizationId,
+            ),
+            versions: e.versions.map((v) =>
+              create(TreatmentVersionSchema, {
+                treatment: toProto(
+                  TreatmentSchema,
+                  "treatment",
+                  asRow(e.id, v.values),
+                  s.organizationId,
+                ),
+                authorId: v.authorId,
+                writtenAt: timestampOrUndefined(v.writtenAt),
+              }),
+            ),
+            deleted: e.deleted,
+            deletedBy: e.deletedBy,
+            deletedAt: timestampOrUndefined(e.deletedAt),
+          }),
+        ),
+      });
     },
   };
 }

@@ -156,6 +156,16 @@ export function replicaStoreSuite(name: string, open: () => Promise<OpenedStore>
         const scopes = await r.scopesOf("hive", [partial, gone, freshId(), gone]);
         expect([...scopes]).toEqual([[gone, apiary]]);
         expect((await r.scopesOf("hive", [])).size).toBe(0);
+        for (const limit of [undefined, 10]) {
+          const all = await r.list("hive", {
+            where: [{ column: "apiary_id", eq: apiary }],
+            orderBy: [{ column: "name" }, { column: "id" }],
+            limit,
+            evenDeleted: true,
+          });
+          expect(all.rows.find((x) => x.id === gone)?.deleted, `limit ${limit}`).toBe(true);
+          expect(all.rows.map((x) => x.id)).not.toContain(partial);
+        }
       });
     });
 

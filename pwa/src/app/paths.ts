@@ -21,6 +21,8 @@ export const routes = {
   hive: "/hives/:id",
   editHive: "/hives/:id/edit",
   relocateHive: "/hives/:id/relocate",
+  /** A hive's printable stock card (issue 26). */
+  stockCard: "/hives/:id/stock-card",
   inspect: "/hives/:id/inspect",
   newQueen: "/hives/:id/queen",
   newTreatment: "/hives/:id/treatment",
@@ -35,6 +37,8 @@ export const routes = {
   /** From the task list: `/tasks/…/edit?from=tasks` (`paths.editTask(id, "tasks")`), back there. */
   editTask: "/tasks/:id/edit",
   attention: "/sync",
+  /** The treatment register: `/register?year=2026&apiary=…` (issue 26). */
+  register: "/register",
   settings: "/settings",
   apiKeys: "/settings/api-keys",
   members: "/settings/members",

@@ -77,7 +77,7 @@ export function recordOfHive(
   entity: "inspection" | "treatment" | "harvest",
   hive: HiveAsOf,
   fields: Values,
-  event: Pick<EventInput, "type" | "date" | "title" | "amountKg">,
+  event: Pick<EventInput, "type" | "date" | "title" | "amountKg" | "detail">,
 ): { id: string; changes: Change[] } {
   const id = ctx.newId();
   return {
@@ -149,7 +149,9 @@ export function refrozen(
  * re-freezing: the record's row with `fields` and the frozen `hive` (its scope follows the
  * apiary), and its event kept true. Events are append-only (Push refuses edits of an event), so
  * when the event's date, apiary, queen, title or amount would change, the old event(s) are
- * tombstoned and a new true one is recorded; an event already true is left alone.
+ * tombstoned and a new true one is recorded (with `detail`; its author and created_at say who
+ * changed it and when); an event already true is left alone (its detail is not compared: a
+ * treatment's trail of other corrections is kept apart, commands/treatment.ts).
  */
 export function rewriteRecordOfHive(
   ctx: CommandContext,
@@ -157,7 +159,7 @@ export function rewriteRecordOfHive(
   current: HiveRecordState,
   hive: HiveAsOf,
   fields: Values,
-  event: Pick<EventInput, "type" | "date" | "title" | "amountKg">,
+  event: Pick<EventInput, "type" | "date" | "title" | "amountKg" | "detail">,
 ): Change[] {
   const changes: Change[] = [
     upsert(ctx, entity, current.id, hive.apiaryId, {

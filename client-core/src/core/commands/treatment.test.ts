@@ -39,6 +39,7 @@ describe("createTreatment", () => {
       date: "2025-12-20T09:00:00.000Z",
       apiary_id: "apiary-1",
       queen_id: "queen-1",
+      supplier: "",
       created_at: "2026-05-20T10:00:00.000Z",
     });
     expect(event?.payload).toMatchObject({
@@ -50,6 +51,19 @@ describe("createTreatment", () => {
       ref_entity: "treatment",
       ref_id: "id-1",
       title: "Oxalic acid 3.5%",
+    });
+    // The register's snapshot: every register field but the date (the event's own).
+    expect(JSON.parse(String(event?.payload.detail_json))).toEqual({
+      register: {
+        product: "Oxalic acid 3.5%",
+        active_ingredient: "oxalic acid",
+        dose: "50 ml",
+        method: "trickling",
+        batch_number: "L-22",
+        withdrawal_until: null,
+        reason: "varroa",
+        supplier: "",
+      },
     });
   });
 
@@ -121,10 +135,12 @@ describe("updateTreatment / deleteTreatment", () => {
     ],
   };
   const edit = { ...input, id: "tr-1" };
+  /** The stored treatment's columns (what UpdateTreatment compares a correction with). */
+  const storedValues = createTreatment(fakeContext(), hive, input).changes[0]?.payload ?? {};
 
   it("overwrites with CreateTreatment's rules (reason default varroa), never hive_id or created_at; a true event stays", () => {
+    expect(updateTreatment(fakeContext(), stored, hive, edit, storedValues)).toHaveLength(1);
     const changes = updateTreatment(fakeContext(), stored, hive, { ...edit, dose: "40 ml" });
-    expect(changes).toHaveLength(1);
     expect(changes[0]?.payload).toEqual({
       product: "Oxalic acid 3.5%",
       active_ingredient: "oxalic acid",
@@ -134,9 +150,50 @@ describe("updateTreatment / deleteTreatment", () => {
       withdrawal_until: null,
       reason: "varroa",
       date: "2025-12-20T09:00:00.000Z",
+      supplier: "",
       apiary_id: "apiary-1",
       queen_id: "queen-1",
     });
+  });
+
+  it("records a correction of any other register field as a version in the trail, created tombstoned: who corrected it and when", () => {
+    const ctx = fakeContext({ authorId: "user-2" });
+    const column = {
+      dose: "dose",
+      supplier: "supplier",
+      batchNumber: "batch_number",
+      withdrawalUntil: "withdrawal_until",
+    } as const;
+    for (const [field, value] of [
+      ["dose", "40 ml"],
+      ["supplier", "Apotheke Nord"],
+      ["batchNumber", "L-23"],
+      ["withdrawalUntil", "2026-01-10T00:00:00.000Z"],
+    ] as const) {
+      const changes = updateTreatment(ctx, stored, hive, { ...edit, [field]: value }, storedValues);
+      expect(
+        changes.map((c) => [c.entity, c.op]),
+        field,
+      ).toEqual([
+        ["treatment", "upsert"],
+        ["event", "upsert"],
+        ["event", "delete"],
+      ]);
+      const [, version, gone] = changes;
+      expect(gone?.entityId).toBe(version?.entityId);
+      expect(version?.payload).toMatchObject({
+        type: EventType.TREATMENT,
+        author_id: "user-2",
+        created_at: ctx.now.toISOString(),
+        ref_entity: "treatment",
+        ref_id: "tr-1",
+        title: "Oxalic acid 3.5%",
+      });
+      const { register } = JSON.parse(String(version?.payload.detail_json));
+      expect(register[column[field]], field).toBe(value);
+    }
+    // The same values again: nothing for the trail.
+    expect(updateTreatment(ctx, stored, hive, edit, storedValues)).toHaveLength(1);
   });
 
   it("a new product renames the event; a new date re-freezes and moves it", () => {
@@ -169,19 +226,24 @@ describe("updateTreatment / deleteTreatment", () => {
       errorOf(() => updateTreatment(fakeContext(), stored, hive, { ...edit, date: future })),
     ).toMatchObject({ code: "invalid", field: "treatment.date" });
     const later = { ...edit, withdrawalUntil: "2027-01-01T00:00:00.000Z" };
-    expect(updateTreatment(fakeContext(), stored, hive, later)).toHaveLength(1);
+    expect(updateTreatment(fakeContext(), stored, hive, later, storedValues)).toHaveLength(3);
     expect(errorOf(() => updateTreatment(fakeContext(), undefined, hive, edit)).code).toBe(
       "not_found",
     );
   });
 
-  it("deleteTreatment tombstones the treatment and its event; unknown is not_found", () => {
-    expect(
-      deleteTreatment(fakeContext(), stored, "tr-1").map((c) => [c.entity, c.entityId, c.op]),
-    ).toEqual([
+  it("deleteTreatment writes who deleted it and when, then tombstones the treatment and its event; unknown is not_found", () => {
+    const ctx = fakeContext({ authorId: "user-2" });
+    const changes = deleteTreatment(ctx, stored, "tr-1");
+    expect(changes.map((c) => [c.entity, c.entityId, c.op])).toEqual([
+      ["treatment", "tr-1", "upsert"],
       ["treatment", "tr-1", "delete"],
       ["event", "ev-1", "delete"],
     ]);
+    expect(changes[0]?.payload).toEqual({
+      deleted_by: "user-2",
+      deleted_at: ctx.now.toISOString(),
+    });
     expect(errorOf(() => deleteTreatment(fakeContext(), undefined, "x")).code).toBe("not_found");
   });
 });

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hivekeep/v1/treatment.proto.
  */
 export const file_hivekeep_v1_treatment: GenFile = /*@__PURE__*/
-  fileDesc("ChtoaXZla2VlcC92MS90cmVhdG1lbnQucHJvdG8SC2hpdmVrZWVwLnYxIuYCCglUcmVhdG1lbnQSCgoCaWQYASABKAkSFwoPb3JnYW5pemF0aW9uX2lkGAIgASgJEg8KB2hpdmVfaWQYAyABKAkSDwoHcHJvZHVjdBgEIAEoCRIZChFhY3RpdmVfaW5ncmVkaWVudBgFIAEoCRIMCgRkb3NlGAYgASgJEg4KBm1ldGhvZBgHIAEoCRIUCgxiYXRjaF9udW1iZXIYCCABKAkSNAoQd2l0aGRyYXdhbF91bnRpbBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGcmVhc29uGAogASgJEigKBGRhdGUYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCWFwaWFyeV9pZBgMIAEoCRIQCghxdWVlbl9pZBgNIAEoCRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJQChVMaXN0VHJlYXRtZW50c1JlcXVlc3QSDwoHaGl2ZV9pZBgBIAEoCRImCgRwYWdlGAIgASgLMhguaGl2ZWtlZXAudjEuUGFnZVJlcXVlc3QibQoWTGlzdFRyZWF0bWVudHNSZXNwb25zZRIqCgp0cmVhdG1lbnRzGAEgAygLMhYuaGl2ZWtlZXAudjEuVHJlYXRtZW50EicKBHBhZ2UYAiABKAsyGS5oaXZla2VlcC52MS5QYWdlUmVzcG9uc2UiIQoTR2V0VHJlYXRtZW50UmVxdWVzdBIKCgJpZBgBIAEoCSJBChRHZXRUcmVhdG1lbnRSZXNwb25zZRIpCgl0cmVhdG1lbnQYASABKAsyFi5oaXZla2VlcC52MS5UcmVhdG1lbnQi+QEKFkNyZWF0ZVRyZWF0bWVudFJlcXVlc3QSDwoHaGl2ZV9pZBgBIAEoCRIPCgdwcm9kdWN0GAIgASgJEhkKEWFjdGl2ZV9pbmdyZWRpZW50GAMgASgJEgwKBGRvc2UYBCABKAkSDgoGbWV0aG9kGAUgASgJEhQKDGJhdGNoX251bWJlchgGIAEoCRI0ChB3aXRoZHJhd2FsX3VudGlsGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZyZWFzb24YCCABKAkSKAoEZGF0ZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiRAoXQ3JlYXRlVHJlYXRtZW50UmVzcG9uc2USKQoJdHJlYXRtZW50GAEgASgLMhYuaGl2ZWtlZXAudjEuVHJlYXRtZW50IkMKFlVwZGF0ZVRyZWF0bWVudFJlcXVlc3QSKQoJdHJlYXRtZW50GAEgASgLMhYuaGl2ZWtlZXAudjEuVHJlYXRtZW50IkQKF1VwZGF0ZVRyZWF0bWVudFJlc3BvbnNlEikKCXRyZWF0bWVudBgBIAEoCzIWLmhpdmVrZWVwLnYxLlRyZWF0bWVudCIkChZEZWxldGVUcmVhdG1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIhkKF0RlbGV0ZVRyZWF0bWVudFJlc3BvbnNlMtwDChBUcmVhdG1lbnRTZXJ2aWNlElkKDkxpc3RUcmVhdG1lbnRzEiIuaGl2ZWtlZXAudjEuTGlzdFRyZWF0bWVudHNSZXF1ZXN0GiMuaGl2ZWtlZXAudjEuTGlzdFRyZWF0bWVudHNSZXNwb25zZRJTCgxHZXRUcmVhdG1lbnQSIC5oaXZla2VlcC52MS5HZXRUcmVhdG1lbnRSZXF1ZXN0GiEuaGl2ZWtlZXAudjEuR2V0VHJlYXRtZW50UmVzcG9uc2USXAoPQ3JlYXRlVHJlYXRtZW50EiMuaGl2ZWtlZXAudjEuQ3JlYXRlVHJlYXRtZW50UmVxdWVzdBokLmhpdmVrZWVwLnYxLkNyZWF0ZVRyZWF0bWVudFJlc3BvbnNlElwKD1VwZGF0ZVRyZWF0bWVudBIjLmhpdmVrZWVwLnYxLlVwZGF0ZVRyZWF0bWVudFJlcXVlc3QaJC5oaXZla2VlcC52MS5VcGRhdGVUcmVhdG1lbnRSZXNwb25zZRJcCg9EZWxldGVUcmVhdG1lbnQSIy5oaXZla2VlcC52MS5EZWxldGVUcmVhdG1lbnRSZXF1ZXN0GiQuaGl2ZWtlZXAudjEuRGVsZXRlVHJlYXRtZW50UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_hivekeep_v1_common]);
+  fileDesc("ChtoaXZla2VlcC92MS90cmVhdG1lbnQucHJvdG8SC2hpdmVrZWVwLnYxIvgCCglUcmVhdG1lbnQSCgoCaWQYASABKAkSFwoPb3JnYW5pemF0aW9uX2lkGAIgASgJEg8KB2hpdmVfaWQYAyABKAkSDwoHcHJvZHVjdBgEIAEoCRIZChFhY3RpdmVfaW5ncmVkaWVudBgFIAEoCRIMCgRkb3NlGAYgASgJEg4KBm1ldGhvZBgHIAEoCRIUCgxiYXRjaF9udW1iZXIYCCABKAkSNAoQd2l0aGRyYXdhbF91bnRpbBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGcmVhc29uGAogASgJEigKBGRhdGUYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCWFwaWFyeV9pZBgMIAEoCRIQCghxdWVlbl9pZBgNIAEoCRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCghzdXBwbGllchgPIAEoCSJQChVMaXN0VHJlYXRtZW50c1JlcXVlc3QSDwoHaGl2ZV9pZBgBIAEoCRImCgRwYWdlGAIgASgLMhguaGl2ZWtlZXAudjEuUGFnZVJlcXVlc3QibQoWTGlzdFRyZWF0bWVudHNSZXNwb25zZRIqCgp0cmVhdG1lbnRzGAEgAygLMhYuaGl2ZWtlZXAudjEuVHJlYXRtZW50EicKBHBhZ2UYAiABKAsyGS5oaXZla2VlcC52MS5QYWdlUmVzcG9uc2UiIQoTR2V0VHJlYXRtZW50UmVxdWVzdBIKCgJpZBgBIAEoCSJBChRHZXRUcmVhdG1lbnRSZXNwb25zZRIpCgl0cmVhdG1lbnQYASABKAsyFi5oaXZla2VlcC52MS5UcmVhdG1lbnQiiwIKFkNyZWF0ZVRyZWF0bWVudFJlcXVlc3QSDwoHaGl2ZV9pZBgBIAEoCRIPCgdwcm9kdWN0GAIgASgJEhkKEWFjdGl2ZV9pbmdyZWRpZW50GAMgASgJEgwKBGRvc2UYBCABKAkSDgoGbWV0aG9kGAUgASgJEhQKDGJhdGNoX251bWJlchgGIAEoCRI0ChB3aXRoZHJhd2FsX3VudGlsGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZyZWFzb24YCCABKAkSKAoEZGF0ZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIc3VwcGxpZXIYCiABKAkiRAoXQ3JlYXRlVHJlYXRtZW50UmVzcG9uc2USKQoJdHJlYXRtZW50GAEgASgLMhYuaGl2ZWtlZXAudjEuVHJlYXRtZW50IkMKFlVwZGF0ZVRyZWF0bWVudFJlcXVlc3QSKQoJdHJlYXRtZW50GAEgASgLMhYuaGl2ZWtlZXAudjEuVHJlYXRtZW50IkQKF1VwZGF0ZVRyZWF0bWVudFJlc3BvbnNlEikKCXRyZWF0bWVudBgBIAEoCzIWLmhpdmVrZWVwLnYxLlRyZWF0bWVudCIkChZEZWxldGVUcmVhdG1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIhkKF0RlbGV0ZVRyZWF0bWVudFJlc3BvbnNlIj4KG0dldFRyZWF0bWVudFJlZ2lzdGVyUmVxdWVzdBIMCgR5ZWFyGAEgASgFEhEKCWFwaWFyeV9pZBgCIAEoCSKAAQoQVHJlYXRtZW50VmVyc2lvbhIpCgl0cmVhdG1lbnQYASABKAsyFi5oaXZla2VlcC52MS5UcmVhdG1lbnQSEQoJYXV0aG9yX2lkGAIgASgJEi4KCndyaXR0ZW5fYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIskBChZUcmVhdG1lbnRSZWdpc3RlckVudHJ5EikKCXRyZWF0bWVudBgBIAEoCzIWLmhpdmVrZWVwLnYxLlRyZWF0bWVudBIvCgh2ZXJzaW9ucxgCIAMoCzIdLmhpdmVrZWVwLnYxLlRyZWF0bWVudFZlcnNpb24SDwoHZGVsZXRlZBgDIAEoCBISCgpkZWxldGVkX2J5GAQgASgJEi4KCmRlbGV0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlQKHEdldFRyZWF0bWVudFJlZ2lzdGVyUmVzcG9uc2USNAoHZW50cmllcxgBIAMoCzIjLmhpdmVrZWVwLnYxLlRyZWF0bWVudFJlZ2lzdGVyRW50cnkyyQQKEFRyZWF0bWVudFNlcnZpY2USWQoOTGlzdFRyZWF0bWVudHMSIi5oaXZla2VlcC52MS5MaXN0VHJlYXRtZW50c1JlcXVlc3QaIy5oaXZla2VlcC52MS5MaXN0VHJlYXRtZW50c1Jlc3BvbnNlElMKDEdldFRyZWF0bWVudBIgLmhpdmVrZWVwLnYxLkdldFRyZWF0bWVudFJlcXVlc3QaIS5oaXZla2VlcC52MS5HZXRUcmVhdG1lbnRSZXNwb25zZRJcCg9DcmVhdGVUcmVhdG1lbnQSIy5oaXZla2VlcC52MS5DcmVhdGVUcmVhdG1lbnRSZXF1ZXN0GiQuaGl2ZWtlZXAudjEuQ3JlYXRlVHJlYXRtZW50UmVzcG9uc2USXAoPVXBkYXRlVHJlYXRtZW50EiMuaGl2ZWtlZXAudjEuVXBkYXRlVHJlYXRtZW50UmVxdWVzdBokLmhpdmVrZWVwLnYxLlVwZGF0ZVRyZWF0bWVudFJlc3BvbnNlElwKD0RlbGV0ZVRyZWF0bWVudBIjLmhpdmVrZWVwLnYxLkRlbGV0ZVRyZWF0bWVudFJlcXVlc3QaJC5oaXZla2VlcC52MS5EZWxldGVUcmVhdG1lbnRSZXNwb25zZRJrChRHZXRUcmVhdG1lbnRSZWdpc3RlchIoLmhpdmVrZWVwLnYxLkdldFRyZWF0bWVudFJlZ2lzdGVyUmVxdWVzdBopLmhpdmVrZWVwLnYxLkdldFRyZWF0bWVudFJlZ2lzdGVyUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_hivekeep_v1_common]);
 
 /**
  * @generated from message hivekeep.v1.Treatment
@@ -91,6 +91,13 @@ export type Treatment = Message<"hivekeep.v1.Treatment"> & {
    * @generated from field: google.protobuf.Timestamp created_at = 14;
    */
   createdAt?: Timestamp | undefined;
+
+  /**
+   * Who sold or gave the medicine (issue 26: the treatment register names it).
+   *
+   * @generated from field: string supplier = 15;
+   */
+  supplier: string;
 };
 
 /**
@@ -226,6 +233,11 @@ export type CreateTreatmentRequest = Message<"hivekeep.v1.CreateTreatmentRequest
    * @generated from field: google.protobuf.Timestamp date = 9;
    */
   date?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string supplier = 10;
+   */
+  supplier: string;
 };
 
 /**
@@ -317,6 +329,119 @@ export const DeleteTreatmentResponseSchema: GenMessage<DeleteTreatmentResponse> 
   messageDesc(file_hivekeep_v1_treatment, 10);
 
 /**
+ * @generated from message hivekeep.v1.GetTreatmentRegisterRequest
+ */
+export type GetTreatmentRegisterRequest = Message<"hivekeep.v1.GetTreatmentRegisterRequest"> & {
+  /**
+   * @generated from field: int32 year = 1;
+   */
+  year: number;
+
+  /**
+   * @generated from field: string apiary_id = 2;
+   */
+  apiaryId: string;
+};
+
+/**
+ * Describes the message hivekeep.v1.GetTreatmentRegisterRequest.
+ * Use `create(GetTreatmentRegisterRequestSchema)` to create a new message.
+ */
+export const GetTreatmentRegisterRequestSchema: GenMessage<GetTreatmentRegisterRequest> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_treatment, 11);
+
+/**
+ * One version of a treatment's register fields, as it was written, with who wrote it and when.
+ *
+ * @generated from message hivekeep.v1.TreatmentVersion
+ */
+export type TreatmentVersion = Message<"hivekeep.v1.TreatmentVersion"> & {
+  /**
+   * The register fields of this version (id, hive_id, apiary_id, date, product, … supplier).
+   *
+   * @generated from field: hivekeep.v1.Treatment treatment = 1;
+   */
+  treatment?: Treatment | undefined;
+
+  /**
+   * The user who recorded (first version) or corrected (later ones) it; "" when unknown.
+   *
+   * @generated from field: string author_id = 2;
+   */
+  authorId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp written_at = 3;
+   */
+  writtenAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message hivekeep.v1.TreatmentVersion.
+ * Use `create(TreatmentVersionSchema)` to create a new message.
+ */
+export const TreatmentVersionSchema: GenMessage<TreatmentVersion> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_treatment, 12);
+
+/**
+ * @generated from message hivekeep.v1.TreatmentRegisterEntry
+ */
+export type TreatmentRegisterEntry = Message<"hivekeep.v1.TreatmentRegisterEntry"> & {
+  /**
+   * The treatment as it stands (a deleted one: as it was when deleted).
+   *
+   * @generated from field: hivekeep.v1.Treatment treatment = 1;
+   */
+  treatment?: Treatment | undefined;
+
+  /**
+   * Oldest first; the last is the current one. More than one: it was corrected.
+   *
+   * @generated from field: repeated hivekeep.v1.TreatmentVersion versions = 2;
+   */
+  versions: TreatmentVersion[];
+
+  /**
+   * @generated from field: bool deleted = 3;
+   */
+  deleted: boolean;
+
+  /**
+   * @generated from field: string deleted_by = 4;
+   */
+  deletedBy: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp deleted_at = 5;
+   */
+  deletedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message hivekeep.v1.TreatmentRegisterEntry.
+ * Use `create(TreatmentRegisterEntrySchema)` to create a new message.
+ */
+export const TreatmentRegisterEntrySchema: GenMessage<TreatmentRegisterEntry> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_treatment, 13);
+
+/**
+ * @generated from message hivekeep.v1.GetTreatmentRegisterResponse
+ */
+export type GetTreatmentRegisterResponse = Message<"hivekeep.v1.GetTreatmentRegisterResponse"> & {
+  /**
+   * @generated from field: repeated hivekeep.v1.TreatmentRegisterEntry entries = 1;
+   */
+  entries: TreatmentRegisterEntry[];
+};
+
+/**
+ * Describes the message hivekeep.v1.GetTreatmentRegisterResponse.
+ * Use `create(GetTreatmentRegisterResponseSchema)` to create a new message.
+ */
+export const GetTreatmentRegisterResponseSchema: GenMessage<GetTreatmentRegisterResponse> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_treatment, 14);
+
+/**
  * @generated from service hivekeep.v1.TreatmentService
  */
 export const TreatmentService: GenService<{
@@ -369,6 +494,19 @@ export const TreatmentService: GenService<{
     methodKind: "unary";
     input: typeof DeleteTreatmentRequestSchema;
     output: typeof DeleteTreatmentResponseSchema;
+  },
+  /**
+   * The treatment register (issue 26; not in the contract): every treatment given in `year`
+   * (by its date, UTC; 0 = every year), of one apiary when `apiary_id` is set (the apiary the
+   * treatment froze), oldest first; deleted ones too, and every earlier version of a corrected
+   * one, each with who wrote it and when, so the register cannot be silently rewritten.
+   *
+   * @generated from rpc hivekeep.v1.TreatmentService.GetTreatmentRegister
+   */
+  getTreatmentRegister: {
+    methodKind: "unary";
+    input: typeof GetTreatmentRegisterRequestSchema;
+    output: typeof GetTreatmentRegisterResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_hivekeep_v1_treatment, 0);

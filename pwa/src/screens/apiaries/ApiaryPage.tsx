@@ -16,6 +16,7 @@ import {
   useAction,
   Writable,
 } from "../../ui/page.tsx";
+import { printMessages } from "../print/messages.ts";
 import { apiaryMessages } from "./messages.ts";
 import { hasCoords, mapUrl } from "./present.ts";
 import { type ApiaryPage as Data, useApiaryPage } from "./queries.ts";
@@ -74,6 +75,7 @@ function Place(props: { readonly apiary: Apiary }) {
 
 function Hives(props: { readonly apiary: Apiary; readonly hives: readonly Hive[] }) {
   const t = useMessages(apiaryMessages);
+  const tp = useMessages(printMessages);
   const tc = useMessages(commonMessages);
   const { apiary: a, hives } = props;
   return (
@@ -102,6 +104,11 @@ function Hives(props: { readonly apiary: Apiary; readonly hives: readonly Hive[]
           </Link>
         </div>
       </Writable>
+      <p>
+        <Link href={`${paths.register}?apiary=${encodeURIComponent(a.id)}`}>
+          {tp("openRegister")}
+        </Link>
+      </p>
     </Card>
   );
 }

@@ -20,6 +20,7 @@ import { dashboardMessages } from "./messages.ts";
 import { type Dashboard as Data, useDashboard } from "./queries.ts";
 import { RecentCard } from "./RecentCard.tsx";
 import { TasksCard } from "./TasksCard.tsx";
+import { WithdrawalsCard } from "./WithdrawalsCard.tsx";
 
 export default function Dashboard() {
   const t = useMessages(dashboardMessages);
@@ -48,6 +49,7 @@ function Overview(props: { readonly data: Data; readonly year: number }) {
     <Page title={t("title")}>
       {starting && <GetStarted apiaries={d.apiaries} />}
       {d.hives > 0 && <Figures d={d} />}
+      <WithdrawalsCard treatments={props.data.treatments} hives={props.data.hives} />
       <div className="dash__grid">
         {d.hives > 0 && <DueCard due={d.dueInspections} />}
         <div className="dash__col">

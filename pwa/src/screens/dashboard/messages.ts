@@ -2,6 +2,8 @@ import { defineMessages } from "../../i18n.ts";
 
 export const dashboardMessages = defineMessages("dashboard", {
   en: {
+    withdrawalsTitle: "Running withdrawal periods",
+    withdrawalUntil: "Until {{date}}",
     title: "Overview",
     // Stat tiles
     figures: "Figures",
@@ -72,6 +74,8 @@ export const dashboardMessages = defineMessages("dashboard", {
     queenUnknown: "A removed queen",
   },
   de: {
+    withdrawalsTitle: "Laufende Wartezeiten",
+    withdrawalUntil: "Bis {{date}}",
     title: "Übersicht",
     figures: "Kennzahlen",
     apiaries: "Stände",

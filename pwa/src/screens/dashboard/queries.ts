@@ -8,7 +8,7 @@
  * (`keep`), so coming back to the overview shows the last one at once while it runs again.
  */
 import type { HivekeepClient } from "@hivekeep/client-core";
-import type { GetDashboardResponse, HoneyStat, Inspection } from "@hivekeep/proto";
+import type { GetDashboardResponse, Hive, HoneyStat, Inspection, Treatment } from "@hivekeep/proto";
 import { type Live, orMissing, useLiveQuery } from "../../app/client.tsx";
 import { allHives, listAll } from "../../app/list-all.ts";
 import { dueAfterDays } from "../hives/hive-logic.ts";
@@ -28,6 +28,9 @@ export interface Dashboard {
   readonly perApiary: readonly HoneyStat[];
   /** The best queens of `year`, with their year, marking and hive. */
   readonly queens: readonly QueenHoney[];
+  /** Every treatment (the running withdrawal periods are derived with core's one rule). */
+  readonly treatments: readonly Treatment[];
+  readonly hives: readonly Hive[];
 }
 
 /** Everything the overview shows; `year` is the season of the honey tables. */
@@ -36,13 +39,17 @@ export function useDashboard(year: number): Live<Dashboard> {
 }
 
 async function readDashboard(c: HivekeepClient, year: number): Promise<Dashboard> {
-  const [d, honey, hives, queens] = await Promise.all([
+  const [d, honey, hives, queens, treatments] = await Promise.all([
     c.stats.getDashboard({ thresholdDays }),
     c.stats.getHoneyStats({ year }),
     allHives(c),
     listAll(
       (page) => c.queens.listQueens({ page }),
       (r) => r.queens,
+    ),
+    listAll(
+      (page) => c.treatments.listTreatments({ page }),
+      (r) => r.treatments,
     ),
   ]);
   const inspections = await recentInspections(
@@ -54,6 +61,8 @@ async function readDashboard(c: HivekeepClient, year: number): Promise<Dashboard
     recent: joinRecent(d.recentInspections, hives, inspections),
     perApiary: honey.perApiary,
     queens: joinQueenHoney(honey.perQueen.slice(0, queensShown), queens, hives),
+    treatments,
+    hives,
   };
 }
 

@@ -3,6 +3,7 @@
  * inspected; searched in place by name or QR code. Lost and dissolved hives come last, greyed.
  */
 import "./hive-list.css";
+import { withdrawalEndsByHive } from "@hivekeep/client-core/core";
 import { type ReactNode, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { useNow } from "../../app/now.tsx";
@@ -49,6 +50,7 @@ function Hives({ data }: { data: HiveListData }) {
   const fmt = useFormat();
   const now = useNow();
   const [query, setQuery] = useState("");
+  const withdrawalEnds = useMemo(() => withdrawalEndsByHive(data.treatments, now), [data, now]);
   const shown = useMemo(
     () => data.hives.filter((x) => matchesSearch(x.hive, query)),
     [data, query],
@@ -84,6 +86,11 @@ function Hives({ data }: { data: HiveListData }) {
                     <span className="list__title">{h.name}</span>
                     <HiveStatusBadge status={h.status} />
                   </span>
+                  {withdrawalEnds.has(h.id) && (
+                    <span className="badge badge--bad hive-row__withdrawal">
+                      {t("withdrawalShort", { date: fmt.date(withdrawalEnds.get(h.id)) })}
+                    </span>
+                  )}
                   <span className="list__meta">
                     <QueenMark queen={data.queenOf.get(h.id)} />
                     <span>{data.apiaryNames.get(h.apiaryId) ?? t("unknownApiary")}</span>

@@ -122,7 +122,7 @@ function HiveView({ data }: { data: HivePageData }) {
       <div className="grid hive-sections">
         <InspectionsCard inspections={data.inspections} />
         <TreatmentsCard treatments={data.treatments} />
-        <HarvestsCard harvests={data.harvests} />
+        <HarvestsCard harvests={data.harvests} treatments={data.treatments} />
         <PlacementsCard
           stays={placementHistory(data.events, removed ? deletedAt : undefined)}
           apiaryName={apiaryName}

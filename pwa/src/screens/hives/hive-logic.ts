@@ -4,7 +4,10 @@
  * (the rule itself: records/rules.ts), and where a hive stood (from its CREATED and MOVED
  * events). What kind of record an inspection is: inspections/fields.ts.
  */
-import { reigningOf } from "@hivekeep/client-core/core";
+import {
+  runningWithdrawals as coreRunningWithdrawals,
+  reigningOf,
+} from "@hivekeep/client-core/core";
 import { defaultThresholdDays, wholeDaysSince } from "@hivekeep/client-core/ops";
 import {
   type Event,
@@ -16,7 +19,6 @@ import {
   type Treatment,
 } from "@hivekeep/proto";
 import { toDate } from "../../format.ts";
-import { withdrawalRunning } from "../records/rules.ts";
 
 /** Days after which a hive is due for an inspection (GetDashboard's default threshold). */
 export const dueAfterDays = defaultThresholdDays;
@@ -92,17 +94,17 @@ export function reigningQueens(queens: readonly Queen[]): Map<string, Queen> {
   return out;
 }
 
-/** Treatments whose withdrawal period is still running, the one ending last first. */
+/**
+ * Treatments whose withdrawal period is still running, the one ending last first: client-core's
+ * one rule (core/withdrawal.ts), in the hive page's order.
+ */
 export function runningWithdrawals(
   treatments: readonly Treatment[],
   now: Date = new Date(),
 ): Treatment[] {
-  return treatments
-    .filter((t) => withdrawalRunning(t, now))
-    .sort(
-      (a, b) =>
-        (toDate(b.withdrawalUntil)?.getTime() ?? 0) - (toDate(a.withdrawalUntil)?.getTime() ?? 0),
-    );
+  return coreRunningWithdrawals(treatments, now)
+    .map((w) => w.treatment)
+    .reverse();
 }
 
 /** One stay of a hive at an apiary; `until` is undefined while it still stands there. */

@@ -2,6 +2,7 @@ import { defineMessages, type Words } from "../../i18n.ts";
 
 export const hiveMessages = defineMessages("hives", {
   en: {
+    withdrawalShort: "Withdrawal until {{date}}",
     title: "Hives",
     new: "New hive",
     edit: "Edit hive",
@@ -135,6 +136,7 @@ export const hiveMessages = defineMessages("hives", {
     boxesCount_other: "{{count}} boxes",
   },
   de: {
+    withdrawalShort: "Wartezeit bis {{date}}",
     title: "Völker",
     new: "Neues Volk",
     edit: "Volk bearbeiten",

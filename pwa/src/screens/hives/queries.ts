@@ -115,6 +115,8 @@ export interface HiveListData {
   readonly apiaryNames: ReadonlyMap<string, string>;
   /** The reigning queen of each hive that has one. */
   readonly queenOf: ReadonlyMap<string, Queen>;
+  /** Every treatment: each hive's running withdrawal period is shown with its end (issue 26). */
+  readonly treatments: readonly Treatment[];
 }
 
 /**
@@ -124,12 +126,16 @@ export interface HiveListData {
  */
 export function useHiveList(): Live<HiveListData> {
   return useLiveQuery(async (c) => {
-    const [hives, apiaries, queens] = await Promise.all([
+    const [hives, apiaries, queens, treatments] = await Promise.all([
       allHives(c),
       allApiaries(c),
       listAll(
         (page) => c.queens.listQueens({ onlyActive: true, page }),
         (r) => r.queens,
+      ),
+      listAll(
+        (page) => c.treatments.listTreatments({ page }),
+        (r) => r.treatments,
       ),
     ]);
     const last = await Promise.all(
@@ -145,6 +151,7 @@ export function useHiveList(): Live<HiveListData> {
         .sort((a, b) => compareHives(a.hive, b.hive)),
       apiaryNames: new Map(apiaries.map((a) => [a.id, a.name])),
       queenOf: reigningQueens(queens),
+      treatments,
     };
   }, []);
 }

@@ -57,4 +57,27 @@ describe("the harvest form", () => {
     const app = await renderAt("/hives/0190a000-0000-7000-8000-000000000000/harvest");
     await app.findByRole("heading", { level: 1, name: "Not found" });
   });
+
+  it("saves honey taken inside a withdrawal period only when confirmed, and marks it (issue 26)", async () => {
+    const client = await openTestClient();
+    const home = await seed.apiary(client, { name: "Home meadow" });
+    const hive = await seed.hive(client, { apiaryId: home.id, name: "Hive 1" });
+    await seed.treatment(client, {
+      hiveId: hive.id,
+      product: "Oxalic acid",
+      date: at(daysAgo(3)),
+      withdrawalUntil: at(daysAgo(-10)),
+    });
+    const app = await renderAt(`/hives/${hive.id}/harvest`, { client });
+    await app.findByRole("heading", { level: 1, name: "New harvest" });
+    await app.user.type(app.getByLabelText(/^Amount/), "7");
+    await app.user.click(app.getByRole("button", { name: "Save harvest" }));
+    expect((await app.findByRole("alert")).textContent).toMatch(/^Confirm that this honey/);
+    expect((await client.harvests.listHarvests({ hiveId: hive.id })).harvests).toEqual([]);
+    await app.user.click(app.getByLabelText(/^I record this honey as taken during/));
+    await app.user.click(app.getByRole("button", { name: "Save harvest" }));
+    await app.findByRole("heading", { level: 1, name: "Hive 1" });
+    expect((await client.harvests.listHarvests({ hiveId: hive.id })).harvests).toHaveLength(1);
+    expect((await app.findByTestId("harvest-in-withdrawal")).textContent).toMatch(/Oxalic acid$/);
+  });
 });

@@ -69,6 +69,9 @@ function Form(props: { hive: Hive; treatments: readonly Treatment[] }) {
   // A missing amount (required) in the form's words; a wrong one in the registry rule's.
   const [amountMissing, setAmountMissing] = useState(false);
   const [showProblems, setShowProblems] = useState(false);
+  // Honey taken inside a withdrawal period is saved only when the beekeeper says so (issue 26).
+  const [confirmed, setConfirmed] = useState(false);
+  const [confirmMissing, setConfirmMissing] = useState(false);
 
   const save = useAction(async (kg: number, when: Date) => {
     await client.harvests.createHarvest({
@@ -111,8 +114,11 @@ function Form(props: { hive: Hive; treatments: readonly Treatment[] }) {
           setAmountMissing(amount === undefined);
           setShowProblems(!amountOk || !waterOk);
           const when = date ?? now;
-          if (amountOk && waterOk && !happenedInFuture(when, now)) void save.run(amount, when);
-          else focusFirstInvalid(e.currentTarget);
+          const confirmOk = blocking === undefined || confirmed;
+          setConfirmMissing(!confirmOk);
+          if (amountOk && waterOk && confirmOk && !happenedInFuture(when, now)) {
+            void save.run(amount, when);
+          } else focusFirstInvalid(e.currentTarget);
         }}
       >
         <div className="form__row">
@@ -161,6 +167,28 @@ function Form(props: { hive: Hive; treatments: readonly Treatment[] }) {
           </button>
         </div>
         <TextArea label={t("note")} value={note} onChange={setNote} />
+        {blocking && (
+          <div className="field records-confirm">
+            <label className="records-confirm__label">
+              <input
+                type="checkbox"
+                checked={confirmed}
+                aria-invalid={confirmMissing || undefined}
+                aria-describedby={confirmMissing ? "harvest-confirm-error" : undefined}
+                onChange={(e) => {
+                  setConfirmed(e.target.checked);
+                  if (e.target.checked) setConfirmMissing(false);
+                }}
+              />{" "}
+              {t("confirmWithdrawal", { date: fmt.date(blocking.withdrawalUntil) })}
+            </label>
+            {confirmMissing && (
+              <p className="field__error" id="harvest-confirm-error" role="alert">
+                {t("confirmWithdrawalMissing")}
+              </p>
+            )}
+          </div>
+        )}
         <FormFooter action={save} label={t("saveHarvest")} big />
       </form>
     </>

@@ -54,6 +54,7 @@ export function TreatmentRow(props: {
           {detail(t("method"), x.method)}
           {detail(t("reason"), x.reason)}
           {x.batchNumber && <span>{t("batch", { value: x.batchNumber })}</span>}
+          {detail(t("supplier"), x.supplier)}
         </span>
         {props.editable && (
           <Link
@@ -69,10 +70,16 @@ export function TreatmentRow(props: {
   );
 }
 
-export function HarvestRow(props: { readonly harvest: Harvest; readonly actions?: ReactNode }) {
+export function HarvestRow(props: {
+  readonly harvest: Harvest;
+  readonly actions?: ReactNode;
+  /** The treatment whose withdrawal period covers the harvest's date (core's harvestWithdrawal). */
+  readonly withdrawal?: Treatment;
+}) {
   const t = useMessages(recordMessages);
   const fmt = useFormat();
   const h = props.harvest;
+  const w = props.withdrawal;
   return (
     <li className="list__item">
       <div className="list__row list__stack">
@@ -82,6 +89,14 @@ export function HarvestRow(props: { readonly harvest: Harvest; readonly actions?
           </span>
           <span>{fmt.date(h.date)}</span>
         </span>
+        {w && (
+          <span
+            className="badge badge--bad records-in-withdrawal"
+            data-testid="harvest-in-withdrawal"
+          >
+            {t("inWithdrawal", { date: fmt.date(w.withdrawalUntil) })} · {w.product}
+          </span>
+        )}
         <span className="list__meta">
           {h.waterContent > 0 && (
             // A refractometer reads tenths: 17.6 % is not 18 %.

@@ -80,3 +80,19 @@ describe("editing a treatment", () => {
     await expect(client.treatments.getTreatment({ id: treatment.id })).rejects.toThrow();
   });
 });
+
+describe("a treatment's supplier (issue 26)", () => {
+  it("is entered on the form, saved, and shown on the hive page's row", async () => {
+    const client = await openTestClient();
+    const home = await seed.apiary(client, { name: "Home meadow" });
+    const hive = await seed.hive(client, { apiaryId: home.id, name: "Hive 1" });
+    const app = await renderAt(`/hives/${hive.id}/treatment`, { client });
+    await app.user.type(await app.findByLabelText(/^Product/), "Oxuvar");
+    await app.user.type(app.getByLabelText(/^Supplier/), "Apotheke am Markt");
+    await app.user.click(app.getByRole("button", { name: /^Save/ }));
+    await app.findByRole("heading", { level: 1, name: "Hive 1" });
+    const [saved] = (await client.treatments.listTreatments({ hiveId: hive.id })).treatments;
+    expect(saved?.supplier).toBe("Apotheke am Markt");
+    expect(await app.findByText("Supplier: Apotheke am Markt")).toBeTruthy();
+  });
+});

@@ -97,6 +97,7 @@ function Form(props: { hive: Hive; treatment: Treatment | undefined }) {
   const [method, setMethod] = useState(x?.method ?? "");
   const [reason, setReason] = useState(x ? x.reason : t("reasonDefault"));
   const [batchNumber, setBatchNumber] = useState(x?.batchNumber ?? "");
+  const [supplier, setSupplier] = useState(x?.supplier ?? "");
   const [days, setDays] = useState<number | undefined>(x && withdrawalDaysOf(x));
   const [productError, setProductError] = useState<string | undefined>();
   const [showDaysProblem, setShowDaysProblem] = useState(false);
@@ -109,6 +110,7 @@ function Form(props: { hive: Hive; treatment: Treatment | undefined }) {
       dose: dose.trim(),
       method: method.trim(),
       batchNumber: batchNumber.trim(),
+      supplier: supplier.trim(),
       reason: reason.trim(),
       date: toTimestamp(when),
     };
@@ -185,6 +187,12 @@ function Form(props: { hive: Hive; treatment: Treatment | undefined }) {
         <DateField label={t("date")} value={date} onChange={setDate} happenedBy={now} required />
         <TextField label={t("batchNumber")} value={batchNumber} onChange={setBatchNumber} />
       </div>
+      <TextField
+        label={t("supplier")}
+        value={supplier}
+        onChange={setSupplier}
+        hint={t("supplierHint")}
+      />
       <div className="form__row">
         <NumberField
           label={t("withdrawalDays")}

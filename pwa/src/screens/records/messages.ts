@@ -9,6 +9,13 @@ export const recordMessages = defineMessages("records", {
     note: "Note",
     date: "Date",
     batchNumber: "Batch number",
+    supplier: "Supplier",
+    supplierHint: "Pharmacy, vet or shop the medicine came from (the treatment register names it).",
+    inWithdrawal: "Taken during withdrawal period (until {{date}})",
+    confirmWithdrawal:
+      "I record this honey as taken during the withdrawal period (until {{date}}): it is marked as such and not sold or eaten.",
+    confirmWithdrawalMissing:
+      "Confirm that this honey was taken during the withdrawal period, or change the date.",
 
     // Queens
     newQueen: "New queen",
@@ -144,6 +151,14 @@ export const recordMessages = defineMessages("records", {
     note: "Notiz",
     date: "Datum",
     batchNumber: "Chargennummer",
+    supplier: "Bezugsquelle",
+    supplierHint:
+      "Apotheke, Tierarzt oder Händler, von dem das Mittel stammt (steht im Bestandsbuch).",
+    inWithdrawal: "In der Wartezeit geerntet (bis {{date}})",
+    confirmWithdrawal:
+      "Ich erfasse diesen Honig als in der Wartezeit (bis {{date}}) geerntet: Er wird so gekennzeichnet und weder verkauft noch verzehrt.",
+    confirmWithdrawalMissing:
+      "Bestätigen Sie, dass dieser Honig in der Wartezeit geerntet wurde, oder ändern Sie das Datum.",
 
     newQueen: "Neue Königin",
     replaceQueen: "Königin ersetzen",

@@ -1,6 +1,7 @@
 /**
  * The small rules of the record screens, kept pure so they are tested on their own:
- * a treatment's withdrawal period, a task's due state, and a task's due date as a calendar day.
+ * a treatment's withdrawal period in days (the periods themselves: client-core's
+ * core/withdrawal.ts), a task's due state, and a task's due date as a calendar day.
  * The value rules of the columns (ranges, whole numbers) are the registry's (client-core
  * entities.ts), applied with its checker as the commands and Push apply them; here only what
  * no column holds (withdrawal days, a queen's plausible year as of today).
@@ -67,34 +68,11 @@ export function withdrawalDaysOf(
   return days > 0 ? days : undefined;
 }
 
-/** Whether a treatment's withdrawal period still runs at `at` (it ends at withdrawalUntil). */
-export function withdrawalRunning(
-  treatment: Pick<Treatment, "withdrawalUntil">,
-  at: Date,
-): boolean {
-  const until = toDate(treatment.withdrawalUntil);
-  return until !== undefined && until.getTime() > at.getTime();
-}
-
 /**
- * The treatment whose withdrawal period covers `at` (given on or before `at`, ending after it);
- * of several, the one that ends last. Undefined when honey taken at `at` is clear of all.
+ * Whether a withdrawal period still runs, and the treatment whose period covers a harvest's
+ * date: the one rule of client-core (core/withdrawal.ts), which the server applies too.
  */
-export function withdrawalAt(treatments: readonly Treatment[], at: Date): Treatment | undefined {
-  let found: Treatment | undefined;
-  let foundEnd = 0;
-  for (const t of treatments) {
-    const given = toDate(t.date);
-    const until = toDate(t.withdrawalUntil);
-    if (until === undefined || until.getTime() <= at.getTime()) continue;
-    if (given !== undefined && given.getTime() > at.getTime()) continue;
-    if (found === undefined || until.getTime() > foundEnd) {
-      found = t;
-      foundEnd = until.getTime();
-    }
-  }
-  return found;
-}
+export { withdrawalAt, withdrawalRunning } from "@hivekeep/client-core/core";
 
 /** The last moment of a calendar day (local): a task due "on the 12th" is overdue from the 13th. */
 export function endOfDay(date: Date): Date {

@@ -9,6 +9,7 @@ import { useAppSession } from "../../app/client.tsx";
 import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import { Card, Page } from "../../ui/page.tsx";
+import { printMessages } from "../print/messages.ts";
 import { RecordsLink } from "../records-io/RecordsLink.tsx";
 import { Device } from "./Device.tsx";
 import { LanguageChoice } from "./LanguageChoice.tsx";
@@ -18,6 +19,7 @@ import { Organizations } from "./Organizations.tsx";
 
 export default function Settings() {
   const t = useMessages(settingsMessages);
+  const tp = useMessages(printMessages);
   const session = useAppSession();
   return (
     <Page title={t("title")}>
@@ -34,6 +36,16 @@ export default function Settings() {
       <RecordsLink />
       <Card>
         <LanguageChoice />
+      </Card>
+      <Card title={tp("openRegister")}>
+        <ul className="list settings-links">
+          <li className="list__item">
+            <Link href={paths.register} className="list__link">
+              <span className="list__title">{tp("openRegister")}</span>
+              <span className="list__meta">{tp("openRegisterHint")}</span>
+            </Link>
+          </li>
+        </ul>
       </Card>
       <Device />
     </Page>

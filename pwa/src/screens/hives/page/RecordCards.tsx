@@ -1,4 +1,5 @@
 /** The hive page's record sections: inspections, treatments, harvests and where it stood. */
+import { harvestWithdrawal } from "@hivekeep/client-core/core";
 import type { Harvest, Inspection, Treatment } from "@hivekeep/proto";
 import { Link } from "wouter";
 import { useClient, useReadOnly } from "../../../app/client.tsx";
@@ -56,7 +57,11 @@ export function TreatmentsCard(props: { readonly treatments: readonly Treatment[
   );
 }
 
-export function HarvestsCard(props: { readonly harvests: readonly Harvest[] }) {
+export function HarvestsCard(props: {
+  readonly harvests: readonly Harvest[];
+  /** The hive's treatments: a harvest inside a withdrawal period is marked (issue 26). */
+  readonly treatments?: readonly Treatment[];
+}) {
   const { t, tc, fmt } = useWords();
   const client = useClient();
   const { harvests } = props;
@@ -75,6 +80,7 @@ export function HarvestsCard(props: { readonly harvests: readonly Harvest[] }) {
               <HarvestRow
                 key={x.id}
                 harvest={x}
+                withdrawal={harvestWithdrawal(x, props.treatments ?? [])}
                 actions={
                   <Writable>
                     <ConfirmButton

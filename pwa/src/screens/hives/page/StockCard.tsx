@@ -7,10 +7,12 @@ import { Link } from "wouter";
 import { useNow } from "../../../app/now.tsx";
 import { paths } from "../../../app/paths.ts";
 import { toDate } from "../../../format.ts";
+import { useMessages } from "../../../i18n.ts";
 import { Fact } from "../../../ui/facts.tsx";
 import { label } from "../../../ui/messages.ts";
 import { Card, Writable } from "../../../ui/page.tsx";
 import { isColonyCheck, isMeasurementOnly } from "../../inspections/fields.ts";
+import { printMessages } from "../../print/messages.ts";
 import { QueenMark, useWords } from "../parts.tsx";
 import { onDate, readingsLine } from "../present.ts";
 import type { HivePageData } from "../queries.ts";
@@ -21,6 +23,7 @@ export function StockCard(props: {
   readonly queen: Queen | undefined;
 }) {
   const words = useWords();
+  const tp = useMessages(printMessages);
   const { t } = words;
   const now = useNow();
   const { data, queen } = props;
@@ -63,6 +66,9 @@ export function StockCard(props: {
       )}
       <QueenLine queen={queen} />
       <OpenTasks tasks={data.tasks} />
+      <p className="hive-stock__print">
+        <Link href={paths.stockCard(data.hive.id)}>{tp("stockCardLink")}</Link>
+      </p>
     </Card>
   );
 }
