@@ -26,6 +26,9 @@ export default defineConfig({
             "pwa/src/**/*.test.ts",
           ],
           environment: "node",
+          // The property tests run hundreds of simulated syncs: 5 s (the default) was passed by
+          // one on a machine loaded by other test runs (8.9 s). A passing test returns at once.
+          testTimeout: 30_000,
           // expect.poll waits for what it expects up to just under the test's own limit (its
           // default of 1 s failed first on a loaded machine; a passing poll returns at once).
           expect: { poll: { timeout: 4_500 } },
