@@ -207,6 +207,7 @@ export async function seedSeason(transport: Transport, options: SeedOptions): Pr
           activeIngredient: "organic acid",
           dose: "2 ml/frame",
           method: pick(["evaporator", "trickling", "sublimation"]),
+          supplier: "Imkerbedarf Nord", // not picked: the seed's random sequence stays as it was
           date: at(seasonStart + 0.85 * weeks * 7 * day),
           withdrawalUntil: at(seasonStart + 0.85 * weeks * 7 * day + 14 * day),
         });
