@@ -15,7 +15,7 @@ import { useBrowserApp } from "./support/app.ts";
 import { browserSuite } from "./support/chromium.ts";
 import { heading, openControlled, rpc, syncBar, waitAllSynced } from "./support/field.ts";
 
-const shots = process.env.HIVEKEEP_SHOTS ?? "/work/shots";
+const shots = join(import.meta.dirname, "screenshots");
 const day = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * day).toISOString();
 
