@@ -3,7 +3,7 @@
  * device deletes the hive. When A is back online, A is told (Needs attention lists the hive and
  * the inspection, with what A wrote), the hive's page says it was deleted on another device
  * instead of "Not found", and the inspection stays a record A can open. Screenshots at phone
- * and desktop size go to /work/shots/conflicts-*.png (HIVEKEEP_SHOTS overrides the folder).
+ * and desktop size go to e2e/screenshots/conflicts-*.png (HIVEKEEP_SHOTS overrides the folder).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +13,7 @@ import { useBrowserApp } from "./support/app.ts";
 import { browserSuite, type ScreenSize } from "./support/chromium.ts";
 import { heading, openControlled, rpc, syncBar, waitAllSynced } from "./support/field.ts";
 
-const shots = process.env.HIVEKEEP_SHOTS ?? "/work/shots";
+const shots = process.env.HIVEKEEP_SHOTS ?? join(import.meta.dirname, "screenshots");
 
 async function shot(page: Page, name: string, size: ScreenSize): Promise<void> {
   mkdirSync(shots, { recursive: true });

@@ -4,7 +4,7 @@
  * timeline and placements show them by date, the set-up first. A set-up date in the future is
  * refused with the rule's words. Back online, the server has the same history. Screenshots of
  * the new-hive form (phone) and the hive page at phone and desktop size go to
- * /work/shots/history-*.png (HIVEKEEP_SHOTS overrides the folder).
+ * e2e/screenshots/history-*.png (HIVEKEEP_SHOTS overrides the folder).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +14,7 @@ import { useBrowserApp } from "./support/app.ts";
 import { browserSuite } from "./support/chromium.ts";
 import { heading, navigate, openControlled, rpc, syncBar, waitAllSynced } from "./support/field.ts";
 
-const shots = process.env.HIVEKEEP_SHOTS ?? "/work/shots";
+const shots = process.env.HIVEKEEP_SHOTS ?? join(import.meta.dirname, "screenshots");
 const hiveName = "Volk Lindenhof 7";
 
 /** The latest March … June that lies wholly in the past: this year from July on, else last year. */

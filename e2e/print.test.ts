@@ -4,7 +4,7 @@
  * whose text holds what they must: the stock card's hive, apiary, queen and visits; the
  * register's treatments, a corrected entry's earlier version and a deleted entry, both with the
  * words that say so. Screenshots of both screens at phone and desktop size, of the print media,
- * and a PNG of each PDF's first page go to /work/shots/print-*.png (HIVEKEEP_SHOTS overrides).
+ * and a PNG of each PDF's first page go to e2e/screenshots/print-*.png.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";

@@ -2,17 +2,19 @@
  * Correcting the record (issue 25), in Chromium: offline, a beekeeper corrects a mistyped
  * inspection and deletes another entered twice; back online, both reach the server (read back
  * through its API). Then screenshots of edit forms and delete confirmations at phone and
- * desktop size into /work/shots (looked at by hand; the confirmation's buttons at least 48 px
+ * desktop size into e2e/screenshots (looked at by hand; the confirmation's buttons at least 48 px
  * high).
  */
+
 import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { expect, it } from "vitest";
 import { useBrowserApp } from "./support/app.ts";
 import { browserSuite, type ScreenSize } from "./support/chromium.ts";
 import { heading, navigate, openControlled, rpc, syncBar, waitAllSynced } from "./support/field.ts";
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
-const shots = process.env.HIVEKEEP_SHOTS ?? "/work/shots";
+const shots = process.env.HIVEKEEP_SHOTS ?? join(import.meta.dirname, "screenshots");
 
 browserSuite("PWA: correcting the record offline", () => {
   const app = useBrowserApp();
