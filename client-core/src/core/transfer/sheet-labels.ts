@@ -41,6 +41,11 @@ export const deletedMark = w("deleted", "gelöscht");
 
 /** How many photos a record holds (the photos themselves are in the backup, not in a sheet). */
 export const photoCountHeader = w("Photos", "Fotos");
+/** A harvest taken inside a running withdrawal period: when that period ends (derived). */
+export const harvestWithdrawalHeader = w(
+  "Taken inside a withdrawal period ending",
+  "In der Wartezeit geerntet, Wartezeit bis",
+);
 
 const common = {
   id: w("ID", "ID"),
@@ -124,6 +129,8 @@ export const columnHeaders: Readonly<Record<EntityName, Readonly<Record<string, 
     withdrawal_until: w("Withdrawal period until", "Wartezeit bis"),
     reason: w("Reason", "Grund"),
     supplier: w("Supplier", "Bezugsquelle"),
+    deleted_by: w("Deleted by (user ID)", "Gelöscht von (Benutzer-ID)"),
+    deleted_at: w("Deleted at", "Gelöscht am"),
   },
   harvest: {
     ...common,

@@ -280,3 +280,27 @@ describe("days and times in the reader's time zone", () => {
     expect(utc?.rows[0]).toContainEqual({ day: "2026-11-25" });
   });
 });
+
+describe("harvests inside a withdrawal period", () => {
+  it("are marked with the day the period ends, by the one rule; others are not", () => {
+    const withTreatment: RecordSet = {
+      ...records,
+      treatment: [
+        {
+          id: "t1",
+          hive_id: hiveId,
+          product: "Oxuvar",
+          date: "2026-06-20T00:00:00.000Z",
+          withdrawal_until: "2026-07-10T00:00:00.000Z",
+        },
+      ],
+      harvest: [
+        { id: "h1", hive_id: hiveId, date: "2026-06-30T00:00:00.000Z", amount_kg: 12.25 },
+        { id: "h2", hive_id: hiveId, date: "2026-07-20T00:00:00.000Z", amount_kg: 5 },
+      ],
+    };
+    const t = spreadsheetTables(withTreatment, "de").find((x) => x.entity === "harvest");
+    expect(t?.header.at(-1)).toBe("In der Wartezeit geerntet, Wartezeit bis");
+    expect(t?.rows.map((r) => r.at(-1))).toEqual([{ day: "2026-07-10" }, null]);
+  });
+});

@@ -21,6 +21,7 @@
  */
 import { strToU8, type Zippable, zipSync } from "fflate";
 import { type EntityName, entities, entityNames, isEntityName } from "../entities.ts";
+import { harvestWithdrawal } from "../withdrawal.ts";
 import { type Cell, csvFile, type SheetLanguage, wallClock } from "./csv.ts";
 import type { RecordRow, RecordSet } from "./record-set.ts";
 import {
@@ -30,6 +31,7 @@ import {
   entityWords,
   enumOfColumn,
   enumWords,
+  harvestWithdrawalHeader,
   photoCountHeader,
   refHeaders,
   sheetNames,
@@ -196,6 +198,31 @@ function sortedRows(entity: EntityName, rows: readonly RecordRow[]): RecordRow[]
   });
 }
 
+/**
+ * The harvests' last column: a harvest dated inside a withdrawal period of its hive is marked
+ * with the day that period ends (the one rule, `harvestWithdrawal`; derived, as everywhere).
+ */
+function withdrawalColumn(records: RecordSet, lang: SheetLanguage, timeZone: string): Column {
+  const treatments = (records.treatment ?? [])
+    .filter((t) => t.deleted !== true)
+    .map((t) => ({
+      hiveId: text(t.hive_id),
+      date: text(t.date) || null,
+      withdrawalUntil: text(t.withdrawal_until) || null,
+    }));
+  return {
+    header: harvestWithdrawalHeader[lang],
+    cell: (row) => {
+      const covering = harvestWithdrawal(
+        { hiveId: text(row.hive_id), date: text(row.date) || null },
+        treatments,
+      );
+      const until = covering?.withdrawalUntil;
+      return typeof until === "string" ? { day: wallClock(until, timeZone).slice(0, 10) } : null;
+    },
+  };
+}
+
 /** Every record kind as a table in `lang`, in the registry's order; a kind without records has its header only. */
 export function spreadsheetTables(
   records: RecordSet,
@@ -205,6 +232,7 @@ export function spreadsheetTables(
   const names = namesOf(records, lang);
   return entityNames.map((entity) => {
     const columns = columnsOf(entity, lang, names, timeZone);
+    if (entity === "harvest") columns.push(withdrawalColumn(records, lang, timeZone));
     const live = (records[entity] ?? []).filter((row) => row.deleted !== true);
     return {
       entity,
