@@ -149,3 +149,19 @@ describe("registerEntries", () => {
     expect(withLegacy?.versions.map((v) => [v.authorId, v.values.product])).toEqual([["u", "Old"]]);
   });
 });
+
+describe("the register's year", () => {
+  it("is the year of the treatment's date in the reader's time zone", () => {
+    // Given at 00:30 on New Year's Day in Berlin: 23:30 UTC on New Year's Eve.
+    const newYear = {
+      id: "tr-ny",
+      values: { date: "2025-12-31T23:30:00.000Z", product: "Oxuvar" },
+      deleted: false,
+    };
+    const ids = (filter: { year: number; timeZone?: string }) =>
+      registerEntries([newYear], [], filter).map((e) => e.id);
+    expect(ids({ year: 2026, timeZone: "Europe/Berlin" })).toEqual(["tr-ny"]);
+    expect(ids({ year: 2025, timeZone: "Europe/Berlin" })).toEqual([]);
+    expect(ids({ year: 2025 })).toEqual(["tr-ny"]);
+  });
+});

@@ -6,9 +6,11 @@
  * holds the current values and `deleted_by`/`deleted_at`. Pure: the server and the device read
  * the rows (tombstones included) and call this.
  */
+
 import { EventType } from "@hivekeep/proto";
 import { registerSnapshotColumns } from "./commands/treatment.ts";
 import type { Values } from "./merge.ts";
+import { wallClock } from "./transfer/csv.ts";
 
 /** A stored row as the register reads it (tombstones included). */
 export interface RegisterRow {
@@ -39,8 +41,10 @@ export interface RegisterEntry {
 }
 
 export interface RegisterFilter {
-  /** The calendar year (UTC) of the treatment's date; 0 or absent = every year. */
+  /** The calendar year of the treatment's date in `timeZone`; 0 or absent = every year. */
   readonly year?: number;
+  /** The reader's IANA time zone for `year` (default UTC). */
+  readonly timeZone?: string;
   /** Only treatments the apiary gave (the apiary frozen on the treatment). */
   readonly apiaryId?: string;
 }
@@ -94,11 +98,12 @@ export function registerEntries(
     versionsOf.set(text(v.ref_id), list);
   }
   const year = filter.year ?? 0;
+  const timeZone = filter.timeZone ?? "UTC";
   const apiaryId = filter.apiaryId ?? "";
   const entries: RegisterEntry[] = [];
   for (const t of treatments) {
     const date = text(t.values.date);
-    if (year !== 0 && new Date(date).getUTCFullYear() !== year) continue;
+    if (year !== 0 && Number(wallClock(date, timeZone).slice(0, 4)) !== year) continue;
     if (apiaryId !== "" && text(t.values.apiary_id) !== apiaryId) continue;
     const found = (versionsOf.get(t.id) ?? []).sort(byWritten);
     const versions: RegisterVersion[] = found.map(({ values, authorId, writtenAt }) => ({

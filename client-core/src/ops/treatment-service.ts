@@ -23,6 +23,7 @@ import { EventType } from "../core/commands/event.ts";
 import { createTreatment, deleteTreatment, updateTreatment } from "../core/commands/treatment.ts";
 import { invalid } from "../core/domain-error.ts";
 import { registerEntries } from "../core/register.ts";
+import { isTimeZone } from "../core/transfer/csv.ts";
 import { hiveAsOf } from "./hive-at.ts";
 import { getRecord, listPage } from "./record-reads.ts";
 import { hiveRecordState } from "./record-state.ts";
@@ -109,6 +110,10 @@ export function treatmentService(sessionOf: SessionOf): ServiceImpl<typeof Treat
     async getTreatmentRegister(req, ctx) {
       const s = sessionOf(ctx);
       if (req.year < 0 || req.year > 9999) throw invalid("year", "year must be 0 … 9999");
+      const timeZone = req.timeZone === "" ? "UTC" : req.timeZone;
+      if (!isTimeZone(timeZone)) {
+        throw invalid("timeZone", "timeZone must be a time zone such as Europe/Berlin");
+      }
       const entries = await s.store.read(async (r) => {
         const [treatments, events] = await Promise.all([
           r.list("treatment", { orderBy: [{ column: "id" }], evenDeleted: true }),
@@ -123,6 +128,7 @@ export function treatmentService(sessionOf: SessionOf): ServiceImpl<typeof Treat
         ]);
         return registerEntries(treatments.rows, events.rows, {
           year: req.year,
+          timeZone,
           apiaryId: req.apiaryId,
         });
       });

@@ -14,6 +14,7 @@ import type {
 } from "@hivekeep/proto";
 import { type Live, orMissing, useLiveQuery } from "../../app/client.tsx";
 import { allApiaries, allHives, listAll } from "../../app/list-all.ts";
+import { deviceTimeZone } from "../../format.ts";
 import { reigningQueen } from "../hives/hive-logic.ts";
 
 export interface RegisterData {
@@ -26,14 +27,14 @@ export interface RegisterData {
   readonly inWithdrawal: readonly { harvest: Harvest; treatment: Treatment }[];
 }
 
-const yearOf = (h: Harvest) =>
-  h.date ? new Date(Number(h.date.seconds) * 1000).getUTCFullYear() : 0;
+/** The year of a harvest's date on this device (as the register files treatments). */
+const yearOf = (h: Harvest) => (h.date ? new Date(Number(h.date.seconds) * 1000).getFullYear() : 0);
 
 export function useRegister(year: number, apiaryId: string): Live<RegisterData> {
   return useLiveQuery(
     async (c) => {
       const [{ entries }, hives, apiaries, harvests, treatments] = await Promise.all([
-        c.treatments.getTreatmentRegister({ year, apiaryId }),
+        c.treatments.getTreatmentRegister({ year, apiaryId, timeZone: deviceTimeZone() }),
         allHives(c),
         allApiaries(c),
         listAll(
