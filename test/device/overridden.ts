@@ -23,7 +23,10 @@
  *     ends deleted, by a delete not the device's own accepted before push k.
  *
  * Conservative on purpose, as the notices are (docs/decisions.md, issue 25): a delete that
- * reached the server after the write is not counted, since the deleter could have seen it; a
+ * reached the server after the write is not counted, since the deleter could have seen it, nor
+ * one the writing device had already pulled when it wrote (accepted before its previous sync:
+ * it knew the record or its hive was gone, e.g. deleting the queen of a deleted hive re-freezes
+ * that hive's inspections); a
  * column that lost to a write accepted later (in the same push, as the reigning-queen repair
  * does, or after) is not counted either: Push could not report it. A hive the server's repair
  * moved out of a deleted apiary (its apiary was deleted) is the `moved` notice, checked apart
@@ -90,12 +93,19 @@ export function overriddenWrites(
     }
   }
   const out: Overridden[] = [];
+  /** Each device's latest sync so far: its writes pushed at sync k were made after it. */
+  const lastSync = new Map<number, number>();
   syncs.forEach((s, k) => {
     const node = nodes[s.device] ?? "";
     const mine = deletedBy[s.device] ?? new Set<string>();
+    const previous = lastSync.get(s.device) ?? -1;
+    lastSync.set(s.device, k);
+    // A delete accepted before the device's previous sync had reached the device (that sync
+    // pulled to the end of the feed) before it wrote: it worked on what it knew was gone (the
+    // queen of a deleted hive, deleted, re-freezes that hive's inspections), nothing overrode it.
     const goneBefore = (key: string) => {
       const at = firstDelete.get(key);
-      return at !== undefined && at < k && !mine.has(key);
+      return at !== undefined && at < k && at > previous && !mine.has(key);
     };
     for (const c of s.pushed) {
       if (bookkeeping.has(c.entity) || c.op === "delete") continue;
