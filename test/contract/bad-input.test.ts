@@ -152,6 +152,7 @@ const fields: Record<string, Expect | "invalid_argument"> = {
   "TreatmentService/UpdateTreatment treatment.reason": "text",
   "TreatmentService/UpdateTreatment treatment.supplier": "text",
   "TreatmentService/GetTreatmentRegister apiaryId": "filter",
+  "TreatmentService/GetTreatmentRegister timeZone": "text",
   "TreatmentService/DeleteTreatment id": "id",
 
   "HarvestService/ListHarvests hiveId": "filter",
