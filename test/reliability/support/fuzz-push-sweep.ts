@@ -149,7 +149,12 @@ export function pushSweep(p: Pools): PushSweepCase[] {
     const spec = entities[name];
     out.push({ kind: `push ${name} valid`, changes: [wire(validCreate(p, spec))] });
     for (const [column, colSpec] of Object.entries(spec.columns)) {
-      for (const [k, value] of refused[colSpec.type]) {
+      for (const [k, plain] of refused[colSpec.type]) {
+        // One over the column's own limit (10 000, or more where the registry allows more).
+        const value =
+          k === "long-10001" && colSpec.maxLength !== undefined
+            ? "x".repeat(colSpec.maxLength + 1)
+            : plain;
         const bad = validCreate(p, spec);
         const payload = { ...(bad.payload as Record<string, unknown>), [column]: value };
         const why = `${name}.${column} = ${k} breaks its column rule`;

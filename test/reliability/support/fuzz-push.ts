@@ -81,7 +81,8 @@ function hostileColumn(p: Pools, spec: EntitySpec, column: string): fc.Arbitrary
     text: [
       ["nul", "a\u0000b"],
       ["lone-surrogate", "\ud800"],
-      ["long-10001", "x".repeat(10_001)],
+      // One over the column's own limit (10 000, or more where the registry allows more).
+      ["long-10001", "x".repeat((col?.maxLength ?? 10_000) + 1)],
       ["blank", "  "],
       ["number", 5],
       ["photo-not-data-url", "http://example.org/x.png"],
