@@ -102,7 +102,7 @@ describe.each(databaseKinds)("fuzz on %s", (kind) => {
     t = await startTestServer(
       kind,
       { HIVEKEEP_AUTH: "login", HIVEKEEP_MAX_BODY: "2MiB" },
-      { throttle: { windowMs: 60_000, perAddress: 1e9, perEmail: 1e9 } },
+      { throttle: { windowMs: 60_000, perAddress: 1e9, perEmail: 1e9, perEmailAllAddresses: 1e9 } },
     );
     w = await buildWorld(t);
     orgs = [w.A.owner.organizationId, w.B.owner.organizationId];

@@ -9,7 +9,12 @@ import type { TestServer } from "./server.ts";
 export const loginEnv = { HIVEKEEP_AUTH: "login" } as const;
 
 /** Generous limits for suites that sign up many accounts from one address. */
-export const relaxedThrottle = { windowMs: 60_000, perAddress: 10_000, perEmail: 100 } as const;
+export const relaxedThrottle = {
+  windowMs: 60_000,
+  perAddress: 10_000,
+  perEmail: 100,
+  perEmailAllAddresses: 100,
+} as const;
 
 export interface Account {
   readonly email: string;

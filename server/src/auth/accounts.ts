@@ -38,13 +38,7 @@ import {
 import { hashPassword, verifyPassword } from "./secrets.ts";
 import { createSession, type NewSession, revokeSession } from "./session-store.ts";
 import { type AuthEnv, loginSettings } from "./settings.ts";
-import {
-  checkAttempts,
-  clearAttempts,
-  countAddressAttempt,
-  countAttempt,
-  emailKey,
-} from "./throttle.ts";
+import { countAddressAttempt, countLoginAttempt, loginSucceeded } from "./throttle.ts";
 
 /** A new session, with the user and organization it is for. */
 export interface SignedIn {
@@ -110,7 +104,8 @@ export async function signUp(
 
 /**
  * Login: a session in the organization the invitation joins, the one named, or the one joined
- * first. Failed logins count against the email as well as the address.
+ * first. The attempt counts against the address, and against the email from this address and
+ * from all addresses, before the password is checked (throttle.ts).
  */
 export async function login(
   env: AuthEnv,
@@ -119,20 +114,16 @@ export async function login(
 ): Promise<SignedIn> {
   const auth = loginSettings(env);
   const { db } = env;
-  const { perEmail, windowMs } = auth.throttle;
   const email = req.email.trim();
   // No account has an email that is not one (SignUp checks): answered like a wrong
   // password, before anything touches the database.
   if (!isEmailAddress(email)) throw wrongCredentials();
   await countAddressAttempt(db, address, auth.throttle);
-  await checkAttempts(db, emailKey(email), perEmail, windowMs);
+  await countLoginAttempt(db, email, address, auth.throttle);
   const user = await userByEmail(db, email);
   const ok = await verifyPassword(req.password, user?.password_hash);
-  if (!ok || !user) {
-    await countAttempt(db, emailKey(email), Number.MAX_SAFE_INTEGER, windowMs);
-    throw wrongCredentials();
-  }
-  await clearAttempts(db, emailKey(email));
+  if (!ok || !user) throw wrongCredentials();
+  await loginSucceeded(db, email, address, auth.throttle);
   return db.transaction(async (tx) => {
     let organizationId: string | undefined;
     if (req.invitationToken !== "") {
