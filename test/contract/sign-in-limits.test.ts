@@ -149,18 +149,27 @@ describe.each(databaseKinds)("sign-in limits on %s", (kind) => {
 
     it("counts each forwarded client address on its own", async () => {
       const a = await signUp(t);
-      const as = (ip: string) =>
+      // The proxy adds the address it sees last; what comes before, the client wrote.
+      const as = (ip: string, forged = "203.0.113.7") =>
         loginRaw(
           t,
           { email: a.email, password: a.password },
-          {
-            "x-forwarded-for": `${ip}, 10.0.0.1`,
-          },
+          { "x-forwarded-for": `${forged}, ${ip}` },
         );
       expect((await as("198.51.100.1")).status).toBe(200);
-      expect((await as("198.51.100.1")).status).toBe(200);
-      expect((await as("198.51.100.1")).status).toBe(429);
+      expect((await as("198.51.100.1", "203.0.113.8")).status).toBe(200);
+      expect((await as("198.51.100.1", "203.0.113.9")).status).toBe(429);
       expect((await as("198.51.100.2")).status).toBe(200);
+    });
+
+    it("counts the addresses of one IPv6 /64 together", async () => {
+      const a = await signUp(t);
+      const as = (ip: string) =>
+        loginRaw(t, { email: a.email, password: a.password }, { "x-forwarded-for": ip });
+      expect((await as("2001:db8:5:6::1")).status).toBe(200);
+      expect((await as("2001:db8:5:6::2")).status).toBe(200);
+      expect((await as("2001:db8:5:6:ffff::3")).status).toBe(429);
+      expect((await as("2001:db8:5:7::1")).status).toBe(200);
     });
   });
 });

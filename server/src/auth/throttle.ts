@@ -21,6 +21,7 @@
  */
 import { RetryLaterError } from "@hivekeep/client-core/core";
 import type { Queryable } from "../db/db.ts";
+import { addressGroup } from "./address-group.ts";
 
 export interface ThrottleLimits {
   readonly windowMs: number;
@@ -43,11 +44,11 @@ export const defaultThrottle: ThrottleLimits = {
 };
 
 /**
- * An address is at most 45 characters (IPv6 with IPv4); what a client puts in X-Forwarded-For
- * may be anything, so the key keeps a bounded prefix (a key must fit its index).
+ * An address counts with its group (an IPv6 address with its /64, address-group.ts). What a
+ * proxy forwards may be anything, so the key keeps a bounded prefix (a key must fit its index).
  */
 const maxAddressLength = 100;
-const boundedAddress = (address: string) => address.slice(0, maxAddressLength);
+const boundedAddress = (address: string) => addressGroup(address).slice(0, maxAddressLength);
 export const addressKey = (address: string) => `address:${boundedAddress(address)}`;
 /** Of an email that passed the sign-up rules (rules.ts): at most 254 characters. */
 export const emailKey = (email: string) => `email:${email.toLowerCase()}`;

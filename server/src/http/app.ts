@@ -110,10 +110,14 @@ export function createApp(opts: AppOptions): Hono<Env> {
   return app;
 }
 
-/** The client's address: the socket peer, or the first X-Forwarded-For hop behind a proxy. */
+/**
+ * The client's address: the socket peer, or behind a proxy the last X-Forwarded-For hop, the
+ * one the proxy added. The hops before it are whatever the client sent, so the sign-in
+ * throttle would count a made-up address for every attempt if it believed them.
+ */
 function clientAddress(c: Context<Env>, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = c.req.header("X-Forwarded-For")?.split(",")[0]?.trim();
+    const forwarded = c.req.header("X-Forwarded-For")?.split(",").at(-1)?.trim();
     if (forwarded) return forwarded;
   }
   return c.env?.incoming?.socket?.remoteAddress ?? "unknown";
