@@ -1,8 +1,9 @@
 /**
  * Hosted mode (HIVEKEEP_AUTH=login, demo on): sign up, log out, log in (a wrong password says
  * so), create an API key (its secret shown once, and it works) and revoke it (and it stops
- * working), invite a member who joins from the link (`/join#<token>`) on another device, and a
- * demo session that cannot write and says so.
+ * working), invite a member who joins from the link (`/join#<token>`) on another device, see
+ * the open invitations and revoke one, see every key of the organization with whose it is, and
+ * a demo session that cannot write and says so.
  */
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
@@ -155,6 +156,50 @@ browserSuite("PWA: hosted mode (accounts, API keys, members, demo)", () => {
     await listItem(page, "bea@example.org").waitFor();
     expect(pageErrors).toEqual([]);
     expect(bea.pageErrors).toEqual([]);
+  });
+
+  it("lists open invitations to revoke, and every key of the organization with whose it is", async () => {
+    // Bea, who joined in the test before, has a key for her scale.
+    const bea = await rpc(app.server, "AuthService/Login", {
+      email: "bea@example.org",
+      password: "bees in the garden",
+    });
+    await rpc(app.server.as(bea.sessionToken), "AuthService/CreateApiKey", { name: "Bea's scale" });
+
+    const { page, pageErrors } = await app.openPage();
+    await page.goto(app.server.url);
+    await page.getByLabel("Email").fill(owner.email);
+    await page.getByLabel("Password").fill(owner.password);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await heading(page, "Overview").waitFor();
+    await navigate(page, "Settings");
+    await page.getByRole("link", { name: /Members/ }).click();
+    await heading(page, "Members").waitFor();
+    await page.getByText("No open invitations.").waitFor();
+    await listItem(page, "Bea's scale").filter({ hasText: "Belongs to bea@example.org" }).waitFor();
+
+    await page.getByLabel("Email").fill("dave@example.org");
+    await page.getByRole("button", { name: "Create invitation" }).click();
+    const link = await page.getByLabel("Invitation link").inputValue();
+    const token = decodeURIComponent(link.split("#")[1] ?? "");
+    const row = listItem(page, "dave@example.org");
+    await row.filter({ hasText: `Invited by ${owner.email}` }).waitFor();
+
+    await row.getByRole("button", { name: "Revoke invitation for dave@example.org" }).click();
+    await row
+      .getByText("Revoke the invitation for dave@example.org? Its link stops working at once.")
+      .waitFor();
+    await row.getByRole("button", { name: "Keep" }).click();
+    await row.getByRole("button", { name: "Revoke invitation for dave@example.org" }).click();
+    await row.getByRole("button", { name: "Revoke", exact: true }).click();
+    await page.getByText("No open invitations.").waitFor();
+    const signUp = await app.server.call("AuthService/SignUp", {
+      email: "dave@example.org",
+      password: "dave's password",
+      invitationToken: token,
+    });
+    expect(signUp.body.code).toBe("failed_precondition");
+    expect(pageErrors).toEqual([]);
   });
 
   it("a demo session cannot write, and says so", async () => {

@@ -45,6 +45,7 @@ const expected: Record<string, string> = {
   "CreateApiKey name": "invalid_argument",
   "RevokeApiKey id": "not_found",
   "CreateInvitation email": "invalid_argument",
+  "RevokeInvitation id": "not_found",
   "RemoveMember userId": "not_found",
 };
 
@@ -123,17 +124,37 @@ describe.each(databaseKinds)("AuthService bad input on %s", (kind) => {
     expect(rows).toEqual([]);
   });
 
-  it("a malformed member or key id is not_found, well-formed unknown ones too", async () => {
+  it("a malformed member, key or invitation id is not_found, well-formed unknown ones too", async () => {
     const invited = await invite(owner);
     expect(invited.token).toMatch(/^hki_[A-Za-z0-9_-]{43}$/);
     for (const [method, body] of [
       ["RemoveMember", { userId: "no-such-user" }],
       ["RevokeApiKey", { id: "no-such-key" }],
+      ["RevokeInvitation", { id: "no-such-invitation" }],
+      ["RevokeInvitation", { id: "01890000-0000-7000-8000-000000000000" }],
     ] as const) {
       const r = await owner.t.call(`AuthService/${method}`, body);
       expect(r.status).toBe(404);
       expect(r.body.code).toBe("not_found");
     }
+  });
+
+  it("RevokeInvitation: an empty id is invalid_argument, another organization's not_found, a member's call permission_denied", async () => {
+    const inv = await invite(owner);
+    const invitations = (await owner.t.call("AuthService/ListInvitations", {})).body.invitations;
+    const id = invitations.find((i: { email: string }) => i.email === inv.email).id;
+    const empty = await owner.t.call("AuthService/RevokeInvitation", { id: "" });
+    expect(empty.body.code).toBe("invalid_argument");
+    const stranger = await signUp(t);
+    const foreign = await stranger.t.call("AuthService/RevokeInvitation", { id });
+    expect(foreign.body).toEqual({ code: "not_found", message: `invitation "${id}" not found` });
+    const other = await invite(owner);
+    const member = await signUp(t, { email: other.email, invitationToken: other.token });
+    const denied = await member.t.call("AuthService/RevokeInvitation", { id });
+    expect(denied.body.code).toBe("permission_denied");
+    // All three left it open.
+    const after = (await owner.t.call("AuthService/ListInvitations", {})).body.invitations;
+    expect(after.map((i: { id: string }) => i.id)).toContain(id);
   });
 });
 

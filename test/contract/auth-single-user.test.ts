@@ -35,6 +35,8 @@ describe.each(databaseKinds)("AuthService without login on %s", (kind) => {
     ["ListApiKeys", {}],
     ["RevokeApiKey", { id: "x" }],
     ["CreateInvitation", { email: "a@example.org" }],
+    ["ListInvitations", {}],
+    ["RevokeInvitation", { id: "x" }],
     ["ListMembers", {}],
     ["RemoveMember", { userId: "x" }],
     ["SwitchOrganization", { organizationId: "x" }],

@@ -199,6 +199,7 @@ describe.each(databaseKinds)("hosted mode on %s", (kind) => {
         name: "Scale 1",
         prefix: created.apiKey.slice(0, 9),
         createdAt: expect.any(String),
+        user: { id: a.userId, email: a.email },
       });
       const listed = await callOk(a.t, "AuthService/ListApiKeys", {});
       expect(listed.keys).toEqual([created.key]);

@@ -8,6 +8,9 @@ import { apiKeyPrefix, hashToken, newToken, visiblePrefix } from "./secrets.ts";
 
 export interface ApiKeyRow {
   readonly id: string;
+  /** Whose key it is. */
+  readonly user_id: string;
+  readonly user_email: string;
   readonly name: string;
   readonly prefix: string;
   readonly created_at: Date;
@@ -20,25 +23,29 @@ export async function createApiKey(
 ): Promise<{ secret: string; key: ApiKeyRow }> {
   const secret = newToken(apiKeyPrefix);
   const [row] = await q.query<ApiKeyRow & Record<string, unknown>>(
-    `insert into api_keys (organization_id, id, user_id, name, prefix, key_hash)
-     values ($1, $2, $3, $4, $5, $6) returning id, name, prefix, created_at, last_used_at`,
+    `with k as (
+       insert into api_keys (organization_id, id, user_id, name, prefix, key_hash)
+       values ($1, $2, $3, $4, $5, $6)
+       returning id, user_id, name, prefix, created_at, last_used_at)
+     select k.*, u.email as user_email from k join users u on u.id = k.user_id`,
     [k.organizationId, k.id, k.userId, k.name, visiblePrefix(secret), hashToken(secret)],
   );
   if (!row) throw new Error("insert into api_keys returned nothing");
   return { secret, key: row };
 }
 
-/** The caller's live keys in the organization, newest first. */
-export async function listApiKeys(
-  q: Queryable,
-  organizationId: string,
-  userId: string,
-): Promise<ApiKeyRow[]> {
+/**
+ * The live keys of the organization the caller may see, newest first: every one for an owner
+ * (who may revoke any), the caller's own for a member.
+ */
+export async function listApiKeys(q: Queryable, caller: Caller): Promise<ApiKeyRow[]> {
   return q.query<ApiKeyRow & Record<string, unknown>>(
-    `select id, name, prefix, created_at, last_used_at from api_keys
-      where organization_id = $1 and user_id = $2 and revoked_at is null
-      order by created_at desc, id desc`,
-    [organizationId, userId],
+    `select k.id, k.user_id, u.email as user_email, k.name, k.prefix, k.created_at,
+            k.last_used_at
+       from api_keys k join users u on u.id = k.user_id
+      where k.organization_id = $1 and k.revoked_at is null and (k.user_id = $2 or $3::boolean)
+      order by k.created_at desc, k.id desc`,
+    [caller.organizationId, caller.userId, caller.role === "owner"],
   );
 }
 

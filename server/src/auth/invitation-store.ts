@@ -67,7 +67,11 @@ export async function takeInvitation(
   return row;
 }
 
-/** Ends the open invitations a member issued in an organization (the member was removed). */
+/**
+ * Ends the open invitations a member issued in an organization (the member was removed). Every
+ * way an invitation ends goes through the functions below, which set `expires_at` to now: an
+ * ended invitation is one past its time, to `takeInvitation` and every list alike.
+ */
 export async function expireInvitationsBy(
   q: Queryable,
   organizationId: string,
@@ -77,5 +81,61 @@ export async function expireInvitationsBy(
     `update invitations set expires_at = now()
       where organization_id = $1 and created_by = $2 and accepted_at is null and expires_at > now()`,
     [organizationId, userId],
+  );
+}
+
+/**
+ * Ends the open invitations addressed to an email (any case) in an organization: the person was
+ * removed (else an invitation still open for them would bring them back), or joined with one of
+ * them (a member has no use for the others, and they would outlive a later removal).
+ */
+export async function expireInvitationsFor(
+  q: Queryable,
+  organizationId: string,
+  email: string,
+): Promise<void> {
+  await q.query(
+    `update invitations set expires_at = now()
+      where organization_id = $1 and lower(email) = lower($2)
+        and accepted_at is null and expires_at > now()`,
+    [organizationId, email],
+  );
+}
+
+/** Ends one open invitation of the organization; false when there is no open one by that id. */
+export async function revokeInvitation(
+  q: Queryable,
+  organizationId: string,
+  id: string,
+): Promise<boolean> {
+  const rows = await q.query(
+    `update invitations set expires_at = now()
+      where organization_id = $1 and id = $2 and accepted_at is null and expires_at > now()
+      returning id`,
+    [organizationId, id],
+  );
+  return rows.length > 0;
+}
+
+/** An open invitation as owners see it: never its token. */
+export interface OpenInvitationRow extends InvitationRow {
+  readonly created_at: Date;
+  /** null: issued by an operator (pnpm invite). */
+  readonly created_by: string | null;
+  readonly created_by_email: string | null;
+}
+
+/** The organization's open invitations, newest first. */
+export async function listOpenInvitations(
+  q: Queryable,
+  organizationId: string,
+): Promise<OpenInvitationRow[]> {
+  return q.query<OpenInvitationRow & Record<string, unknown>>(
+    `select i.organization_id, i.id, i.email, i.role, i.expires_at, i.created_at, i.created_by,
+            u.email as created_by_email
+       from invitations i left join users u on u.id = i.created_by
+      where i.organization_id = $1 and i.accepted_at is null and i.expires_at > now()
+      order by i.created_at desc, i.id desc`,
+    [organizationId],
   );
 }

@@ -1,6 +1,7 @@
 /**
  * Invitations: an owner (or the operator's `pnpm invite`) issues one for an email and a role;
- * SignUp or Login with its token joins the organization. The token exists in clear only in
+ * SignUp or Login with its token joins the organization. Owners list the open ones and revoke
+ * them; joining with one ends the others open for the same email there. The token exists in clear only in
  * what issueInvitation returns; the table keeps its hash.
  */
 import { DomainError } from "@hivekeep/client-core/core";
@@ -8,12 +9,16 @@ import type { Queryable } from "../db/db.ts";
 import { addMembership, membership, userByEmail } from "./account-store.ts";
 import type { Caller, Role } from "./caller.ts";
 import {
+  expireInvitationsFor,
   type InvitationRow,
   insertInvitation,
+  listOpenInvitations,
   type NewInvitation,
+  type OpenInvitationRow,
+  revokeInvitation as revokeOpenInvitation,
   takeInvitation,
 } from "./invitation-store.ts";
-import { checkedEmail, ownerOnly } from "./rules.ts";
+import { checkedEmail, checkedId, notFoundIn, ownerOnly, personOnly } from "./rules.ts";
 import { hashToken, invitationPrefix, newToken } from "./secrets.ts";
 import { type AuthEnv, loginSettings } from "./settings.ts";
 
@@ -45,6 +50,7 @@ export async function createInvitation(
 ): Promise<IssuedInvitation> {
   loginSettings(env);
   ownerOnly(caller, "invite members");
+  personOnly(caller, "create invitations");
   const email = checkedEmail(req.email);
   return env.db.transaction(async (tx) => {
     const existing = await userByEmail(tx, email);
@@ -61,13 +67,32 @@ export async function createInvitation(
   });
 }
 
+/** ListInvitations: the organization's open invitations, for owners. */
+export async function listInvitations(env: AuthEnv, caller: Caller): Promise<OpenInvitationRow[]> {
+  loginSettings(env);
+  ownerOnly(caller, "see invitations");
+  return listOpenInvitations(env.db, caller.organizationId);
+}
+
+/** RevokeInvitation: an owner ends an open invitation; its token is then like a used one. */
+export async function revokeInvitation(env: AuthEnv, caller: Caller, rawId: string): Promise<void> {
+  loginSettings(env);
+  ownerOnly(caller, "revoke invitations");
+  personOnly(caller, "revoke invitations");
+  const id = checkedId(rawId, "id", "invitation");
+  if (!(await revokeOpenInvitation(env.db, caller.organizationId, id))) {
+    throw notFoundIn("invitation", id);
+  }
+}
+
 /** One message for every invitation that cannot be used: it tells nothing about which it was. */
 export const badInvitation = (): DomainError =>
   new DomainError("precondition", "the invitation is unknown, used, expired, or for another email");
 
 /**
  * Takes an open invitation for this email and user (in the caller's transaction) and makes the
- * user a member with its role; returns the organization joined.
+ * user a member with its role; returns the organization joined. The other invitations open for
+ * the email there end with it: kept, they would let the person back in after a removal.
  */
 export async function acceptInvitation(
   tx: Queryable,
@@ -77,6 +102,7 @@ export async function acceptInvitation(
 ): Promise<string> {
   const invitation = await takeInvitation(tx, token, email, userId);
   if (!invitation) throw badInvitation();
+  await expireInvitationsFor(tx, invitation.organization_id, invitation.email);
   await addMembership(tx, invitation.organization_id, userId, invitation.role);
   return invitation.organization_id;
 }

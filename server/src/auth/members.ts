@@ -1,7 +1,8 @@
 /**
  * The members of the caller's organization: anyone lists them; an owner removes one, and the
  * removal ends everything the membership carried (sessions, API keys, open invitations the
- * member issued) in the same transaction, so their tokens stop at once.
+ * member issued) and every invitation still open for the member's email, in the same
+ * transaction, so their tokens stop at once and no invitation brings them back.
  */
 import {
   type MemberRow,
@@ -9,10 +10,11 @@ import {
   listMembers as membersOf,
   ownerCount,
   removeMembership,
+  userById,
 } from "./account-store.ts";
 import { revokeApiKeysOf } from "./api-key-store.ts";
 import type { Caller } from "./caller.ts";
-import { expireInvitationsBy } from "./invitation-store.ts";
+import { expireInvitationsBy, expireInvitationsFor } from "./invitation-store.ts";
 import { checkedId, checkRemovable, notFoundIn, ownerOnly } from "./rules.ts";
 import { revokeSessionsOf } from "./session-store.ts";
 import { type AuthEnv, loginSettings } from "./settings.ts";
@@ -36,5 +38,7 @@ export async function removeMember(env: AuthEnv, caller: Caller, rawUserId: stri
     await revokeSessionsOf(tx, org, userId);
     await revokeApiKeysOf(tx, org, userId);
     await expireInvitationsBy(tx, org, userId);
+    const user = await userById(tx, userId);
+    if (user) await expireInvitationsFor(tx, org, user.email);
   });
 }

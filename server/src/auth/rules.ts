@@ -80,6 +80,20 @@ export function ownerOnly(caller: Caller, what: string): void {
 }
 
 /**
+ * Minting and ending credentials is a person's, through a session: an API key may not create or
+ * revoke keys or invitations. A leaked key then cannot make itself a successor that outlives
+ * its revocation, and no key has children to orphan. `what` names the act in the message.
+ */
+export function personOnly(caller: Caller, what: string): void {
+  if (caller.credential?.kind === "apiKey") {
+    throw new DomainError(
+      "permission_denied",
+      `an API key cannot ${what}; sign in with a session to do it`,
+    );
+  }
+}
+
+/**
  * An organization keeps an owner: the last one cannot be removed. `role` is the member's,
  * `owners` how many the organization has (counted under lock).
  */

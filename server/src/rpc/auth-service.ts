@@ -45,6 +45,7 @@ function apiKeyToProto(row: ApiKeyRow): ApiKey {
     name: row.name,
     prefix: row.prefix,
     createdAt: timestampFromDate(row.created_at),
+    user: { id: row.user_id, email: row.user_email },
     ...(row.last_used_at ? { lastUsedAt: timestampFromDate(row.last_used_at) } : {}),
   });
 }
@@ -135,6 +136,29 @@ export function authService(deps: Deps): ServiceImpl<typeof AuthService> {
           expiresAt: timestampFromDate(invitation.expires_at),
         }),
       };
+    },
+
+    async listInvitations(_req, ctx) {
+      const rows = await invitations.listInvitations(deps, callerOf(ctx));
+      return {
+        invitations: rows.map((i) =>
+          create(InvitationSchema, {
+            id: i.id,
+            email: i.email,
+            role: roleToProto(i.role),
+            createdAt: timestampFromDate(i.created_at),
+            expiresAt: timestampFromDate(i.expires_at),
+            ...(i.created_by
+              ? { invitedBy: { id: i.created_by, email: i.created_by_email ?? "" } }
+              : {}),
+          }),
+        ),
+      };
+    },
+
+    async revokeInvitation(req, ctx) {
+      await invitations.revokeInvitation(deps, callerOf(ctx), req.id);
+      return {};
     },
 
     async listMembers(_req, ctx) {

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hivekeep/v1/auth.proto.
  */
 export const file_hivekeep_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("ChZoaXZla2VlcC92MS9hdXRoLnByb3RvEgtoaXZla2VlcC52MSIhCgRVc2VyEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJIigKDE9yZ2FuaXphdGlvbhIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJIpQBCgZBcGlLZXkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZwcmVmaXgYAyABKAkSLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMbGFzdF91c2VkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKHAQoKSW52aXRhdGlvbhIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIfCgRyb2xlGAMgASgOMhEuaGl2ZWtlZXAudjEuUm9sZRINCgV0b2tlbhgEIAEoCRIuCgpleHBpcmVzX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ5CgZNZW1iZXISHwoEdXNlchgBIAEoCzIRLmhpdmVrZWVwLnYxLlVzZXISHwoEcm9sZRgCIAEoDjIRLmhpdmVrZWVwLnYxLlJvbGUSLQoJam9pbmVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJlCg1TaWduVXBSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEhkKEW9yZ2FuaXphdGlvbl9uYW1lGAMgASgJEhgKEGludml0YXRpb25fdG9rZW4YBCABKAkiqQEKDlNpZ25VcFJlc3BvbnNlEhUKDXNlc3Npb25fdG9rZW4YASABKAkSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASHwoEdXNlchgDIAEoCzIRLmhpdmVrZWVwLnYxLlVzZXISLwoMb3JnYW5pemF0aW9uGAQgASgLMhkuaGl2ZWtlZXAudjEuT3JnYW5pemF0aW9uImIKDExvZ2luUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIYChBpbnZpdGF0aW9uX3Rva2VuGAMgASgJEhcKD29yZ2FuaXphdGlvbl9pZBgEIAEoCSKoAQoNTG9naW5SZXNwb25zZRIVCg1zZXNzaW9uX3Rva2VuGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEh8KBHVzZXIYAyABKAsyES5oaXZla2VlcC52MS5Vc2VyEi8KDG9yZ2FuaXphdGlvbhgEIAEoCzIZLmhpdmVrZWVwLnYxLk9yZ2FuaXphdGlvbiIPCg1Mb2dvdXRSZXF1ZXN0IhAKDkxvZ291dFJlc3BvbnNlIg8KDVdob0FtSVJlcXVlc3Qi7QEKDldob0FtSVJlc3BvbnNlEh8KBHVzZXIYASABKAsyES5oaXZla2VlcC52MS5Vc2VyEi8KDG9yZ2FuaXphdGlvbhgCIAEoCzIZLmhpdmVrZWVwLnYxLk9yZ2FuaXphdGlvbhIfCgRyb2xlGAMgASgOMhEuaGl2ZWtlZXAudjEuUm9sZRIoCglhdXRoX21vZGUYBCABKA4yFS5oaXZla2VlcC52MS5BdXRoTW9kZRIMCgRkZW1vGAUgASgIEjAKDW9yZ2FuaXphdGlvbnMYBiADKAsyGS5oaXZla2VlcC52MS5Pcmdhbml6YXRpb24iEgoQU3RhcnREZW1vUmVxdWVzdCJaChFTdGFydERlbW9SZXNwb25zZRIVCg1zZXNzaW9uX3Rva2VuGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiMKE0NyZWF0ZUFwaUtleVJlcXVlc3QSDAoEbmFtZRgBIAEoCSJJChRDcmVhdGVBcGlLZXlSZXNwb25zZRIPCgdhcGlfa2V5GAEgASgJEiAKA2tleRgCIAEoCzITLmhpdmVrZWVwLnYxLkFwaUtleSIUChJMaXN0QXBpS2V5c1JlcXVlc3QiOAoTTGlzdEFwaUtleXNSZXNwb25zZRIhCgRrZXlzGAEgAygLMhMuaGl2ZWtlZXAudjEuQXBpS2V5IiEKE1Jldm9rZUFwaUtleVJlcXVlc3QSCgoCaWQYASABKAkiFgoUUmV2b2tlQXBpS2V5UmVzcG9uc2UiSQoXQ3JlYXRlSW52aXRhdGlvblJlcXVlc3QSDQoFZW1haWwYASABKAkSHwoEcm9sZRgCIAEoDjIRLmhpdmVrZWVwLnYxLlJvbGUiRwoYQ3JlYXRlSW52aXRhdGlvblJlc3BvbnNlEisKCmludml0YXRpb24YASABKAsyFy5oaXZla2VlcC52MS5JbnZpdGF0aW9uIhQKEkxpc3RNZW1iZXJzUmVxdWVzdCI7ChNMaXN0TWVtYmVyc1Jlc3BvbnNlEiQKB21lbWJlcnMYASADKAsyEy5oaXZla2VlcC52MS5NZW1iZXIiJgoTUmVtb3ZlTWVtYmVyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIhYKFFJlbW92ZU1lbWJlclJlc3BvbnNlIjQKGVN3aXRjaE9yZ2FuaXphdGlvblJlcXVlc3QSFwoPb3JnYW5pemF0aW9uX2lkGAEgASgJIpQBChpTd2l0Y2hPcmdhbml6YXRpb25SZXNwb25zZRIVCg1zZXNzaW9uX3Rva2VuGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KDG9yZ2FuaXphdGlvbhgDIAEoCzIZLmhpdmVrZWVwLnYxLk9yZ2FuaXphdGlvbio9CgRSb2xlEhQKEFJPTEVfVU5TUEVDSUZJRUQQABIOCgpST0xFX09XTkVSEAESDwoLUk9MRV9NRU1CRVIQAipOCghBdXRoTW9kZRIZChVBVVRIX01PREVfVU5TUEVDSUZJRUQQABISCg5BVVRIX01PREVfTk9ORRABEhMKD0FVVEhfTU9ERV9MT0dJThACMs0HCgtBdXRoU2VydmljZRJBCgZTaWduVXASGi5oaXZla2VlcC52MS5TaWduVXBSZXF1ZXN0GhsuaGl2ZWtlZXAudjEuU2lnblVwUmVzcG9uc2USPgoFTG9naW4SGS5oaXZla2VlcC52MS5Mb2dpblJlcXVlc3QaGi5oaXZla2VlcC52MS5Mb2dpblJlc3BvbnNlEkEKBkxvZ291dBIaLmhpdmVrZWVwLnYxLkxvZ291dFJlcXVlc3QaGy5oaXZla2VlcC52MS5Mb2dvdXRSZXNwb25zZRJBCgZXaG9BbUkSGi5oaXZla2VlcC52MS5XaG9BbUlSZXF1ZXN0GhsuaGl2ZWtlZXAudjEuV2hvQW1JUmVzcG9uc2USSgoJU3RhcnREZW1vEh0uaGl2ZWtlZXAudjEuU3RhcnREZW1vUmVxdWVzdBoeLmhpdmVrZWVwLnYxLlN0YXJ0RGVtb1Jlc3BvbnNlElMKDENyZWF0ZUFwaUtleRIgLmhpdmVrZWVwLnYxLkNyZWF0ZUFwaUtleVJlcXVlc3QaIS5oaXZla2VlcC52MS5DcmVhdGVBcGlLZXlSZXNwb25zZRJQCgtMaXN0QXBpS2V5cxIfLmhpdmVrZWVwLnYxLkxpc3RBcGlLZXlzUmVxdWVzdBogLmhpdmVrZWVwLnYxLkxpc3RBcGlLZXlzUmVzcG9uc2USUwoMUmV2b2tlQXBpS2V5EiAuaGl2ZWtlZXAudjEuUmV2b2tlQXBpS2V5UmVxdWVzdBohLmhpdmVrZWVwLnYxLlJldm9rZUFwaUtleVJlc3BvbnNlEl8KEENyZWF0ZUludml0YXRpb24SJC5oaXZla2VlcC52MS5DcmVhdGVJbnZpdGF0aW9uUmVxdWVzdBolLmhpdmVrZWVwLnYxLkNyZWF0ZUludml0YXRpb25SZXNwb25zZRJQCgtMaXN0TWVtYmVycxIfLmhpdmVrZWVwLnYxLkxpc3RNZW1iZXJzUmVxdWVzdBogLmhpdmVrZWVwLnYxLkxpc3RNZW1iZXJzUmVzcG9uc2USUwoMUmVtb3ZlTWVtYmVyEiAuaGl2ZWtlZXAudjEuUmVtb3ZlTWVtYmVyUmVxdWVzdBohLmhpdmVrZWVwLnYxLlJlbW92ZU1lbWJlclJlc3BvbnNlEmUKElN3aXRjaE9yZ2FuaXphdGlvbhImLmhpdmVrZWVwLnYxLlN3aXRjaE9yZ2FuaXphdGlvblJlcXVlc3QaJy5oaXZla2VlcC52MS5Td2l0Y2hPcmdhbml6YXRpb25SZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("ChZoaXZla2VlcC92MS9hdXRoLnByb3RvEgtoaXZla2VlcC52MSIhCgRVc2VyEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJIigKDE9yZ2FuaXphdGlvbhIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJIrUBCgZBcGlLZXkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZwcmVmaXgYAyABKAkSLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMbGFzdF91c2VkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIfCgR1c2VyGAYgASgLMhEuaGl2ZWtlZXAudjEuVXNlciLeAQoKSW52aXRhdGlvbhIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIfCgRyb2xlGAMgASgOMhEuaGl2ZWtlZXAudjEuUm9sZRINCgV0b2tlbhgEIAEoCRIuCgpleHBpcmVzX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIlCgppbnZpdGVkX2J5GAcgASgLMhEuaGl2ZWtlZXAudjEuVXNlciJ5CgZNZW1iZXISHwoEdXNlchgBIAEoCzIRLmhpdmVrZWVwLnYxLlVzZXISHwoEcm9sZRgCIAEoDjIRLmhpdmVrZWVwLnYxLlJvbGUSLQoJam9pbmVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJlCg1TaWduVXBSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEhkKEW9yZ2FuaXphdGlvbl9uYW1lGAMgASgJEhgKEGludml0YXRpb25fdG9rZW4YBCABKAkiqQEKDlNpZ25VcFJlc3BvbnNlEhUKDXNlc3Npb25fdG9rZW4YASABKAkSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASHwoEdXNlchgDIAEoCzIRLmhpdmVrZWVwLnYxLlVzZXISLwoMb3JnYW5pemF0aW9uGAQgASgLMhkuaGl2ZWtlZXAudjEuT3JnYW5pemF0aW9uImIKDExvZ2luUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIYChBpbnZpdGF0aW9uX3Rva2VuGAMgASgJEhcKD29yZ2FuaXphdGlvbl9pZBgEIAEoCSKoAQoNTG9naW5SZXNwb25zZRIVCg1zZXNzaW9uX3Rva2VuGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEh8KBHVzZXIYAyABKAsyES5oaXZla2VlcC52MS5Vc2VyEi8KDG9yZ2FuaXphdGlvbhgEIAEoCzIZLmhpdmVrZWVwLnYxLk9yZ2FuaXphdGlvbiIPCg1Mb2dvdXRSZXF1ZXN0IhAKDkxvZ291dFJlc3BvbnNlIg8KDVdob0FtSVJlcXVlc3Qi7QEKDldob0FtSVJlc3BvbnNlEh8KBHVzZXIYASABKAsyES5oaXZla2VlcC52MS5Vc2VyEi8KDG9yZ2FuaXphdGlvbhgCIAEoCzIZLmhpdmVrZWVwLnYxLk9yZ2FuaXphdGlvbhIfCgRyb2xlGAMgASgOMhEuaGl2ZWtlZXAudjEuUm9sZRIoCglhdXRoX21vZGUYBCABKA4yFS5oaXZla2VlcC52MS5BdXRoTW9kZRIMCgRkZW1vGAUgASgIEjAKDW9yZ2FuaXphdGlvbnMYBiADKAsyGS5oaXZla2VlcC52MS5Pcmdhbml6YXRpb24iEgoQU3RhcnREZW1vUmVxdWVzdCJaChFTdGFydERlbW9SZXNwb25zZRIVCg1zZXNzaW9uX3Rva2VuGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiMKE0NyZWF0ZUFwaUtleVJlcXVlc3QSDAoEbmFtZRgBIAEoCSJJChRDcmVhdGVBcGlLZXlSZXNwb25zZRIPCgdhcGlfa2V5GAEgASgJEiAKA2tleRgCIAEoCzITLmhpdmVrZWVwLnYxLkFwaUtleSIUChJMaXN0QXBpS2V5c1JlcXVlc3QiOAoTTGlzdEFwaUtleXNSZXNwb25zZRIhCgRrZXlzGAEgAygLMhMuaGl2ZWtlZXAudjEuQXBpS2V5IiEKE1Jldm9rZUFwaUtleVJlcXVlc3QSCgoCaWQYASABKAkiFgoUUmV2b2tlQXBpS2V5UmVzcG9uc2UiSQoXQ3JlYXRlSW52aXRhdGlvblJlcXVlc3QSDQoFZW1haWwYASABKAkSHwoEcm9sZRgCIAEoDjIRLmhpdmVrZWVwLnYxLlJvbGUiRwoYQ3JlYXRlSW52aXRhdGlvblJlc3BvbnNlEisKCmludml0YXRpb24YASABKAsyFy5oaXZla2VlcC52MS5JbnZpdGF0aW9uIhgKFkxpc3RJbnZpdGF0aW9uc1JlcXVlc3QiRwoXTGlzdEludml0YXRpb25zUmVzcG9uc2USLAoLaW52aXRhdGlvbnMYASADKAsyFy5oaXZla2VlcC52MS5JbnZpdGF0aW9uIiUKF1Jldm9rZUludml0YXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJIhoKGFJldm9rZUludml0YXRpb25SZXNwb25zZSIUChJMaXN0TWVtYmVyc1JlcXVlc3QiOwoTTGlzdE1lbWJlcnNSZXNwb25zZRIkCgdtZW1iZXJzGAEgAygLMhMuaGl2ZWtlZXAudjEuTWVtYmVyIiYKE1JlbW92ZU1lbWJlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIWChRSZW1vdmVNZW1iZXJSZXNwb25zZSI0ChlTd2l0Y2hPcmdhbml6YXRpb25SZXF1ZXN0EhcKD29yZ2FuaXphdGlvbl9pZBgBIAEoCSKUAQoaU3dpdGNoT3JnYW5pemF0aW9uUmVzcG9uc2USFQoNc2Vzc2lvbl90b2tlbhgBIAEoCRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgxvcmdhbml6YXRpb24YAyABKAsyGS5oaXZla2VlcC52MS5Pcmdhbml6YXRpb24qPQoEUm9sZRIUChBST0xFX1VOU1BFQ0lGSUVEEAASDgoKUk9MRV9PV05FUhABEg8KC1JPTEVfTUVNQkVSEAIqTgoIQXV0aE1vZGUSGQoVQVVUSF9NT0RFX1VOU1BFQ0lGSUVEEAASEgoOQVVUSF9NT0RFX05PTkUQARITCg9BVVRIX01PREVfTE9HSU4QAjKMCQoLQXV0aFNlcnZpY2USQQoGU2lnblVwEhouaGl2ZWtlZXAudjEuU2lnblVwUmVxdWVzdBobLmhpdmVrZWVwLnYxLlNpZ25VcFJlc3BvbnNlEj4KBUxvZ2luEhkuaGl2ZWtlZXAudjEuTG9naW5SZXF1ZXN0GhouaGl2ZWtlZXAudjEuTG9naW5SZXNwb25zZRJBCgZMb2dvdXQSGi5oaXZla2VlcC52MS5Mb2dvdXRSZXF1ZXN0GhsuaGl2ZWtlZXAudjEuTG9nb3V0UmVzcG9uc2USQQoGV2hvQW1JEhouaGl2ZWtlZXAudjEuV2hvQW1JUmVxdWVzdBobLmhpdmVrZWVwLnYxLldob0FtSVJlc3BvbnNlEkoKCVN0YXJ0RGVtbxIdLmhpdmVrZWVwLnYxLlN0YXJ0RGVtb1JlcXVlc3QaHi5oaXZla2VlcC52MS5TdGFydERlbW9SZXNwb25zZRJTCgxDcmVhdGVBcGlLZXkSIC5oaXZla2VlcC52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0GiEuaGl2ZWtlZXAudjEuQ3JlYXRlQXBpS2V5UmVzcG9uc2USUAoLTGlzdEFwaUtleXMSHy5oaXZla2VlcC52MS5MaXN0QXBpS2V5c1JlcXVlc3QaIC5oaXZla2VlcC52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlElMKDFJldm9rZUFwaUtleRIgLmhpdmVrZWVwLnYxLlJldm9rZUFwaUtleVJlcXVlc3QaIS5oaXZla2VlcC52MS5SZXZva2VBcGlLZXlSZXNwb25zZRJfChBDcmVhdGVJbnZpdGF0aW9uEiQuaGl2ZWtlZXAudjEuQ3JlYXRlSW52aXRhdGlvblJlcXVlc3QaJS5oaXZla2VlcC52MS5DcmVhdGVJbnZpdGF0aW9uUmVzcG9uc2USXAoPTGlzdEludml0YXRpb25zEiMuaGl2ZWtlZXAudjEuTGlzdEludml0YXRpb25zUmVxdWVzdBokLmhpdmVrZWVwLnYxLkxpc3RJbnZpdGF0aW9uc1Jlc3BvbnNlEl8KEFJldm9rZUludml0YXRpb24SJC5oaXZla2VlcC52MS5SZXZva2VJbnZpdGF0aW9uUmVxdWVzdBolLmhpdmVrZWVwLnYxLlJldm9rZUludml0YXRpb25SZXNwb25zZRJQCgtMaXN0TWVtYmVycxIfLmhpdmVrZWVwLnYxLkxpc3RNZW1iZXJzUmVxdWVzdBogLmhpdmVrZWVwLnYxLkxpc3RNZW1iZXJzUmVzcG9uc2USUwoMUmVtb3ZlTWVtYmVyEiAuaGl2ZWtlZXAudjEuUmVtb3ZlTWVtYmVyUmVxdWVzdBohLmhpdmVrZWVwLnYxLlJlbW92ZU1lbWJlclJlc3BvbnNlEmUKElN3aXRjaE9yZ2FuaXphdGlvbhImLmhpdmVrZWVwLnYxLlN3aXRjaE9yZ2FuaXphdGlvblJlcXVlc3QaJy5oaXZla2VlcC52MS5Td2l0Y2hPcmdhbml6YXRpb25SZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message hivekeep.v1.User
@@ -88,6 +88,13 @@ export type ApiKey = Message<"hivekeep.v1.ApiKey"> & {
    * @generated from field: google.protobuf.Timestamp last_used_at = 5;
    */
   lastUsedAt?: Timestamp | undefined;
+
+  /**
+   * Whose key it is: an owner's ListApiKeys lists every live key of the organization.
+   *
+   * @generated from field: hivekeep.v1.User user = 6;
+   */
+  user?: User | undefined;
 };
 
 /**
@@ -117,6 +124,8 @@ export type Invitation = Message<"hivekeep.v1.Invitation"> & {
   role: Role;
 
   /**
+   * Only in CreateInvitation's answer, once; ListInvitations never shows it.
+   *
    * @generated from field: string token = 4;
    */
   token: string;
@@ -125,6 +134,18 @@ export type Invitation = Message<"hivekeep.v1.Invitation"> & {
    * @generated from field: google.protobuf.Timestamp expires_at = 5;
    */
   expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 6;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * The owner who issued it; unset when the operator did (pnpm invite).
+   *
+   * @generated from field: hivekeep.v1.User invited_by = 7;
+   */
+  invitedBy?: User | undefined;
 };
 
 /**
@@ -556,6 +577,68 @@ export const CreateInvitationResponseSchema: GenMessage<CreateInvitationResponse
   messageDesc(file_hivekeep_v1_auth, 22);
 
 /**
+ * @generated from message hivekeep.v1.ListInvitationsRequest
+ */
+export type ListInvitationsRequest = Message<"hivekeep.v1.ListInvitationsRequest"> & {
+};
+
+/**
+ * Describes the message hivekeep.v1.ListInvitationsRequest.
+ * Use `create(ListInvitationsRequestSchema)` to create a new message.
+ */
+export const ListInvitationsRequestSchema: GenMessage<ListInvitationsRequest> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_auth, 23);
+
+/**
+ * @generated from message hivekeep.v1.ListInvitationsResponse
+ */
+export type ListInvitationsResponse = Message<"hivekeep.v1.ListInvitationsResponse"> & {
+  /**
+   * Newest first.
+   *
+   * @generated from field: repeated hivekeep.v1.Invitation invitations = 1;
+   */
+  invitations: Invitation[];
+};
+
+/**
+ * Describes the message hivekeep.v1.ListInvitationsResponse.
+ * Use `create(ListInvitationsResponseSchema)` to create a new message.
+ */
+export const ListInvitationsResponseSchema: GenMessage<ListInvitationsResponse> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_auth, 24);
+
+/**
+ * @generated from message hivekeep.v1.RevokeInvitationRequest
+ */
+export type RevokeInvitationRequest = Message<"hivekeep.v1.RevokeInvitationRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message hivekeep.v1.RevokeInvitationRequest.
+ * Use `create(RevokeInvitationRequestSchema)` to create a new message.
+ */
+export const RevokeInvitationRequestSchema: GenMessage<RevokeInvitationRequest> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_auth, 25);
+
+/**
+ * @generated from message hivekeep.v1.RevokeInvitationResponse
+ */
+export type RevokeInvitationResponse = Message<"hivekeep.v1.RevokeInvitationResponse"> & {
+};
+
+/**
+ * Describes the message hivekeep.v1.RevokeInvitationResponse.
+ * Use `create(RevokeInvitationResponseSchema)` to create a new message.
+ */
+export const RevokeInvitationResponseSchema: GenMessage<RevokeInvitationResponse> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_auth, 26);
+
+/**
  * @generated from message hivekeep.v1.ListMembersRequest
  */
 export type ListMembersRequest = Message<"hivekeep.v1.ListMembersRequest"> & {
@@ -566,7 +649,7 @@ export type ListMembersRequest = Message<"hivekeep.v1.ListMembersRequest"> & {
  * Use `create(ListMembersRequestSchema)` to create a new message.
  */
 export const ListMembersRequestSchema: GenMessage<ListMembersRequest> = /*@__PURE__*/
-  messageDesc(file_hivekeep_v1_auth, 23);
+  messageDesc(file_hivekeep_v1_auth, 27);
 
 /**
  * @generated from message hivekeep.v1.ListMembersResponse
@@ -583,7 +666,7 @@ export type ListMembersResponse = Message<"hivekeep.v1.ListMembersResponse"> & {
  * Use `create(ListMembersResponseSchema)` to create a new message.
  */
 export const ListMembersResponseSchema: GenMessage<ListMembersResponse> = /*@__PURE__*/
-  messageDesc(file_hivekeep_v1_auth, 24);
+  messageDesc(file_hivekeep_v1_auth, 28);
 
 /**
  * @generated from message hivekeep.v1.RemoveMemberRequest
@@ -600,7 +683,7 @@ export type RemoveMemberRequest = Message<"hivekeep.v1.RemoveMemberRequest"> & {
  * Use `create(RemoveMemberRequestSchema)` to create a new message.
  */
 export const RemoveMemberRequestSchema: GenMessage<RemoveMemberRequest> = /*@__PURE__*/
-  messageDesc(file_hivekeep_v1_auth, 25);
+  messageDesc(file_hivekeep_v1_auth, 29);
 
 /**
  * @generated from message hivekeep.v1.RemoveMemberResponse
@@ -613,7 +696,7 @@ export type RemoveMemberResponse = Message<"hivekeep.v1.RemoveMemberResponse"> &
  * Use `create(RemoveMemberResponseSchema)` to create a new message.
  */
 export const RemoveMemberResponseSchema: GenMessage<RemoveMemberResponse> = /*@__PURE__*/
-  messageDesc(file_hivekeep_v1_auth, 26);
+  messageDesc(file_hivekeep_v1_auth, 30);
 
 /**
  * @generated from message hivekeep.v1.SwitchOrganizationRequest
@@ -630,7 +713,7 @@ export type SwitchOrganizationRequest = Message<"hivekeep.v1.SwitchOrganizationR
  * Use `create(SwitchOrganizationRequestSchema)` to create a new message.
  */
 export const SwitchOrganizationRequestSchema: GenMessage<SwitchOrganizationRequest> = /*@__PURE__*/
-  messageDesc(file_hivekeep_v1_auth, 27);
+  messageDesc(file_hivekeep_v1_auth, 31);
 
 /**
  * @generated from message hivekeep.v1.SwitchOrganizationResponse
@@ -659,7 +742,7 @@ export type SwitchOrganizationResponse = Message<"hivekeep.v1.SwitchOrganization
  * Use `create(SwitchOrganizationResponseSchema)` to create a new message.
  */
 export const SwitchOrganizationResponseSchema: GenMessage<SwitchOrganizationResponse> = /*@__PURE__*/
-  messageDesc(file_hivekeep_v1_auth, 28);
+  messageDesc(file_hivekeep_v1_auth, 32);
 
 /**
  * @generated from enum hivekeep.v1.Role
@@ -792,6 +875,26 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof CreateInvitationRequestSchema;
     output: typeof CreateInvitationResponseSchema;
+  },
+  /**
+   * The organization's open invitations (owners), without their tokens.
+   *
+   * @generated from rpc hivekeep.v1.AuthService.ListInvitations
+   */
+  listInvitations: {
+    methodKind: "unary";
+    input: typeof ListInvitationsRequestSchema;
+    output: typeof ListInvitationsResponseSchema;
+  },
+  /**
+   * Ends an open invitation (owners): its token no longer signs anyone up or in.
+   *
+   * @generated from rpc hivekeep.v1.AuthService.RevokeInvitation
+   */
+  revokeInvitation: {
+    methodKind: "unary";
+    input: typeof RevokeInvitationRequestSchema;
+    output: typeof RevokeInvitationResponseSchema;
   },
   /**
    * @generated from rpc hivekeep.v1.AuthService.ListMembers

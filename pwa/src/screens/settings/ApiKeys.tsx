@@ -1,6 +1,7 @@
 /**
  * API keys for devices (hive scales, trackers) that post to the server as this user: create one
- * (its secret shows once, to copy), see them, revoke one. Keys live on the server only, so this
+ * (its secret shows once, to copy), see them, revoke one. An owner sees (and may revoke) every
+ * key of the organization, each saying whose it is. Keys live on the server only, so this
  * screen needs the network and says so when offline.
  */
 import type { ApiKey } from "@hivekeep/proto";
@@ -63,7 +64,7 @@ export default function ApiKeys() {
           }}
         />
       )}
-      <Card title={t("keys")}>
+      <Card title={session.owner ? t("keysAll") : t("keys")}>
         <ServerListView list={keys}>
           {(items) =>
             items.length === 0 ? (
@@ -130,10 +131,14 @@ function CreateKey(props: {
   );
 }
 
-function KeyRow(props: { apiKey: ApiKey; online: boolean; onRevoked: () => void }) {
+/** One key: name, prefix, dates, whose it is when not the caller's own, and Revoke. */
+export function KeyRow(props: { apiKey: ApiKey; online: boolean; onRevoked: () => void }) {
   const t = useMessages(settingsMessages);
   const fmt = useFormat();
+  const session = useAppSession();
   const k = props.apiKey;
+  const whose = k.user?.email ?? "";
+  const others = whose !== "" && whose.toLowerCase() !== session.email.toLowerCase();
   const revoke = useAuthCall(
     async () => {
       await authClient.revokeApiKey({ id: k.id });
@@ -147,6 +152,7 @@ function KeyRow(props: { apiKey: ApiKey; online: boolean; onRevoked: () => void 
       <div className="key__about">
         <span className="list__title">{k.name}</span>
         <span className="list__meta">
+          {others && <span>{t("keyOf", { email: whose })}</span>}
           <span>{t("keyPrefix", { prefix: k.prefix })}</span>
           <span>{t("keyCreated", { date: fmt.date(k.createdAt) })}</span>
           <span>

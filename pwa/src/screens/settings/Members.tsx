@@ -1,10 +1,11 @@
 /**
  * Members of the organization (owners): who belongs, since when, with which role; remove
  * someone (not yourself); invite by email with a role, which gives a link to send them
- * (`/join#<token>`). Members live on the server, so this screen needs the network.
+ * (`/join#<token>`); the invitations still open, to revoke one; and every API key of the
+ * organization with whose it is. Members live on the server, so this screen needs the network.
  */
 import "./members.css";
-import { type Member, Role } from "@hivekeep/proto";
+import { type ApiKey, type Invitation, type Member, Role } from "@hivekeep/proto";
 import { type FormEvent, useState } from "react";
 import { authClient } from "../../api.ts";
 import { useAppSession } from "../../app/client.tsx";
@@ -12,10 +13,11 @@ import { paths } from "../../app/paths.ts";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { SelectField, TextField } from "../../ui/forms.tsx";
-import { Card, ConfirmButton, ErrorText } from "../../ui/page.tsx";
+import { Card, ConfirmButton, Empty, ErrorText } from "../../ui/page.tsx";
 import { looksLikeEmail } from "../account/errors.ts";
 import { authErrorMessages } from "../account/messages.ts";
 import { useAuthCall } from "../account/useAuthError.ts";
+import { KeyRow } from "./ApiKeys.tsx";
 import { settingsMessages } from "./messages.ts";
 import {
   CopyField,
@@ -33,7 +35,13 @@ export default function Members() {
     async () => (await authClient.listMembers({})).members,
     allowed,
   );
+  const invitations = useServerList<Invitation>(
+    async () => (await authClient.listInvitations({})).invitations,
+    allowed,
+  );
+  const keys = useServerList<ApiKey>(async () => (await authClient.listApiKeys({})).keys, allowed);
   const online = members.online;
+  const dropKey = (id: string) => keys.update((list) => list.filter((k) => k.id !== id));
 
   return (
     <ServerScreen
@@ -51,16 +59,56 @@ export default function Members() {
                   key={m.user?.id}
                   member={m}
                   online={online}
-                  onRemoved={() =>
-                    members.update((list) => list.filter((x) => x.user?.id !== m.user?.id))
-                  }
+                  onRemoved={() => {
+                    members.update((list) => list.filter((x) => x.user?.id !== m.user?.id));
+                    // Their keys and the invitations for them ended with them.
+                    void keys.load();
+                    void invitations.load();
+                  }}
                 />
               ))}
             </ul>
           )}
         </ServerListView>
       </Card>
-      <Invite disabled={!online} />
+      <Invite disabled={!online} onCreated={() => void invitations.load()} />
+      <Card title={t("invitations")}>
+        <ServerListView list={invitations}>
+          {(items) =>
+            items.length === 0 ? (
+              <Empty>{t("noInvitations")}</Empty>
+            ) : (
+              <ul className="list">
+                {items.map((i) => (
+                  <InvitationRow
+                    key={i.id}
+                    invitation={i}
+                    online={online}
+                    onRevoked={() =>
+                      invitations.update((list) => list.filter((x) => x.id !== i.id))
+                    }
+                  />
+                ))}
+              </ul>
+            )
+          }
+        </ServerListView>
+      </Card>
+      <Card title={t("organizationKeys")}>
+        <ServerListView list={keys}>
+          {(items) =>
+            items.length === 0 ? (
+              <Empty>{t("noKeys")}</Empty>
+            ) : (
+              <ul className="list">
+                {items.map((k) => (
+                  <KeyRow key={k.id} apiKey={k} online={online} onRevoked={() => dropKey(k.id)} />
+                ))}
+              </ul>
+            )
+          }
+        </ServerListView>
+      </Card>
     </ServerScreen>
   );
 }
@@ -106,7 +154,44 @@ function MemberRow(props: { member: Member; online: boolean; onRemoved: () => vo
   );
 }
 
-function Invite(props: { disabled: boolean }) {
+/** An open invitation: for whom, which role, until when, who issued it; Revoke. */
+function InvitationRow(props: { invitation: Invitation; online: boolean; onRevoked: () => void }) {
+  const t = useMessages(settingsMessages);
+  const fmt = useFormat();
+  const i = props.invitation;
+  const revoke = useAuthCall(
+    async () => {
+      await authClient.revokeInvitation({ id: i.id });
+      props.onRevoked();
+    },
+    { untilGone: true },
+  );
+
+  return (
+    <li className="list__item list__row member">
+      <div className="member__about">
+        <span className="list__title">{i.email}</span>
+        <span className="list__meta">
+          <span>{i.role === Role.OWNER ? t("roleOwner") : t("roleMember")}</span>
+          <span>{t("invitationExpires", { date: fmt.date(i.expiresAt) })}</span>
+          {i.invitedBy && <span>{t("invitedBy", { email: i.invitedBy.email })}</span>}
+        </span>
+        <ErrorText text={revoke.error} />
+      </div>
+      <ConfirmButton
+        label={t("revoke")}
+        ariaLabel={t("revokeInvitationNamed", { email: i.email })}
+        confirm={t("revokeInvitationConfirm", { email: i.email })}
+        confirmLabel={t("revoke")}
+        keepLabel={t("keep")}
+        disabled={revoke.busy || !props.online}
+        onConfirm={() => void revoke.run()}
+      />
+    </li>
+  );
+}
+
+function Invite(props: { disabled: boolean; onCreated: () => void }) {
   const t = useMessages(settingsMessages);
   const te = useMessages(authErrorMessages);
   const fmt = useFormat();
@@ -124,6 +209,7 @@ function Invite(props: { disabled: boolean }) {
         expires: fmt.date(inv.expiresAt),
       });
       setEmail("");
+      props.onCreated();
     }
   });
   const { busy, error } = call;

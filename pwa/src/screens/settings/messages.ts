@@ -71,6 +71,7 @@ export const settingsMessages = defineMessages("settings", {
     copyFailed: "Copying did not work here. Select the text above and copy it.",
     done: "Done",
     keys: "Your keys",
+    keysAll: "Keys of the organization",
     noKeys: "No API keys yet.",
     keyPrefix: "Starts with {{prefix}}…",
     keyCreated: "Created {{date}}",
@@ -100,6 +101,15 @@ export const settingsMessages = defineMessages("settings", {
     invitationLink: "Invitation link",
     invitationText:
       "Send this link to {{email}}. It works once, only for this email address, until {{date}}.",
+    invitations: "Open invitations",
+    noInvitations: "No open invitations.",
+    invitationExpires: "Valid until {{date}}",
+    invitedBy: "Invited by {{email}}",
+    revokeInvitationNamed: "Revoke invitation for {{email}}",
+    revokeInvitationConfirm: "Revoke the invitation for {{email}}? Its link stops working at once.",
+    keep: "Keep",
+    organizationKeys: "API keys in the organization",
+    keyOf: "Belongs to {{email}}",
   },
   de: {
     title: "Einstellungen",
@@ -167,6 +177,7 @@ export const settingsMessages = defineMessages("settings", {
       "Kopieren hat hier nicht geklappt. Markieren Sie den Text oben und kopieren Sie ihn.",
     done: "Fertig",
     keys: "Ihre Schlüssel",
+    keysAll: "Schlüssel der Organisation",
     noKeys: "Noch keine API-Schlüssel.",
     keyPrefix: "Beginnt mit {{prefix}}…",
     keyCreated: "Erstellt am {{date}}",
@@ -197,5 +208,15 @@ export const settingsMessages = defineMessages("settings", {
     invitationLink: "Einladungslink",
     invitationText:
       "Senden Sie diesen Link an {{email}}. Er funktioniert einmal, nur für diese E-Mail-Adresse, bis {{date}}.",
+    invitations: "Offene Einladungen",
+    noInvitations: "Keine offenen Einladungen.",
+    invitationExpires: "Gültig bis {{date}}",
+    invitedBy: "Eingeladen von {{email}}",
+    revokeInvitationNamed: "Einladung für {{email}} widerrufen",
+    revokeInvitationConfirm:
+      "Einladung für {{email}} widerrufen? Der Link funktioniert sofort nicht mehr.",
+    keep: "Behalten",
+    organizationKeys: "API-Schlüssel der Organisation",
+    keyOf: "Gehört {{email}}",
   },
 });
