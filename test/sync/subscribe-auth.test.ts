@@ -12,7 +12,7 @@ import { type Client, Code, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { createApiary } from "@hivekeep/client-core/core";
 import { SyncService } from "@hivekeep/proto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../server/src/auth/caller.ts";
 import { callerForToken } from "../../server/src/auth/caller-store.ts";
 import { createSession } from "../../server/src/auth/session-store.ts";
@@ -39,6 +39,9 @@ const heartbeatMs = 60_000;
 
 type Reader = ReturnType<typeof streamReader>;
 
+/** Resolves once the stream has more than `n` messages, or has ended. */
+const beyond = (reader: Reader, n: number) => reader.until(() => reader.got.length > n);
+
 /** A change in the account's tenant: every stream of the tenant would poke it. */
 async function write(db: Parameters<typeof writeTenant>[0], a: Account, name: string) {
   await writeTenant(db, a.organizationId, (w) =>
@@ -54,7 +57,7 @@ async function pokedBy(readers: readonly Reader[], writing: () => Promise<void>)
   const before = readers.map((r) => r.got.length);
   await writing();
   for (const [i, reader] of readers.entries()) {
-    await reader.next();
+    await beyond(reader, before[i] ?? 0);
     expect(reader.got.slice(before[i])).toEqual([expect.objectContaining({ heartbeat: false })]);
     expect(reader.ended).toBe(false);
   }
@@ -69,7 +72,7 @@ async function endsBeforePoking(readers: readonly Reader[], writing: () => Promi
   const before = readers.map((r) => r.got.length);
   await writing();
   for (const [i, reader] of readers.entries()) {
-    await reader.next();
+    await beyond(reader, before[i] ?? 0);
     expect(reader.got.slice(before[i])).toEqual([]);
     expect(reader.ended).toBe(true);
     expect(reader.error).toMatchObject({ code: Code.Unauthenticated });
@@ -82,9 +85,10 @@ async function subscribedFrom(
   db: Queryable,
   organizationId: string,
   client: Client<typeof SyncService>,
+  signal?: AbortSignal,
 ): Promise<Reader> {
   const head = (await feedHead(db, organizationId)) ?? 0;
-  return streamReader(client.subscribe({ cursor: head === 0 ? "" : String(head) }));
+  return streamReader(client.subscribe({ cursor: head === 0 ? "" : String(head) }, { signal }));
 }
 
 describe.each(databaseKinds)("Subscribe and ended credentials on %s", (kind) => {
@@ -95,10 +99,16 @@ describe.each(databaseKinds)("Subscribe and ended credentials on %s", (kind) => 
   afterAll(async () => {
     await t?.stop();
   });
+  // The streams that go on are closed after each test (the server's stop would wait for them).
+  let streams = new AbortController();
+  afterEach(() => {
+    streams.abort();
+    streams = new AbortController();
+  });
 
   /** A stream of the account's tenant, as the token (the account's session by default). */
   const subscribed = (a: Account, token = a.token) =>
-    subscribedFrom(t.server.db, a.organizationId, t.as(token).client(SyncService));
+    subscribedFrom(t.server.db, a.organizationId, t.as(token).client(SyncService), streams.signal);
 
   it("Logout ends the session's stream at once; another session's stream goes on", async () => {
     const a = await signUp(t);
@@ -110,7 +120,7 @@ describe.each(databaseKinds)("Subscribe and ended credentials on %s", (kind) => 
     const still = theirs.got.length;
     await endsBeforePoking([mine], () => write(t.server.db, a, "Second"));
     // The other session's stream pokes that write, and goes on.
-    await theirs.next();
+    await beyond(theirs, still);
     expect(theirs.got.slice(still)).toEqual([expect.objectContaining({ heartbeat: false })]);
     expect(theirs.ended).toBe(false);
     await callOk(t.as(other.sessionToken), "AuthService/Logout", {});
