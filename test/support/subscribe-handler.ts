@@ -89,6 +89,7 @@ export function watchedNotifier(
       listening++;
       const watch = credential && {
         userId: credential.userId,
+        tokenHash: credential.tokenHash,
         onEnded() {
           ended++;
           if (!options.loseCredentialNews) credential.onEnded();

@@ -175,15 +175,20 @@ describe.each(databaseKinds)("Subscribe and ended credentials on %s", (kind) => 
 
   it("an idle stream ends once its credential ended, without any timer firing", async () => {
     // The handler on its own, on its clock that never moves: only the notification can end it.
+    // The user's other session has a stream too: the notification names the session that
+    // ended, so that stream does not even check.
     const { db } = t.server;
     const a = await signUp(t);
+    const other = await callOk(t, "AuthService/Login", { email: a.email, password: a.password });
     const caller = await callerForToken(db, a.token);
-    if (caller === undefined) throw new Error("the new session is unknown");
+    const otherCaller = await callerForToken(db, other.sessionToken);
+    if (caller === undefined || otherCaller === undefined) throw new Error("a session is unknown");
     const clock = manualTiming({ heartbeatMs, pokeIntervalMs: 1_000 });
     const watched = watchedTiming(clock.timing);
     const heard = watchedNotifier(t.server.notifier);
     const deps = { db, notifier: heard.notifier } as unknown as Deps;
     const s = openSubscribe(deps, "", caller, watched.timing);
+    const goesOn = openSubscribe(deps, "", otherCaller, watched.timing);
     const waiting = watched.nextWait();
     // Handled at once: the stream ends while Logout is answered, before the test awaits it.
     const ended = s.stream.next().then(
@@ -192,10 +197,15 @@ describe.each(databaseKinds)("Subscribe and ended credentials on %s", (kind) => 
     );
     // It waits for the feed, a heartbeat away (the session's end is a month away).
     expect(await waiting).toBe(heartbeatMs);
+    const otherWaiting = watched.nextWait();
+    const otherNext = goesOn.stream.next();
+    expect(await otherWaiting).toBe(heartbeatMs);
     await callOk(a.t, "AuthService/Logout", {});
     expect(await ended).toMatchObject({ code: Code.Unauthenticated });
     expect(heard.ended).toBe(1);
     expect(clock.timing.now()).toBe(0);
+    goesOn.end();
+    expect(await otherNext).toEqual({ done: true, value: undefined });
     expect(heard.notifier.size()).toBe(0);
   });
 

@@ -54,8 +54,8 @@ export async function revokeApiKey(q: Queryable, caller: Caller, id: string): Pr
        update api_keys set revoked_at = now()
         where organization_id = $1 and id = $2 and revoked_at is null
           and (user_id = $3 or $4::boolean)
-        returning organization_id, user_id)
-     select pg_notify($5, organization_id || ':' || user_id) from ended`,
+        returning organization_id, user_id, key_hash)
+     select pg_notify($5, organization_id || ':' || user_id || ':' || key_hash) from ended`,
     [caller.organizationId, id, caller.userId, caller.role === "owner", credentialChannel],
   );
   return rows.length > 0;

@@ -37,8 +37,8 @@ export async function revokeSession(q: Queryable, tokenHash: string): Promise<vo
   await q.query(
     `with ended as (
        update sessions set revoked_at = now() where token_hash = $1 and revoked_at is null
-       returning organization_id, user_id)
-     select pg_notify($2, organization_id || ':' || user_id) from ended`,
+       returning organization_id, user_id, token_hash)
+     select pg_notify($2, organization_id || ':' || user_id || ':' || token_hash) from ended`,
     [tokenHash, credentialChannel],
   );
 }

@@ -26,9 +26,9 @@
  * (docs/decisions.md, "Reliability (issue 13): memory under slow subscribers").
  *
  * A credential that ends ends the stream within a moment, through the same notifier: the
- * revoking store functions NOTIFY "a credential of user U in tenant X ended" on commit, and the
- * streams of that user and tenant (in every process) check their own credential before their
- * next poke, at once when idle. That too only sets a flag, so memory stays constant, and a burst
+ * revoking store functions NOTIFY "this credential (or every credential of user U) in tenant X
+ * ended" on commit, and the streams holding it (in every process) check their credential before
+ * their next poke, at once when idle. That too only sets a flag, so memory stays constant, and a burst
  * of revocations costs each such stream one check (two when one arrives during the check). A
  * session's end is known from the start (Caller.expiresInMs): the stream's one timer never waits
  * past it. A lost notification still ends the stream at the heartbeat's check, as before
@@ -127,6 +127,7 @@ export async function* subscribe(
     },
     {
       userId: caller.userId,
+      tokenHash: caller.credential?.kind === "local" ? undefined : caller.credential?.tokenHash,
       onEnded() {
         doubt = true;
         resume?.(true);

@@ -12,23 +12,27 @@ import type { Db } from "../db/db.ts";
 export const feedChannel = "hivekeep_feed";
 
 /**
- * Credentials that ended (a session revoked, an API key revoked, a member removed): payload
- * `<organization id>:<user id>`, the ids of the user whose credential in that organization
- * ended (ids never hold a colon: isEntityId). A channel of its own, so a server of the
- * previous version, which reads every payload on feedChannel as a feed position, never sees
- * one during a rolling deploy.
+ * Credentials that ended: payload `<organization id>:<user id>` when every credential of the
+ * user in that organization ended (the member was removed), `<organization id>:<user id>:<token
+ * hash>` when one did (a session or an API key revoked), so only the streams that hold it check
+ * (not every visitor of the demo, who share one user, at each demo Logout). Ids never hold a
+ * colon (isEntityId), hashes are hex. A channel of its own, so a server of the previous
+ * version, which reads every payload on feedChannel as a feed position, never sees one during
+ * a rolling deploy.
  */
 export const credentialChannel = "hivekeep_credential_ended";
 
-/** The payload of credentialChannel for a user's credentials in an organization. */
+/** The payload of credentialChannel for every credential of a user in an organization. */
 export const credentialPayload = (organizationId: string, userId: string) =>
   `${organizationId}:${userId}`;
 
 export type FeedListener = (seq: number) => void;
 
-/** A stream's interest in its own credential: called when one of its user's may have ended. */
+/** A stream's interest in its own credential: called when it may have ended. */
 export interface CredentialWatch {
   readonly userId: string;
+  /** The hash of the stream's token; absent for a local caller. */
+  readonly tokenHash: string | undefined;
   onEnded(): void;
 }
 
@@ -54,20 +58,20 @@ interface Entry {
 
 export async function startFeedNotifier(db: Db): Promise<FeedNotifier> {
   const entries = new Map<string, Set<Entry>>();
-  const split = (payload: string) => {
-    const sep = payload.lastIndexOf(":");
-    return [payload.slice(0, sep), payload.slice(sep + 1)] as const;
-  };
   const unlistenFeed = await db.listen(feedChannel, (payload) => {
-    const [org, seq] = split(payload);
-    for (const e of entries.get(org) ?? []) e.listener(Number(seq));
+    const sep = payload.lastIndexOf(":");
+    const org = payload.slice(0, sep);
+    const seq = Number(payload.slice(sep + 1));
+    for (const e of entries.get(org) ?? []) e.listener(seq);
   });
   let unlistenCredentials: () => Promise<void>;
   try {
     unlistenCredentials = await db.listen(credentialChannel, (payload) => {
-      const [org, user] = split(payload);
+      const [org = "", user, tokenHash] = payload.split(":");
       for (const e of entries.get(org) ?? []) {
-        if (e.credential?.userId === user) e.credential.onEnded();
+        const c = e.credential;
+        if (c === undefined || c.userId !== user) continue;
+        if (tokenHash === undefined || tokenHash === c.tokenHash) c.onEnded();
       }
     });
   } catch (err) {
