@@ -65,27 +65,45 @@ export function openSubscribe(
 
 /**
  * The real notifier, watched: `heard` lists every seq it handed to the listeners subscribed
- * through it (the stream's), and `nextDelivery(org)` resolves with the next seq it dispatches
- * for that tenant (to a probe listener of its own, subscribed at the call). Known events to wait
- * on, instead of "nothing happened within so many ms".
+ * through it (the stream's), `ended` counts the credential-ended notifications it handed to them
+ * (or, with `loseCredentialNews`, dropped: a lost notification), and `nextDelivery(org)` resolves
+ * with the next seq it dispatches for that tenant (to a probe listener of its own, subscribed at
+ * the call). Known events to wait on, instead of "nothing happened within so many ms".
  */
-export function watchedNotifier(notifier: FeedNotifier): {
+export function watchedNotifier(
+  notifier: FeedNotifier,
+  options: { loseCredentialNews?: boolean } = {},
+): {
   notifier: FeedNotifier;
   heard: number[];
+  readonly ended: number;
   heardSeq(seq: number): Promise<void>;
   nextDelivery(organizationId: string): Promise<number>;
 } {
   const heard: number[] = [];
+  let ended = 0;
   const hearing = new Set<() => void>();
   let listening = 0;
   const watched: FeedNotifier = {
-    subscribe(organizationId, listener) {
+    subscribe(organizationId, listener, credential) {
       listening++;
-      const unsubscribe = notifier.subscribe(organizationId, (seq) => {
-        heard.push(seq);
-        for (const check of hearing) check();
-        listener(seq);
-      });
+      const watch = credential && {
+        userId: credential.userId,
+        tokenHash: credential.tokenHash,
+        onEnded() {
+          ended++;
+          if (!options.loseCredentialNews) credential.onEnded();
+        },
+      };
+      const unsubscribe = notifier.subscribe(
+        organizationId,
+        (seq) => {
+          heard.push(seq);
+          for (const check of hearing) check();
+          listener(seq);
+        },
+        watch,
+      );
       return () => {
         listening--;
         unsubscribe();
@@ -98,6 +116,9 @@ export function watchedNotifier(notifier: FeedNotifier): {
   return {
     notifier: watched,
     heard,
+    get ended() {
+      return ended;
+    },
     heardSeq: (seq) =>
       new Promise((resolve) => {
         const check = () => {

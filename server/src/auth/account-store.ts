@@ -2,6 +2,7 @@
  * The SQL of accounts: users, organizations and memberships.
  */
 import type { Queryable } from "../db/db.ts";
+import { credentialChannel, credentialPayload } from "../store/feed-notifier.ts";
 import type { Role } from "./caller.ts";
 
 export interface UserRow {
@@ -134,16 +135,22 @@ export async function listMembers(q: Queryable, organizationId: string): Promise
   );
 }
 
-/** Ends a membership (members.ts also ends what it carried, in the same transaction). */
+/**
+ * Ends a membership (members.ts also ends what it carried, in the same transaction). Every token
+ * of the user there stops with it (caller-store.ts joins the membership), so the user's streams
+ * hear of it on commit; the revocations that follow send the same notification, which Postgres
+ * delivers once per transaction.
+ */
 export async function removeMembership(
   q: Queryable,
   organizationId: string,
   userId: string,
 ): Promise<void> {
-  await q.query("delete from memberships where organization_id = $1 and user_id = $2", [
-    organizationId,
-    userId,
-  ]);
+  await q.query(
+    `with removed as (delete from memberships where organization_id = $1 and user_id = $2)
+     select pg_notify($3, $4)`,
+    [organizationId, userId, credentialChannel, credentialPayload(organizationId, userId)],
+  );
 }
 
 /** Locks the organization's memberships for a change that must keep an owner. */

@@ -3,6 +3,7 @@
  * its hash and a visible prefix.
  */
 import type { Queryable } from "../db/db.ts";
+import { credentialChannel, credentialPayload } from "../store/feed-notifier.ts";
 import type { Caller } from "./caller.ts";
 import { apiKeyPrefix, hashToken, newToken, visiblePrefix } from "./secrets.ts";
 
@@ -52,27 +53,35 @@ export async function listApiKeys(q: Queryable, caller: Caller): Promise<ApiKeyR
 /**
  * Revokes a live key of the organization: the caller's own, or any key when
  * the caller is an owner. False when there is no such key for this caller.
+ * The key's streams hear of it on commit (credentialChannel, in the same statement).
  */
 export async function revokeApiKey(q: Queryable, caller: Caller, id: string): Promise<boolean> {
   const rows = await q.query(
-    `update api_keys set revoked_at = now()
-      where organization_id = $1 and id = $2 and revoked_at is null
-        and (user_id = $3 or $4::boolean)
-      returning id`,
-    [caller.organizationId, id, caller.userId, caller.role === "owner"],
+    `with ended as (
+       update api_keys set revoked_at = now()
+        where organization_id = $1 and id = $2 and revoked_at is null
+          and (user_id = $3 or $4::boolean)
+        returning organization_id, user_id, key_hash)
+     select pg_notify($5, organization_id || ':' || user_id || ':' || key_hash) from ended`,
+    [caller.organizationId, id, caller.userId, caller.role === "owner", credentialChannel],
   );
   return rows.length > 0;
 }
 
-/** Revokes every live key of a user in an organization (the member was removed). */
+/**
+ * Revokes every live key of a user in an organization (the member was removed); their streams
+ * hear of it on commit (a data-modifying WITH always runs).
+ */
 export async function revokeApiKeysOf(
   q: Queryable,
   organizationId: string,
   userId: string,
 ): Promise<void> {
   await q.query(
-    `update api_keys set revoked_at = now()
-      where organization_id = $1 and user_id = $2 and revoked_at is null`,
-    [organizationId, userId],
+    `with ended as (
+       update api_keys set revoked_at = now()
+        where organization_id = $1 and user_id = $2 and revoked_at is null)
+     select pg_notify($3, $4)`,
+    [organizationId, userId, credentialChannel, credentialPayload(organizationId, userId)],
   );
 }

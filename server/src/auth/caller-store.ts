@@ -21,11 +21,19 @@ export async function callerForToken(q: Queryable, token: string): Promise<Calle
   return kind && callerFor(q, { kind, tokenHash: hashToken(token) });
 }
 
-/** Whether the caller's credential still works (long streams check it now and then). */
-export async function credentialValid(q: Queryable, caller: Caller): Promise<boolean> {
+/**
+ * How long the caller's credential has left, in ms by the database's clock: Infinity when it
+ * does not expire (an API key, a local caller), undefined when it no longer works (long streams
+ * check it now and then).
+ */
+export async function credentialTimeLeft(
+  q: Queryable,
+  caller: Caller,
+): Promise<number | undefined> {
   const credential = caller.credential;
-  if (credential === undefined || credential.kind === "local") return true;
-  return (await callerFor(q, credential)) !== undefined;
+  if (credential === undefined || credential.kind === "local") return Number.POSITIVE_INFINITY;
+  const now = await callerFor(q, credential);
+  return now && (now.expiresInMs ?? Number.POSITIVE_INFINITY);
 }
 
 type TokenCredential = Extract<Credential, { tokenHash: string }>;
@@ -37,15 +45,17 @@ async function callerFor(q: Queryable, credential: TokenCredential): Promise<Cal
       user_id: string;
       role: Role;
       demo: boolean;
+      expires_in_ms: number;
     }>(
-      `select s.organization_id, s.user_id, m.role, (s.demo or o.demo) as demo
+      `select s.organization_id, s.user_id, m.role, (s.demo or o.demo) as demo,
+              (extract(epoch from s.expires_at - now()) * 1000)::float8 as expires_in_ms
          from sessions s
          join memberships m on m.organization_id = s.organization_id and m.user_id = s.user_id
          join organizations o on o.id = s.organization_id
         where s.token_hash = $1 and s.revoked_at is null and s.expires_at > now()`,
       [credential.tokenHash],
     );
-    return row && callerOfRow(row, credential);
+    return row && { ...callerOfRow(row, credential), expiresInMs: row.expires_in_ms };
   }
   const [row] = await q.query<{
     organization_id: string;

@@ -19,4 +19,10 @@ export interface Caller {
   readonly demo: boolean;
   /** Absent for callers made in process (seeding, tests): treated as local. */
   readonly credential?: Credential;
+  /**
+   * How long the credential had left when it was looked up, in ms by the database's clock (so a
+   * server clock that differs does not matter): a session's end. Absent when it does not expire
+   * (API keys, local callers). A long stream ends then (rpc/subscribe.ts).
+   */
+  readonly expiresInMs?: number;
 }

@@ -3,6 +3,7 @@
  * agrees on expiry; a token exists in clear only in what createSession returns.
  */
 import type { Queryable } from "../db/db.ts";
+import { credentialChannel, credentialPayload } from "../store/feed-notifier.ts";
 import { hashToken, newToken, sessionPrefix } from "./secrets.ts";
 
 /** A session just created: its token in clear (the only time it exists so) and its end. */
@@ -28,22 +29,34 @@ export async function createSession(
   return { token, expiresAt: row.expires_at };
 }
 
+/**
+ * Revokes a session. Its streams hear of it on commit (credentialChannel, in the same statement:
+ * one round trip, and no revocation without its notification) and end within a moment.
+ */
 export async function revokeSession(q: Queryable, tokenHash: string): Promise<void> {
   await q.query(
-    "update sessions set revoked_at = now() where token_hash = $1 and revoked_at is null",
-    [tokenHash],
+    `with ended as (
+       update sessions set revoked_at = now() where token_hash = $1 and revoked_at is null
+       returning organization_id, user_id, token_hash)
+     select pg_notify($2, organization_id || ':' || user_id || ':' || token_hash) from ended`,
+    [tokenHash, credentialChannel],
   );
 }
 
-/** Revokes every live session of a user in an organization (the member was removed). */
+/**
+ * Revokes every live session of a user in an organization (the member was removed); their
+ * streams hear of it on commit (a data-modifying WITH always runs).
+ */
 export async function revokeSessionsOf(
   q: Queryable,
   organizationId: string,
   userId: string,
 ): Promise<void> {
   await q.query(
-    `update sessions set revoked_at = now()
-      where organization_id = $1 and user_id = $2 and revoked_at is null`,
-    [organizationId, userId],
+    `with ended as (
+       update sessions set revoked_at = now()
+        where organization_id = $1 and user_id = $2 and revoked_at is null)
+     select pg_notify($3, $4)`,
+    [organizationId, userId, credentialChannel, credentialPayload(organizationId, userId)],
   );
 }

@@ -11,7 +11,7 @@
  *     │    (at most one poke per second: writes in between raise one number,
  *     │     and the next poke carries the newest position)
  *     ├─ 25 s without a poke ──► heartbeat
- *     ├─ credential revoked (checked at most once per heartbeat interval) ──► end
+ *     ├─ a credential of the caller ended, or the session's end came ──► check ──► end
  *     └─ client gone / server shutting down ──► end
  *
  * Memory per subscriber is constant: wake-ups only raise one number, so a
@@ -24,6 +24,15 @@
  * and 200 pokes for 200 streams, whose garbage grew the heap (and the RSS,
  * which V8 does not give back soon) by about 100 MiB in 300 writes
  * (docs/decisions.md, "Reliability (issue 13): memory under slow subscribers").
+ *
+ * A credential that ends ends the stream within a moment, through the same notifier: the
+ * revoking store functions NOTIFY "this credential (or every credential of user U) in tenant X
+ * ended" on commit, and the streams holding it (in every process) check their credential before
+ * their next poke, at once when idle. That too only sets a flag, so memory stays constant, and a burst
+ * of revocations costs each such stream one check (two when one arrives during the check). A
+ * session's end is known from the start (Caller.expiresInMs): the stream's one timer never waits
+ * past it. A lost notification still ends the stream at the heartbeat's check, as before
+ * (docs/decisions.md, "Airtight hosted mode (issue 27): streams end with their credential").
  */
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
@@ -33,7 +42,7 @@ import {
   type SubscribeResponse,
   SubscribeResponseSchema,
 } from "@hivekeep/proto";
-import { credentialValid } from "../auth/caller-store.ts";
+import { credentialTimeLeft } from "../auth/caller-store.ts";
 import { feedHead } from "../store/feed.ts";
 import { callerOf } from "./context.ts";
 import type { Deps } from "./deps.ts";
@@ -81,10 +90,26 @@ export async function* subscribe(
   let latest = 0;
   let resume: ((woken: boolean) => void) | undefined;
   let feedWakes = false;
-  /** Waits ms, or less: until the feed advances (when feedWakes) or the stream ends. */
+  // A credential of the caller may have ended (a notification, or the session's end came):
+  // check it before anything else.
+  let doubt = false;
+  // When the credential ends by itself (the session's expiry), on the stream's clock.
+  let endsAt = timing.now() + (caller.expiresInMs ?? Number.POSITIVE_INFINITY);
+  /**
+   * Waits ms, or less: until the feed advances (when wakeOnFeed), a credential of the caller
+   * ended, the session's end came (both set `doubt`), or the stream ends.
+   */
   const wait = (ms: number, wakeOnFeed: boolean) =>
     new Promise<boolean>((resolve) => {
-      const cancel = timing.setTimer(() => settle(false), ms);
+      const left = Math.max(0, endsAt - timing.now());
+      const expiring = left < ms;
+      const cancel = timing.setTimer(
+        () => {
+          doubt ||= expiring;
+          settle(expiring);
+        },
+        expiring ? left : ms,
+      );
       const settle = (woken: boolean) => {
         cancel();
         resume = undefined;
@@ -94,28 +119,48 @@ export async function* subscribe(
       resume = settle;
     });
   const visible = visiblePositions(deps.db, caller.organizationId, caller.userId);
-  const unsubscribe = deps.notifier.subscribe(caller.organizationId, (seq) => {
-    latest = Math.max(latest, seq);
-    if (feedWakes) resume?.(true);
-  });
+  const unsubscribe = deps.notifier.subscribe(
+    caller.organizationId,
+    (seq) => {
+      latest = Math.max(latest, seq);
+      if (feedWakes) resume?.(true);
+    },
+    {
+      userId: caller.userId,
+      tokenHash: caller.credential?.kind === "local" ? undefined : caller.credential?.tokenHash,
+      onEnded() {
+        doubt = true;
+        resume?.(true);
+      },
+    },
+  );
   const signal = ctx.signal;
   const end = () => resume?.(true);
   signal.addEventListener("abort", end);
-  // A long stream outlives its token's check at the start: a revoked session,
-  // a revoked key or a removed member ends it within one heartbeat interval.
+  // A long stream outlives its token's check at the start: a revoked session, a revoked key, a
+  // removed member or an expired session ends it at the next check. One comes with each
+  // notification and at the session's end, and at least once per heartbeat interval in case a
+  // notification was lost.
   let checkedAt = timing.now();
   const stillAllowed = async (always: boolean) => {
-    if (!always && timing.now() - checkedAt < heartbeatMs) return;
-    if (!(await credentialValid(deps.db, caller))) {
-      throw new ConnectError("the token was revoked or has expired", Code.Unauthenticated);
-    }
-    checkedAt = timing.now();
+    if (!always && !doubt && timing.now() - checkedAt < heartbeatMs) return;
+    do {
+      // Cleared before the query: a notification that arrives during it asks again.
+      doubt = false;
+      const left = await credentialTimeLeft(deps.db, caller);
+      if (left === undefined) {
+        throw new ConnectError("the token was revoked or has expired", Code.Unauthenticated);
+      }
+      checkedAt = timing.now();
+      endsAt = checkedAt + left;
+    } while (doubt);
   };
   let pokedAt = Number.NEGATIVE_INFINITY;
   try {
     // Already behind: poke at once. (Subscribed first, so nothing in between is missed.)
     latest = Math.max(latest, (await feedHead(deps.db, caller.organizationId)) ?? 0);
     while (!signal.aborted) {
+      if (doubt) await stillAllowed(true);
       if (latest > sent) {
         // A poke shortly after the last one waits out the interval; the writes
         // meanwhile only raise `latest`, so one poke then covers them all.
