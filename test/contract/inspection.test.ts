@@ -3,6 +3,7 @@
  * database over HTTP and on a device's local operations (test/support/target.ts).
  */
 import { Code, ConnectError } from "@connectrpc/connect";
+import { type Change, formatHlc } from "@hivekeep/client-core/core";
 import { InspectionService, Stores } from "@hivekeep/proto";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -268,6 +269,44 @@ describe.each(targetKinds)("InspectionService on %s", (kind) => {
       const after = await add(photo("cap 20"), id);
       expect(after.status).toBe(200);
       expect(after.body.inspection.photoKeys).toHaveLength(20);
+    });
+
+    // Issue 27: the cap counts the entries the set stores, one per add, as Push does.
+    it("counts every stored copy: one photo under 20 stamps fills an inspection; removing it names at most 20 tags a change", async () => {
+      const id = (await inspect({ note: "copies" })).id;
+      const copies = (n: number, from: number): Change[] =>
+        Array.from({ length: n }, (_, i) => ({
+          entity: "inspection",
+          entityId: id,
+          scopeId: apiaryId,
+          op: "upsert",
+          payload: { photo_keys: { add: [photo("copy")] } },
+          hlc: formatHlc({ ms: Date.now() - 60_000 + from + i, counter: 0, node: "other" }),
+          authorId: t.userId,
+        }));
+      // Written elsewhere without the check (as before the cap counted copies).
+      await t.seed(copies(20, 0));
+      const got = await callOk(t, "InspectionService/GetInspection", { id });
+      expect(got.inspection.photoKeys).toEqual([photo("copy")]);
+      await newChanges();
+      expect(expectError(await add(photo("new"), id), 400)).toEqual({
+        code: "invalid_argument",
+        message: "photo cannot be added: an inspection holds at most 20 photos; remove one first",
+      });
+      expect(await newChanges()).toEqual([]);
+
+      // Over the cap: the removal of 25 copies goes out as 20 tags, then 5.
+      await t.seed(copies(5, 20));
+      const r = await remove(photo("copy"), id);
+      expect(r.status).toBe(200);
+      expect(r.body.inspection).not.toHaveProperty("photoKeys");
+      // (The server's feed also holds the 5 seeded copies.)
+      const removals = (await newChanges()).flatMap((c) => {
+        const remove = JSON.parse(c.payloadJson ?? "{}").photo_keys?.remove;
+        return remove === undefined ? [] : [remove.length];
+      });
+      expect(removals).toEqual([20, 5]);
+      expect((await add(photo("new"), id)).body.inspection.photoKeys).toEqual([photo("new")]);
     });
 
     it("answers not_found for an unknown inspectionId on both photo operations", async () => {

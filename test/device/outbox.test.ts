@@ -64,6 +64,39 @@ describe.each(databaseKinds)("device outbox on %s", (kind) => {
     await expectConverged(t, [a, b]);
   });
 
+  // Push refuses an OR-set removal of a tag the server never received (issue 27): the outbox
+  // goes out in order, so a photo added and removed offline reaches it add first.
+  it("pushes a photo added and removed offline add first, one change a Push: nothing is refused", async () => {
+    const net = new Network(t.url);
+    const a = await device(net, 1);
+    net.offline = true;
+    const apiaryId = (await a.apiaries.createApiary({ name: "Photo field" })).apiary?.id ?? "";
+    const hiveId = (await a.hives.createHive({ apiaryId, name: "Ph 1" })).hive?.id ?? "";
+    const inspectionId = (await a.inspections.createInspection({ hiveId })).inspection?.id ?? "";
+    const photo = (s: string) => `data:image/png;base64,${s}`;
+    for (const p of ["AAAA", "BBBB"]) {
+      await a.inspections.addInspectionPhoto({ inspectionId, photo: photo(p) });
+    }
+    await a.inspections.removeInspectionPhoto({ inspectionId, photo: photo("AAAA") });
+    net.offline = false;
+    await a.sync.syncNow();
+    expect(a.sync.status.pending).toBe(0);
+    expect(a.sync.status.quarantined).toEqual([]);
+    const stored = async () =>
+      (await t.client(InspectionService).getInspection({ id: inspectionId })).inspection?.photoKeys;
+    expect(await stored()).toEqual([photo("BBBB")]);
+
+    // Another device removes the photo it pulled: the server holds the add it names.
+    const b = await device(new Network(t.url));
+    await b.sync.syncNow();
+    await b.inspections.removeInspectionPhoto({ inspectionId, photo: photo("BBBB") });
+    await b.sync.syncNow();
+    expect(b.sync.status.quarantined).toEqual([]);
+    expect(await stored()).toEqual([]);
+    await settle([a, b]);
+    await expectConverged(t, [a, b]);
+  });
+
   it("pushes again a batch whose response was lost, and the server adds nothing", async () => {
     const net = new Network(t.url);
     const a = await device(net, 50);

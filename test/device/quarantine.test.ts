@@ -111,4 +111,45 @@ describe.each(databaseKinds)("device quarantine on %s", (kind) => {
     await settle([a, b]);
     await expectConverged(after, [a, b], { hive: [h, h2] });
   });
+
+  // Issue 27: Push refuses a photo add past 20 stored photos, and a removal of a tag the server
+  // never received. A photo added offline to an inspection another device filled meanwhile is
+  // set aside; removing it on the device names that refused add's tag, so it is set aside too.
+  it("sets aside a photo add past the cap, and then the removal of that photo; discarding both settles", async () => {
+    const a = await openDevice({ net: new Network(before.url) });
+    const b = await openDevice({ net: new Network(before.url) });
+    open.push(a, b);
+    const apiaryId = (await a.apiaries.createApiary({ name: "Photo cap" })).apiary?.id ?? "";
+    const hiveId = (await a.hives.createHive({ apiaryId, name: "Cap 1" })).hive?.id ?? "";
+    const inspectionId = (await a.inspections.createInspection({ hiveId })).inspection?.id ?? "";
+    await a.sync.syncNow();
+    await b.sync.syncNow();
+    const photo = (s: string) => `data:image/png;base64,${s}`;
+    const late = photo("LATE");
+    await a.inspections.addInspectionPhoto({ inspectionId, photo: late });
+    for (let i = 0; i < 20; i++) {
+      await b.inspections.addInspectionPhoto({ inspectionId, photo: photo(`B${i}`) });
+    }
+    await b.sync.syncNow();
+
+    await a.sync.syncNow();
+    const [add, ...none] = a.sync.status.quarantined;
+    expect(none).toEqual([]);
+    expect(add?.reason).toContain("inspection.photo_keys holds at most 20 elements");
+    // Set aside, it still shows on the device; removing it names the refused add's tag.
+    const shown = async () =>
+      (await a.inspections.getInspection({ id: inspectionId })).inspection?.photoKeys ?? [];
+    expect(await shown()).toContain(late);
+    await a.inspections.removeInspectionPhoto({ inspectionId, photo: late });
+    await a.sync.syncNow();
+    const removal = a.sync.status.quarantined.find((q) => q.id !== add?.id);
+    expect(removal?.reason).toContain("is not the tag of an add this set received");
+    expect(await shown()).not.toContain(late);
+
+    for (const q of a.sync.status.quarantined) await a.sync.discard(q.id);
+    expect(a.sync.status.quarantined).toEqual([]);
+    expect(await shown()).toHaveLength(20);
+    await settle([a, b]);
+    await expectConverged(before, [a, b]);
+  });
 });

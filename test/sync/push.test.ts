@@ -772,20 +772,36 @@ describe.each(databaseKinds)("Push on %s", (kind) => {
         { photo_keys: { remove: [tagA] } },
       ]);
 
-      // A removal that arrives before the add it observed: the add is not resurrected.
-      const tagD = hlcAt(t0 + 3_000, "dev-d");
+      // A re-push of that removal (a lost response) names a tag the set has removed: taken,
+      // and nothing of it is new, so it adds no feed row.
       await pushOk(t, [
+        upsert("inspection", id, apiaryId, hlcAt(t0 + 2_000, "dev-b"), {
+          photo_keys: { remove: [tagA] },
+        }),
+      ]);
+      expect((await feedSince(t, head)).map((f) => f.payload)).toHaveLength(1);
+
+      // A removal names adds its writer observed, which reached the server first: a tag the
+      // set never received is refused (issue 27), not kept in the set's removed tags for good.
+      const tagD = hlcAt(t0 + 3_000, "dev-d");
+      const before = await feedHead(t);
+      const r = await pushRejected(t, [
         upsert("inspection", id, apiaryId, hlcAt(t0 + 4_000, "dev-b"), {
           photo_keys: { remove: [tagD] },
         }),
       ]);
-      const beforeAdd = await feedHead(t);
+      expect(r.rejections).toEqual([
+        {
+          index: 0,
+          code: "invalid_argument",
+          reason: `inspection.photo_keys remove[0] "${tagD}" is not the tag of an add this set received: a removal names only adds it observed`,
+        },
+      ]);
+      expect(await feedHead(t)).toBe(before);
       await pushOk(t, [
         upsert("inspection", id, apiaryId, tagD, { photo_keys: { add: [photo(3)] } }),
       ]);
-      expect(await get()).toEqual([photo(1)]);
-      // Nothing of that add was accepted, so it adds no feed row.
-      expect(await feedHead(t)).toBe(beforeAdd);
+      expect(await get()).toEqual([photo(1), photo(3)]);
     });
 
     it("never undoes a tombstone: later edits merge into the row but it stays deleted", async () => {
@@ -903,6 +919,106 @@ describe.each(databaseKinds)("Push on %s", (kind) => {
       expect(typed.conflicts).toEqual([]);
       expect(await feedHead(t)).toBe(head);
       expect(await snapshot()).toEqual(before);
+    });
+  });
+
+  // Issue 27, finding 3: Push passed the 20-photo cap (it counted distinct photos, the set stores
+  // one entry per add) and kept removals of any number of made-up tags.
+  describe("the photo cap counts what the set stores; removals name what it received", () => {
+    const dev = device("dev-cap");
+    const tiny = photo(0);
+    /** A new inspection of the base hive, pushed; its id. */
+    async function newInspection(): Promise<string> {
+      const { apiaryId, hiveId } = base;
+      const id = randomUUID();
+      await pushOk(t, [
+        upsert("inspection", id, apiaryId, dev.stamp(), {
+          hive_id: hiveId,
+          apiary_id: apiaryId,
+          date: iso(Date.now() - 60_000),
+        }),
+      ]);
+      return id;
+    }
+    /** The stored set as the row holds it. */
+    async function storedSet(id: string): Promise<{ adds: { tag: string }[]; removed: string[] }> {
+      const [row] = await t.server.db.query<{ photo_keys: unknown }>(
+        "select photo_keys from inspections where organization_id = $1 and id = $2",
+        [localOrganizationId, id],
+      );
+      const value = row?.photo_keys;
+      return (typeof value === "string" ? JSON.parse(value) : value) ?? { adds: [], removed: [] };
+    }
+    const photoChange = (id: string, patch: object, hlc = dev.stamp()) =>
+      upsert("inspection", id, base.apiaryId, hlc, { photo_keys: patch });
+
+    it("four Pushes of 15 changes re-adding one photo under new stamps never store more than 20", async () => {
+      const id = await newInspection();
+      const pushes = Array.from({ length: 4 }, () =>
+        Array.from({ length: 15 }, () => photoChange(id, { add: [tiny] })),
+      );
+      const [first, ...rest] = pushes;
+      await pushOk(t, first ?? []);
+      expect((await storedSet(id)).adds).toHaveLength(15);
+      for (const batch of rest) {
+        const head = await feedHead(t);
+        const r = await pushRejected(t, batch);
+        expect(r.code).toBe("invalid_argument");
+        // The batch's first 5 fill the set to 20; each later one would make it hold 21.
+        expect(r.rejections.map((x) => x.index)).toEqual([5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+        expect(r.rejections[0]?.reason).toBe(
+          "inspection.photo_keys holds at most 20 elements, an element added twice counting twice (would hold 21)",
+        );
+        expect(await feedHead(t)).toBe(head);
+        expect((await storedSet(id)).adds).toHaveLength(15);
+      }
+      await pushOk(t, (rest[0] ?? []).slice(0, 5));
+      expect((await storedSet(id)).adds).toHaveLength(20);
+      const got = await callOk(t, "InspectionService/GetInspection", { id });
+      expect(got.inspection.photoKeys).toEqual([tiny]);
+    });
+
+    it("refuses a removal of 100 000 made-up tags, and of one made-up tag among real ones", async () => {
+      const id = await newInspection();
+      const added = dev.stamp();
+      await pushOk(t, [photoChange(id, { add: [tiny, photo(1)] }, added)]);
+      const head = await feedHead(t);
+      const madeUp = Array.from({ length: 100_000 }, (_, i) => hlcAt(i + 1, "forged"));
+      const many = await pushRejected(t, [photoChange(id, { remove: madeUp })]);
+      expect(many.rejections).toEqual([
+        {
+          index: 0,
+          code: "invalid_argument",
+          reason: "inspection.photo_keys removes at most 20 tags at once (the patch names 100000)",
+        },
+      ]);
+      const one = await pushRejected(t, [photoChange(id, { remove: [added, madeUp[0]] })]);
+      expect(one.rejections.map((x) => x.reason)).toEqual([
+        `inspection.photo_keys remove[1] "${madeUp[0]}" is not the tag of an add this set received: a removal names only adds it observed`,
+      ]);
+      expect(await feedHead(t)).toBe(head);
+      expect(await storedSet(id)).toEqual({
+        adds: [
+          { tag: added, value: tiny },
+          { tag: added, value: photo(1) },
+        ],
+        removed: [],
+      });
+    });
+
+    it("takes a removal of a real tag, of one added earlier in the same Push, and its re-push", async () => {
+      const id = await newInspection();
+      const added = dev.stamp();
+      await pushOk(t, [photoChange(id, { add: [tiny] }, added)]);
+      const sameBatch = dev.stamp();
+      const batch = [
+        photoChange(id, { remove: [added] }),
+        photoChange(id, { add: [photo(2)] }, sameBatch),
+        photoChange(id, { remove: [sameBatch] }),
+      ];
+      await pushOk(t, batch);
+      await pushOk(t, batch);
+      expect(await storedSet(id)).toEqual({ adds: [], removed: [added, sameBatch] });
     });
   });
 });

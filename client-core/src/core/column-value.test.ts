@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { errorOf, fakeContext } from "../testing/command-context.ts";
 import {
@@ -5,12 +6,15 @@ import {
   numberLimits,
   numberRuleBreak,
   numberRuleText,
+  orSetPatchError,
   parseColumnValue,
 } from "./column-value.ts";
 import { createApiary, updateApiary } from "./commands/apiary.ts";
 import { createHive, updateHive } from "./commands/hive.ts";
 import type { ColumnSpec, EntityName } from "./entities.ts";
 import { entities, entityNames, maxPhotoBytes, photoPrefix } from "./entities.ts";
+import { formatHlc } from "./hlc.ts";
+import { emptyOrSet, type OrSetState, orSetAfter } from "./or-set.ts";
 import { parseWireChange } from "./validate-change.ts";
 
 describe("parseColumnValue: a text column with element rules (a single photo)", () => {
@@ -212,5 +216,52 @@ describe("one message for a value on every path (the security review's cases)", 
       `hive.boxes ${phrase}`,
     );
     expect(pushReason("hive", { boxes: -5 })).toBe(`hive.boxes ${phrase}`);
+  });
+});
+
+describe("orSetPatchError: what an orset column holds after a patch", () => {
+  const spec: ColumnSpec = { type: "orset", maxElements: 3 };
+  const h = (ms: number, node = "a") => formatHlc({ ms, counter: 0, node });
+  const tagArb = fc
+    .record({ ms: fc.integer({ min: 1, max: 6 }), node: fc.constantFrom("a", "b") })
+    .map(({ ms, node }) => h(ms, node));
+  const patchArb = fc.record({
+    tag: tagArb,
+    add: fc.array(fc.constantFrom("p1", "p2"), { maxLength: 3 }),
+    remove: fc.array(tagArb, { maxLength: 2 }),
+  });
+
+  it("accepted patches never grow a set past its cap, nor name a tag it never received", () => {
+    fc.assert(
+      fc.property(fc.array(patchArb, { maxLength: 12 }), (patches) => {
+        let state: OrSetState = emptyOrSet();
+        for (const { tag, ...patch } of patches) {
+          if (orSetPatchError(spec, state, patch, tag) !== undefined) continue;
+          const known = new Set([...state.adds.map((a) => a.tag), ...state.removed]);
+          expect(patch.remove.every((t) => known.has(t))).toBe(true);
+          const after = orSetAfter(state, patch, tag);
+          expect(after.adds.length).toBeLessThanOrEqual(Math.max(3, state.adds.length));
+          state = after;
+        }
+        // Starting empty, the set never holds more entries than the cap.
+        expect(state.adds.length).toBeLessThanOrEqual(3);
+      }),
+    );
+  });
+
+  it("counts the same element under new tags, and lets a pure removal of held tags pass", () => {
+    let state: OrSetState = emptyOrSet();
+    for (const ms of [1, 2, 3]) {
+      expect(orSetPatchError(spec, state, { add: ["p1"] }, h(ms))).toBeUndefined();
+      state = orSetAfter(state, { add: ["p1"] }, h(ms));
+    }
+    expect(orSetPatchError(spec, state, { add: ["p1"] }, h(4))).toBe(
+      "holds at most 3 elements, an element added twice counting twice (would hold 4)",
+    );
+    expect(orSetPatchError(spec, state, { remove: [h(1), h(2)] }, h(4))).toBeUndefined();
+    expect(orSetPatchError(spec, state, { remove: [h(1)], add: ["p2"] }, h(4))).toBeUndefined();
+    expect(orSetPatchError(spec, state, { remove: [h(9)] }, h(10))).toBe(
+      `remove[0] "${h(9)}" is not the tag of an add this set received: a removal names only adds it observed`,
+    );
   });
 });

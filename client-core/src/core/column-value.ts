@@ -28,12 +28,22 @@
  * id not "", timestamp not null. Element rules (`elementPrefix`, `elementMaxBytes`): the
  * element starts with the prefix and its UTF-8 encoding, prefix included, is at most that many
  * bytes; the same rules apply to a text column that declares them, where "" means "none".
- * An orset column with `maxElements` takes a patch adding at most that many elements here, and
- * holds at most that many distinct elements: `elementCountError`, which needs the stored set
- * (Push's check phase and the RPC commands both call it).
+ * An orset column with `maxElements` takes a patch adding at most that many elements and naming
+ * at most that many tags to remove here. What needs the stored set is `orSetPatchError` (Push's
+ * check phase and the RPC commands both call it): a removal names only tags the set received,
+ * and the set holds at most `maxElements` entries, one per add (the same element added under
+ * two tags is stored twice, so it counts twice).
  */
 import { type ColumnSpec, maxTextLength } from "./entities.ts";
-import { type OrSetPatch, type OrSetState, orSetValues, parseOrSetPatch } from "./or-set.ts";
+import type { Hlc } from "./hlc.ts";
+import {
+  type OrSetPatch,
+  type OrSetState,
+  orSetAfter,
+  parseOrSetPatch,
+  unreceivedTags,
+} from "./or-set.ts";
+import { quote } from "./quote.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
 import { isStorableText, utf8ByteLength } from "./utf8.ts";
 
@@ -187,12 +197,18 @@ function parseText(spec: ColumnSpec, value: unknown, required: boolean): Parsed 
 }
 
 function parseOrSet(spec: ColumnSpec, value: unknown): Parsed {
+  // The counts first, so a patch naming 100 000 tags is refused before any of them is read.
+  const max = spec.maxElements;
+  if (max !== undefined) {
+    const adds = listLength(value, "add");
+    if (adds > max) return { error: `holds at most ${max} elements (the patch adds ${adds})` };
+    const removes = listLength(value, "remove");
+    if (removes > max) {
+      return { error: `removes at most ${max} tags at once (the patch names ${removes})` };
+    }
+  }
   const parsed = parseOrSetPatch(value);
   if ("error" in parsed) return { error: `must be an OR-set patch: ${parsed.error}` };
-  const adds = parsed.value.add?.length ?? 0;
-  if (spec.maxElements !== undefined && adds > spec.maxElements) {
-    return { error: `holds at most ${spec.maxElements} elements (the patch adds ${adds})` };
-  }
   for (const [i, element] of (parsed.value.add ?? []).entries()) {
     const error = isStorableText(element)
       ? elementError(spec, element)
@@ -218,24 +234,44 @@ function elementError(spec: ColumnSpec, element: string): string | undefined {
     : undefined;
 }
 
+/** The length of `value[key]` when it is an array, else 0 (the shape is checked after). */
+function listLength(value: unknown, key: string): number {
+  if (typeof value !== "object" || value === null || !Object.hasOwn(value, key)) return 0;
+  const list: unknown = (value as Record<string, unknown>)[key];
+  return Array.isArray(list) ? list.length : 0;
+}
+
 /**
- * The element count rule of an orset column with `maxElements`: after `patch`, the set may hold
- * at most that many distinct elements, unless the patch does not make it hold more than before
- * (a removal, or an add of an element it holds, is always accepted). `before` is the stored set
- * (undefined: none). The error is a phrase to follow the column's name.
+ * The rules of an orset patch that need the stored set `before` (undefined: none), for the
+ * change stamped `tag`; the error is a phrase to follow the column's name.
+ * - A removal names only tags the set received (an add it holds, or one it already removed):
+ *   observed-remove, so a made-up tag is refused rather than kept in `removed` for good.
+ * - With `maxElements`: the set holds at most that many entries after the patch, counted as it
+ *   stores them (one per tag and element: `orSetAfter`, the merge's own join), unless the
+ *   patch does not make it hold more than before (a removal always passes, also on a set that
+ *   already holds more).
  */
-export function elementCountError(
+export function orSetPatchError(
   spec: ColumnSpec,
   before: OrSetState | undefined,
   patch: OrSetPatch,
+  tag: Hlc,
 ): string | undefined {
+  const remove = patch.remove ?? [];
+  const unknown = unreceivedTags(before, remove);
+  const [first] = unknown;
+  if (first !== undefined) {
+    const more = unknown.length > 1 ? ` (and ${unknown.length - 1} more)` : "";
+    return (
+      `remove[${first}] ${quote(remove[first] ?? "")} is not the tag of an add this set received` +
+      `${more}: a removal names only adds it observed`
+    );
+  }
   const max = spec.maxElements;
   if (max === undefined) return undefined;
-  const removed = new Set(patch.remove ?? []);
-  const held = before ? orSetValues(before) : [];
-  const after = new Set(before?.adds.filter((a) => !removed.has(a.tag)).map((a) => a.value));
-  for (const value of patch.add ?? []) after.add(value);
-  return after.size > max && after.size > held.length
-    ? `holds at most ${max} elements (would hold ${after.size})`
+  const held = before?.adds.length ?? 0;
+  const after = orSetAfter(before, patch, tag).adds.length;
+  return after > max && after > held
+    ? `holds at most ${max} elements, an element added twice counting twice (would hold ${after})`
     : undefined;
 }

@@ -60,7 +60,10 @@ export interface ColumnSpec {
   /** Data URLs ("orset" elements, or a "text" photo): required prefix and max size in bytes. */
   readonly elementPrefix?: string;
   readonly elementMaxBytes?: number;
-  /** For "orset": the most distinct elements the set may hold (column-value.ts elementCountError). */
+  /**
+   * For "orset": the most entries the set may hold, one per add (column-value.ts
+   * `orSetPatchError`), and the most elements or tags one patch may add or remove.
+   */
   readonly maxElements?: number;
 }
 

@@ -6,10 +6,12 @@ import type { OrSetState } from "./or-set.ts";
 import {
   emptyOrSet,
   joinOrSets,
+  orSetAfter,
   orSetFromPatch,
   orSetTags,
   orSetValues,
   parseOrSetPatch,
+  unreceivedTags,
 } from "./or-set.ts";
 
 const h = (ms: number, node = "a", counter = 0): Hlc => formatHlc({ ms, counter, node });
@@ -94,6 +96,49 @@ describe("or-set", () => {
         .map(({ tag, ...patch }) => orSetFromPatch(patch, tag))
         .reduce(joinOrSets, emptyOrSet()),
     );
+
+  const patchArb = fc.record({
+    tag: tagArb,
+    add: fc.subarray(["p1", "p2", "p3"]),
+    remove: fc.array(tagArb, { maxLength: 2 }),
+  });
+
+  it("orSetAfter is the join with the change's own state, and counts what the set stores", () => {
+    fc.assert(
+      fc.property(stateArb, patchArb, (before, { tag, ...patch }) => {
+        const after = orSetAfter(before, patch, tag);
+        expect(after).toEqual(joinOrSets(before, orSetFromPatch(patch, tag)));
+        // One entry per (tag, value), so no more entries than `before` plus the patch's adds.
+        expect(after.adds.length).toBeLessThanOrEqual(before.adds.length + patch.add.length);
+      }),
+    );
+    expect(orSetAfter(undefined, { add: ["p1"] }, h(1))).toEqual(
+      orSetFromPatch({ add: ["p1"] }, h(1)),
+    );
+    // The same value added under three stamps is stored three times.
+    const thrice = [h(1), h(2), h(3)].reduce(
+      (s: OrSetState, tag) => orSetAfter(s, { add: ["p1"] }, tag),
+      emptyOrSet(),
+    );
+    expect(thrice.adds).toHaveLength(3);
+    expect(orSetValues(thrice)).toEqual(["p1"]);
+  });
+
+  it("unreceivedTags names the removal's tags the set neither holds nor has removed", () => {
+    fc.assert(
+      fc.property(stateArb, fc.array(tagArb, { maxLength: 4 }), (state, remove) => {
+        const known = new Set([...state.adds.map((a) => a.tag), ...state.removed]);
+        expect(unreceivedTags(state, remove)).toEqual(
+          remove.flatMap((tag, i) => (known.has(tag) ? [] : [i])),
+        );
+      }),
+    );
+    const state = orSetAfter(orSetFromPatch({ add: ["p1", "p2"] }, h(1)), { remove: [h(1)] }, h(2));
+    const held = orSetAfter(state, { add: ["p3"] }, h(3));
+    expect(unreceivedTags(held, [h(3), h(1), h(9), h(2)])).toEqual([2, 3]);
+    expect(unreceivedTags(undefined, [h(1)])).toEqual([0]);
+    expect(unreceivedTags(undefined, [])).toEqual([]);
+  });
 
   it("join is commutative, associative and idempotent", () => {
     fc.assert(

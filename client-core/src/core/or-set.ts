@@ -89,6 +89,29 @@ export const joinOrSets = (a: OrSetState, b: OrSetState): OrSetState =>
   normalize([...a.adds, ...b.adds], [...a.removed, ...b.removed]);
 
 /**
+ * The set once a change's patch has joined it: what a replica holding `before` (undefined: no
+ * set yet) stores after the change stamped `tag` merges (merge.ts joins the same way).
+ */
+export const orSetAfter = (
+  before: OrSetState | undefined,
+  patch: OrSetPatch,
+  tag: Hlc,
+): OrSetState => joinOrSets(before ?? emptyOrSet(), orSetFromPatch(patch, tag));
+
+/**
+ * The indexes in `remove` of the tags `state` never received: neither the tag of an add it holds
+ * nor one it has removed. A removal names adds its writer observed, and an add reaches a replica
+ * before anything that observed it (a device pushes its outbox in order and pulls the feed in
+ * order), so such a tag is made up; kept, it would grow `removed` for good.
+ */
+export function unreceivedTags(state: OrSetState | undefined, remove: readonly Hlc[]): number[] {
+  if (remove.length === 0) return [];
+  const known = new Set<string>(state?.removed);
+  for (const a of state?.adds ?? []) known.add(a.tag);
+  return remove.flatMap((tag, i) => (known.has(tag) ? [] : [i]));
+}
+
+/**
  * The elements, each once, in the order they were first added (smallest live tag, then value).
  * A value added twice concurrently has two tags; it is listed once and removing it needs both
  * (see `orSetTags`).

@@ -563,23 +563,21 @@ describe("checkChange", () => {
   });
 });
 
-describe("photo count (orset maxElements)", () => {
+describe("photo count (orset maxElements) and removals", () => {
   const photoOf = (i: number) => `${photoPrefix}${i}`;
+  const tagOf = (i: number) => hlcAt(now - 1000 + i);
   const inspection = (payload: Record<string, unknown>): Change =>
     change({ entity: "inspection", entityId: hive, payload });
   /** A stored inspection holding `n` photos, each added by its own change. */
-  const holding = (n: number): RowFacts =>
+  const holding = (n: number, value: (i: number) => string = photoOf): RowFacts =>
     stored({
       photo_keys: {
-        adds: Array.from({ length: n }, (_, i) => ({
-          tag: hlcAt(now - 1000 + i),
-          value: photoOf(i),
-        })),
-        removed: [],
+        adds: Array.from({ length: n }, (_, i) => ({ tag: tagOf(i), value: value(i) })),
+        removed: [hlcAt(now - 5000)],
       },
     });
 
-  it("refuses a patch adding more than 20 photos in the parse phase", () => {
+  it("refuses a patch adding more than 20 photos or naming more than 20 tags in the parse phase", () => {
     const add = Array.from({ length: 21 }, (_, i) => photoOf(i));
     expect(reasonFor("inspection", "photo_keys", { add })).toBe(
       "inspection.photo_keys holds at most 20 elements (the patch adds 21)",
@@ -587,6 +585,37 @@ describe("photo count (orset maxElements)", () => {
     expect(parsedValue("inspection", "photo_keys", { add: add.slice(1) })).toEqual({
       add: add.slice(1),
     });
+    // The security review's removal of 100 000 made-up tags: refused by its length alone.
+    const remove = Array.from({ length: 100_000 }, (_, i) => hlcAt(i));
+    expect(reasonFor("inspection", "photo_keys", { remove })).toBe(
+      "inspection.photo_keys removes at most 20 tags at once (the patch names 100000)",
+    );
+    expect(parsedValue("inspection", "photo_keys", { remove: remove.slice(0, 20) })).toEqual({
+      remove: remove.slice(0, 20),
+    });
+  });
+
+  it("counts the entries the set stores: the same photo under new stamps fills it too", () => {
+    // The security review's Push: one photo re-added under a new stamp by every change.
+    const same = holding(20, () => photoOf(0));
+    const r = oneRejection(inspection({ photo_keys: { add: [photoOf(0)] } }), { existing: same });
+    expect(r).toMatchObject({
+      code: "invalid_argument",
+      reason:
+        "inspection.photo_keys holds at most 20 elements, an element added twice counting twice (would hold 21)",
+    });
+    expect(
+      check(inspection({ photo_keys: { add: [photoOf(0)] } }), { existing: holding(19) }),
+    ).toEqual([]);
+    // A re-push of an add the set holds stores nothing new, so it passes at the cap.
+    expect(
+      check(
+        { ...inspection({ photo_keys: { add: [photoOf(3)] } }), hlc: tagOf(3) },
+        {
+          existing: holding(20),
+        },
+      ),
+    ).toEqual([]);
   });
 
   it("refuses an add that makes an inspection hold more than 20, accepts what does not grow it", () => {
@@ -598,13 +627,11 @@ describe("photo count (orset maxElements)", () => {
     });
     expect(r).toMatchObject({
       code: "invalid_argument",
-      reason: "inspection.photo_keys holds at most 20 elements (would hold 21)",
+      reason:
+        "inspection.photo_keys holds at most 20 elements, an element added twice counting twice (would hold 21)",
     });
-    // One it holds, a removal, a removal with an add, and a new row with 20.
-    expect(
-      check(inspection({ photo_keys: { add: [photoOf(3)] } }), { existing: holding(20) }),
-    ).toEqual([]);
-    const tag = hlcAt(now - 1000);
+    // A removal, a removal with an add, and a new row with 20.
+    const tag = tagOf(0);
     expect(
       check(inspection({ photo_keys: { remove: [tag], add: [photoOf(20)] } }), {
         existing: holding(20),
@@ -618,6 +645,30 @@ describe("photo count (orset maxElements)", () => {
     );
     expect(
       check(inspection({ photo_keys: { add: [photoOf(30)] } }), { existing: holding(25) }),
+    ).toHaveLength(1);
+  });
+
+  it("takes a removal of tags the set holds or has removed, and refuses a made-up tag", () => {
+    const existing = holding(3);
+    const removedBefore = hlcAt(now - 5000);
+    expect(
+      check(inspection({ photo_keys: { remove: [tagOf(1), removedBefore] } }), { existing }),
+    ).toEqual([]);
+    const madeUp = hlcAt(now - 4000, "dev-x");
+    const r = oneRejection(
+      inspection({ photo_keys: { remove: [tagOf(0), madeUp, hlcAt(now - 3000, "dev-x")] } }),
+      { existing },
+    );
+    expect(r).toMatchObject({
+      code: "invalid_argument",
+      reason: `inspection.photo_keys remove[1] "${madeUp}" is not the tag of an add this set received (and 1 more): a removal names only adds it observed`,
+    });
+    // No stored row, or a row without photos: nothing can be removed.
+    expect(oneRejection(inspection({ photo_keys: { remove: [tagOf(0)] } })).reason).toMatch(
+      /remove\[0\] .* is not the tag of an add this set received: a removal/,
+    );
+    expect(
+      check(inspection({ photo_keys: { remove: [tagOf(0)] } }), { existing: stored({}) }),
     ).toHaveLength(1);
   });
 });

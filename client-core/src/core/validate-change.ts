@@ -25,7 +25,8 @@
  * | reference to an id that does not exist in the tenant              | check | invalid_argument  |
  * | immutable column set to another value than the stored one         | check | invalid_argument  |
  * | upsert of an append-only row that exists (not a re-delivery)      | check | invalid_argument  |
- * | orset growing past its `maxElements` (20 photos an inspection)     | check | invalid_argument  |
+ * | orset removal naming a tag the stored set never received           | check | invalid_argument  |
+ * | orset holding more than `maxElements` entries (20 photos)          | check | invalid_argument  |
  *
  * "Required columns when the row is created": a change may be partial (DESIGN.md §4: a
  * change for a row never seen is kept until its create arrives), so a missing required column
@@ -37,7 +38,7 @@
  */
 import { ChangeOp } from "@hivekeep/proto";
 import type { Change } from "./change.ts";
-import { elementCountError, isEntityId, parseColumnValue } from "./column-value.ts";
+import { isEntityId, orSetPatchError, parseColumnValue } from "./column-value.ts";
 import type { EntityName, EntitySpec } from "./entities.ts";
 import {
   entities,
@@ -217,7 +218,7 @@ export function checkChange(change: Change, index: number, ctx: CheckContext): R
   const spec = entities[change.entity];
   checkScope(change, spec, ctx, reject);
   if (change.op === "upsert") {
-    checkElementCounts(change, spec, ctx.existing, reject);
+    checkOrSets(change, spec, ctx.existing, reject);
     checkReferences(change, spec, ctx, reject);
     checkImmutable(change, spec, ctx.existing, reject);
     if (spec.appendOnly && ctx.existing?.complete && !isRedelivery(change, ctx.existing)) {
@@ -286,8 +287,11 @@ function checkReferences(
   }
 }
 
-/** An orset column with `maxElements` holds no more than that after the change. */
-function checkElementCounts(
+/**
+ * The orset rules that need the stored set (column-value.ts `orSetPatchError`): removals name
+ * tags it received, and it holds no more than `maxElements` entries after the change.
+ */
+function checkOrSets(
   change: Change,
   spec: EntitySpec,
   existing: RowFacts | undefined,
@@ -295,11 +299,12 @@ function checkElementCounts(
 ): void {
   for (const [column, value] of Object.entries(change.payload)) {
     const columnSpec = spec.columns[column];
-    if (columnSpec?.maxElements === undefined) continue;
-    const error = elementCountError(
+    if (columnSpec?.type !== "orset") continue;
+    const error = orSetPatchError(
       columnSpec,
       existing?.values[column] as OrSetState | undefined,
       value as OrSetPatch,
+      change.hlc,
     );
     if (error !== undefined) reject("invalid_argument", `${spec.name}.${column} ${error}`);
   }

@@ -2,8 +2,9 @@
  * Convergence of the sync protocol (DESIGN.md §4) as a property of the pure model
  * (replica-model.ts): three devices whose wall clocks are off by up to ±24 h write random
  * scalar edits, photo adds and removals and deletes to a few shared hive and inspection rows,
- * offline; they push random batches in random order (some held back, some whose response is
- * lost, so pushed again), pull pages of random size (some applied without the cursor being
+ * offline; they push random batches in random order (a photo removal with the add it names, as
+ * an outbox pushed in order sends them; some held back, some whose response is lost, so pushed
+ * again), pull pages of random size (some applied without the cursor being
  * saved, so pulled again), and the server writes too. Devices exchange changes only through
  * the server. The same scenario is run over the real server in test/sync/convergence.test.ts.
  */

@@ -224,10 +224,40 @@ export class ModelDevice {
     return changes;
   }
 
-  /** Outbox entry ids chosen by `picks` (modulo the outbox size; repeats kept). */
+  /**
+   * Outbox entry ids chosen by `picks` (modulo the outbox size; repeats kept), each OR-set
+   * removal preceded by the outbox entries that add the tags it names (unless already chosen).
+   * Batches go out in any order, but never a removal without its add: a real device pushes its
+   * outbox in order, so the server has every add a removal names, which Push checks
+   * (column-value.ts `orSetPatchError`).
+   */
   pick(picks: readonly number[]): number[] {
     const n = this.outbox.length;
-    return n === 0 ? [] : picks.map((p) => (this.outbox[p % n] as OutboxEntry).id);
+    if (n === 0) return [];
+    const ids: number[] = [];
+    for (const p of picks) {
+      const entry = this.outbox[p % n] as OutboxEntry;
+      for (const add of this.addsNamedBy(entry.change)) {
+        if (!ids.includes(add.id)) ids.push(add.id);
+      }
+      ids.push(entry.id);
+    }
+    return ids;
+  }
+
+  /** The outbox entries whose stamps `change`'s OR-set removals name (its row's adds). */
+  private addsNamedBy(change: Change): OutboxEntry[] {
+    const spec = entities[change.entity];
+    const named = new Set<string>();
+    for (const [column, value] of Object.entries(change.payload)) {
+      if (spec.columns[column]?.type !== "orset") continue;
+      for (const tag of (value as OrSetPatch).remove ?? []) named.add(tag);
+    }
+    if (named.size === 0) return [];
+    const key = rowKey(change.entity, change.entityId);
+    return this.outbox.filter(
+      (e) => named.has(e.change.hlc) && rowKey(e.change.entity, e.change.entityId) === key,
+    );
   }
 
   /** The current version of the entries still in the outbox, in the order of `ids`. */

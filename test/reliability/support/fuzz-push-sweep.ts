@@ -92,6 +92,12 @@ const refused: Record<ColumnSpec["type"], (readonly [string, unknown])[]> = {
     ["unknown-key", { put: ["x"] }],
     ["remove-not-hlc", { remove: ["x"] }],
     ["add-not-photo", { add: ["not a photo"] }],
+    // The created row holds no add, so any tag is one it never received (issue 27).
+    ["remove-unreceived-tag", { remove: [formatHlc({ ms: 1, counter: 0, node })] }],
+    [
+      "remove-21-tags",
+      { remove: Array.from({ length: 21 }, (_, i) => formatHlc({ ms: i + 1, counter: 0, node })) },
+    ],
   ],
 };
 

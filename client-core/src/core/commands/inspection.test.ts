@@ -145,6 +145,20 @@ describe("addInspectionPhoto", () => {
     const state = stateWith([{ add: [photo()] }, tag(1)]);
     expect(addInspectionPhoto(fakeContext(), state, "insp-1", photo())).toEqual([]);
   });
+
+  it("counts what the set stores: 20 copies of one photo leave no room for another", () => {
+    const copies = Array.from({ length: 20 }, (_, i): [OrSetPatch, Hlc] => [
+      { add: [photo("A")] },
+      tag(i),
+    ]);
+    const e = errorOf(() =>
+      addInspectionPhoto(fakeContext(), stateWith(...copies), "insp-1", photo("B")),
+    );
+    expect([e.code, e.field]).toEqual(["invalid", "photo"]);
+    expect(
+      addInspectionPhoto(fakeContext(), stateWith(...copies.slice(1)), "insp-1", photo("B")),
+    ).toHaveLength(1);
+  });
 });
 
 describe("removeInspectionPhoto", () => {
@@ -161,6 +175,23 @@ describe("removeInspectionPhoto", () => {
     expect(patch).toEqual({ remove: [tag(1), tag(3)] });
     const after = joinOrSets(state.photoKeys, orSetFromPatch(patch, tag(9)));
     expect(orSetValues(after)).toEqual([photo("B")]);
+  });
+
+  it("names at most 20 tags a change: a photo stored more often is removed by several", () => {
+    // A set written before the cap counted copies: one photo under 45 tags.
+    const copies = Array.from({ length: 45 }, (_, i): [OrSetPatch, Hlc] => [
+      { add: [photo("A")] },
+      tag(i),
+    ]);
+    const state = stateWith(...copies);
+    const changes = removeInspectionPhoto(fakeContext(), state, "insp-1", photo("A"));
+    const patches = changes.map((c) => c.payload.photo_keys as OrSetPatch);
+    expect(patches.map((p) => p.remove?.length)).toEqual([20, 20, 5]);
+    const after = changes.reduce(
+      (s, c, i) => joinOrSets(s, orSetFromPatch(patches[i] ?? {}, c.hlc)),
+      state.photoKeys,
+    );
+    expect(orSetValues(after)).toEqual([]);
   });
 
   it("is a no-op for a photo that is not stored", () => {

@@ -9,7 +9,7 @@
 import type { Stores, Temperament } from "@hivekeep/proto";
 import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
-import { entities } from "../entities.ts";
+import { columnSpec, entities } from "../entities.ts";
 import { checkHappened } from "../happened.ts";
 import { type OrSetState, orSetTags, orSetValues } from "../or-set.ts";
 import { upsert } from "./change-builders.ts";
@@ -134,13 +134,18 @@ export function addInspectionPhoto(
   const value = checkPhoto("photo", photo);
   if (current === undefined) throw notFound("inspection", inspectionId);
   if (orSetValues(current.photoKeys).includes(value)) return [];
-  checkPhotoCount("photo", current.photoKeys, value);
-  return [upsert(ctx, "inspection", current.id, current.scopeId, { photo_keys: { add: [value] } })];
+  const patch = { add: [value] };
+  const change = upsert(ctx, "inspection", current.id, current.scopeId, { photo_keys: patch });
+  checkPhotoCount("photo", current.photoKeys, patch, change.hlc);
+  return [change];
 }
 
 /**
  * Removes every stored copy of a photo (all its live tags). Removing a photo
  * that is not stored is a successful no-op, so a retried removal succeeds.
+ * A patch names at most `maxElements` tags (what Push takes): a photo stored
+ * more often than that (a set written before the cap counted copies) is removed
+ * by several changes.
  */
 export function removeInspectionPhoto(
   ctx: CommandContext,
@@ -151,8 +156,15 @@ export function removeInspectionPhoto(
   if (photo === "") throw invalid("photo", "photo is required");
   if (current === undefined) throw notFound("inspection", inspectionId);
   const tags = orSetTags(current.photoKeys, photo);
-  if (tags.length === 0) return [];
-  return [upsert(ctx, "inspection", current.id, current.scopeId, { photo_keys: { remove: tags } })];
+  const most = columnSpec("inspection", "photo_keys").maxElements ?? tags.length;
+  const changes: Change[] = [];
+  for (let i = 0; i < tags.length; i += most) {
+    const remove = tags.slice(i, i + most);
+    changes.push(
+      upsert(ctx, "inspection", current.id, current.scopeId, { photo_keys: { remove } }),
+    );
+  }
+  return changes;
 }
 
 export interface UpdateInspectionInput extends InspectionFields {

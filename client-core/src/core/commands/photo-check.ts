@@ -4,12 +4,13 @@
  * the photo columns in the registry (`inspection.photo_keys`, `hive.photo`),
  * checked by the same code as a pushed photo, so the limit lives in one place.
  * An inspection holds at most 20 photos (`maxElements` of `inspection.photo_keys`),
- * by the rule Push applies too (column-value.ts elementCountError).
+ * by the rule Push applies too (column-value.ts orSetPatchError).
  */
-import { elementCountError, parseColumnValue } from "../column-value.ts";
+import { orSetPatchError, parseColumnValue } from "../column-value.ts";
 import { invalid } from "../domain-error.ts";
 import { type ColumnSpec, columnSpec, maxPhotoBytes, photoPrefix } from "../entities.ts";
-import type { OrSetState } from "../or-set.ts";
+import type { Hlc } from "../hlc.ts";
+import type { OrSetPatch, OrSetState } from "../or-set.ts";
 
 const photoSpec: ColumnSpec = {
   type: "text",
@@ -25,10 +26,18 @@ export function checkPhoto(field: string, photo: string): string {
   return photo;
 }
 
-/** Throws invalid(field) when adding `photo` would make the inspection hold too many photos. */
-export function checkPhotoCount(field: string, photoKeys: OrSetState, photo: string): void {
+/**
+ * Throws invalid(field) when the patch of the change stamped `tag` (an add of one photo) would
+ * make the inspection hold too many photos.
+ */
+export function checkPhotoCount(
+  field: string,
+  photoKeys: OrSetState,
+  patch: OrSetPatch,
+  tag: Hlc,
+): void {
   const spec = columnSpec("inspection", "photo_keys");
-  if (elementCountError(spec, photoKeys, { add: [photo] }) !== undefined) {
+  if (orSetPatchError(spec, photoKeys, patch, tag) !== undefined) {
     throw invalid(
       field,
       `${field} cannot be added: an inspection holds at most ${spec.maxElements} photos; remove one first`,
