@@ -1,4 +1,5 @@
 /** The two database adapters agree on how values come back. */
+import { connect, createServer, type Socket } from "node:net";
 import { UnavailableError } from "@hivekeep/client-core/ops";
 import { type Db, openPglite, openPostgres } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -96,3 +97,97 @@ describe.runIf(databaseKinds.includes("postgres"))("the postgres adapter's safet
     }
   });
 });
+
+describe.runIf(databaseKinds.includes("postgres"))(
+  "the postgres adapter, its connection reset",
+  () => {
+    it("fails the statements sent between the socket's error and its close; the next session answers its own", async () => {
+      const scratch = await createScratchDatabase();
+      const proxy = await resetOnce(new URL(scratch.url), "pg_sleep");
+      // One connection, so the pool pipelines every statement onto it while it is busy.
+      const db = await openPostgres(proxy.url, { max: 1 });
+      try {
+        const late: Promise<unknown>[] = [];
+        // The proxy resets the connection while this runs (a terminated backend's RST looks the
+        // same). Its failure arrives with the socket's error event; its close comes a moment
+        // later, and the pool still counts the connection busy in between: what a request
+        // sends then is pipelined onto the dead socket.
+        const first = db.query("select pg_sleep(5)").catch((err: unknown) => {
+          for (let i = 0; i < 3; i++) late.push(db.query("select $1::int as n", [i]));
+          throw err;
+        });
+        await expect(first).rejects.toBeInstanceOf(UnavailableError);
+        expect(late).toHaveLength(3);
+        // The first is pipelined onto the dead socket (the pool queues the others: a statement
+        // not yet prepared on a connection is sent alone). It fails unavailable; before, it stayed
+        // in the connection's list of statements awaiting an answer, never settled, and took the
+        // answer of the next session's first statement, so every later one waited for good.
+        const outcomes = await Promise.allSettled(late);
+        expect(outcomes[0]).toMatchObject({
+          status: "rejected",
+          reason: expect.any(UnavailableError),
+        });
+        // The others ran on the next session, each with its own answer (or failed unavailable).
+        outcomes.forEach((o, i) => {
+          if (o.status === "fulfilled") expect(o.value).toEqual([{ n: i }]);
+          else expect(o.reason).toBeInstanceOf(UnavailableError);
+        });
+        // The next session: a transaction (its first statement prepared, as a Push's lock is)
+        // and a plain statement, each with its own answer.
+        expect(
+          await db.transaction(async (tx) => [
+            await tx.query("select $1::int as n", [7]),
+            await tx.query("select $1::text as s", ["after"]),
+          ]),
+        ).toEqual([[{ n: 7 }], [{ s: "after" }]]);
+        expect(await db.query("select 2 as n")).toEqual([{ n: 2 }]);
+        expect(proxy.resets()).toBe(1);
+      } finally {
+        await db.close();
+        proxy.close();
+        await scratch.drop();
+      }
+    }, 15_000);
+  },
+);
+
+/**
+ * A TCP proxy in front of the database that resets (RST) the client's connection once, right
+ * after forwarding the first data that contains `marker`: the client sees ECONNRESET while the
+ * statement runs.
+ */
+async function resetOnce(target: URL, marker: string) {
+  const sockets = new Set<Socket>();
+  let resets = 0;
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on("error", () => {});
+      s.on("close", () => {
+        sockets.delete(s);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    upstream.pipe(client);
+    client.on("data", (data: Buffer) => {
+      upstream.write(data);
+      if (resets === 0 && data.includes(marker)) {
+        resets++;
+        setImmediate(() => client.resetAndDestroy());
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = new URL(target);
+  url.host = `127.0.0.1:${(server.address() as { port: number }).port}`;
+  return {
+    url: url.toString(),
+    resets: () => resets,
+    close() {
+      server.close();
+      for (const s of sockets) s.destroy();
+    },
+  };
+}

@@ -48,10 +48,12 @@ export const idleTimeoutSeconds = 120;
  * Milliseconds the database lets one of our sessions sit idle inside a transaction before it
  * ends the session (Postgres's idle_in_transaction_session_timeout). Our transactions never wait
  * on anything but their own statements (a Push's longest gap is merging a chunk, milliseconds),
- * so a session idle that long lost its way, e.g. an answer the driver never read after a
- * connection was cut under it (seen once in five runs of 40 terminations under load): ending it
- * fails that request with `unavailable` and frees the connection and its row locks, instead of a
- * request that waits forever.
+ * so a session idle that long lost its way: ending it fails that request with `unavailable` and
+ * frees the connection and its row locks, instead of a request that waits forever. Defence in
+ * depth only: the one such case seen (a statement pipelined onto a connection between its
+ * socket's error and its close, issue 27) is fixed at its cause in the driver patch
+ * (server/patches/postgres@3.4.9.patch, settleUnanswerable), and this bound did not even cover
+ * it (the backend waited "active" for the rest of an extended-protocol message, not idle).
  */
 export const idleInTransactionMs = 60_000;
 
