@@ -22,6 +22,7 @@ import {
   answerUnread,
   gzipRequests,
   neverCompressResponses,
+  requestJsonOptions,
   unreadableRequests,
 } from "./rpc-edge.ts";
 
@@ -80,6 +81,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
     grpcWeb: false,
     connect: true,
     readMaxBytes: opts.maxBodyBytes,
+    jsonOptions: requestJsonOptions,
     acceptCompression: [gzipRequests],
     compressMinBytes: neverCompressResponses,
     shutdownSignal: opts.deps.shutdown,

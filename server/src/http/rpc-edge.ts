@@ -59,6 +59,16 @@ export const gzipRequests: Compression = {
 };
 
 /**
+ * How request JSON is read: a field the message does not have is refused (`invalid_argument`,
+ * the message names the field), as the proto3 JSON mapping does by default; Connect's default
+ * would drop it without a word, and a scale posting a misspelt or newer field would lose its
+ * reading. Both the lowerCamelCase and the snake_case (proto) name of a field are fields.
+ * Answers are read the other way round (devices ignore unknown fields, see client-core's
+ * `answerJsonOptions`), so an older app keeps working with a newer server.
+ */
+export const requestJsonOptions = { ignoreUnknownFields: false } as const;
+
+/**
  * Responses are never compressed (the Connect option `compressMinBytes`): a Pull page is framed
  * by hand for speed (pull-encoding.ts), and a reverse proxy may compress what leaves the host.
  */
