@@ -25,6 +25,7 @@ import {
   requestJsonOptions,
   unreadableRequests,
 } from "./rpc-edge.ts";
+import { securityHeaders } from "./security-headers.ts";
 
 export interface AppOptions {
   readonly deps: Deps;
@@ -45,6 +46,7 @@ const rpcPrefix = "/hivekeep.v1.";
 export function createApp(opts: AppOptions): Hono<Env> {
   const app = new Hono<Env>();
   app.use(requestId());
+  app.use(securityHeaders(opts.corsOrigins));
   app.use(async (c, next) => {
     const start = performance.now();
     await next();
