@@ -31,6 +31,7 @@ import {
   type UniversalServerResponse,
   universalServerResponseToFetch,
 } from "@connectrpc/connect/protocol";
+import { codeToHttpStatus, codeToString } from "@connectrpc/connect/protocol-connect";
 import { compressionGzip } from "@connectrpc/connect-node";
 
 /** The most request body read and dropped after an early answer (64 MiB, as @hono/node-server). */
@@ -174,6 +175,7 @@ export async function answerRpc(
   handler: UniversalHandler,
   request: Request,
   contextValues: ContextValues,
+  drainMaxBytes = maxDrainBytes,
 ): Promise<Response> {
   const body = new RequestBody(request.body);
   // Connect takes POST (and GET for a method without side effects); it would run a PUT as a POST.
@@ -190,7 +192,24 @@ export async function answerRpc(
       });
   if (res.status === 200) return universalServerResponseToFetch(res);
   const answer = await errorAnswer(handler, res);
-  return earlyAnswer(request, body, answer.status, answer.headers, answer.bytes);
+  return earlyAnswer(request, body, answer.status, answer.headers, answer.bytes, drainMaxBytes);
+}
+
+/**
+ * Answers a request refused before its body is read (hosted mode: no valid token), with at most
+ * `drainMaxBytes` of the body read: a body announced within it is drained so the connection
+ * stays usable, any other (larger, or of unknown length) is left unread and the connection
+ * closed after the answer.
+ */
+export function answerRefused(
+  request: Request,
+  error: ConnectError,
+  drainMaxBytes: number,
+): Response {
+  const headers = new Headers({ "content-type": "application/json" });
+  const bytes = json({ code: codeToString(error.code), message: error.rawMessage });
+  const status = codeToHttpStatus(error.code);
+  return earlyAnswer(request, new RequestBody(request.body), status, headers, bytes, drainMaxBytes);
 }
 
 interface ErrorAnswer {
@@ -258,8 +277,9 @@ async function allBytes(
 
 /**
  * An answer that may come before the whole request body: sent at once, and ended once the rest of
- * the body is drained, so the connection stays in step. Over `maxDrainBytes` (announced, or found
- * while draining) the connection closes after the answer.
+ * the body is drained, so the connection stays in step. Over `drainMaxBytes` (announced, or found
+ * while draining) the connection closes after the answer. Below `maxDrainBytes` (a request
+ * refused before sign-in), a body of unannounced length is not drained either.
  */
 function earlyAnswer(
   request: Request,
@@ -267,11 +287,14 @@ function earlyAnswer(
   status: number,
   headers: Headers,
   bytes: Uint8Array<ArrayBuffer>,
+  drainMaxBytes = maxDrainBytes,
 ): Response {
   headers.set("content-length", String(bytes.byteLength));
   if (body.ended) return new Response(bytes, { status, headers });
   const announced = Number(request.headers.get("content-length") ?? Number.NaN);
-  if (announced > maxDrainBytes) {
+  const drains =
+    drainMaxBytes >= maxDrainBytes ? !(announced > drainMaxBytes) : announced <= drainMaxBytes;
+  if (!drains) {
     headers.set("connection", "close");
     return new Response(bytes, { status, headers });
   }
@@ -281,7 +304,7 @@ function earlyAnswer(
     },
     async pull(controller) {
       // Over the bound the answer ends anyway; the server closes the connection it leaves unread.
-      await body.drain(maxDrainBytes);
+      await body.drain(drainMaxBytes);
       controller.close();
     },
   });
