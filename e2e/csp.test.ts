@@ -3,10 +3,12 @@
  * the browser tests' watcher records one (so every browser test fails on a violation: see
  * support/app.ts), an injected inline script does not run, and no other site can frame it.
  */
+import { join } from "node:path";
 import { expect, it } from "vitest";
 import { useBrowserApp } from "./support/app.ts";
 import { browserSuite, takeCspViolations } from "./support/chromium.ts";
 import { heading } from "./support/field.ts";
+import { repoRoot } from "./support/pwa.ts";
 
 browserSuite("PWA: Content-Security-Policy", () => {
   const app = useBrowserApp();
@@ -15,6 +17,8 @@ browserSuite("PWA: Content-Security-Policy", () => {
     const { page, context, pageErrors } = await app.openPage();
     await page.goto(app.server.url);
     await heading(page, "Overview").waitFor();
+    // To look at: the app as it renders under the policy (styles, icons, fonts all loaded).
+    await page.screenshot({ path: join(repoRoot, "e2e", "screenshots", "csp-overview.png") });
     expect(takeCspViolations(context)).toEqual([]);
 
     // What an XSS would do: add a script of its own to the page.
