@@ -133,11 +133,19 @@ export function createApp(opts: AppOptions): Hono<Env> {
     mount(app, handler, small, opts);
   }
 
+  // Nobody is authenticated for a method that does not exist: in hosted mode its body is read
+  // no further than any other stranger's.
+  const unknownDrainBytes = opts.edgeAuth ? unauthenticatedMaxBytes : undefined;
   app.all(`${rpcPrefix}*`, (c) =>
-    answerUnread(c.req.raw, 404, {
-      code: "unimplemented",
-      message: `no such method: ${c.req.method} ${c.req.path.slice(0, 200)}`,
-    }),
+    answerUnread(
+      c.req.raw,
+      404,
+      {
+        code: "unimplemented",
+        message: `no such method: ${c.req.method} ${c.req.path.slice(0, 200)}`,
+      },
+      unknownDrainBytes,
+    ),
   );
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));

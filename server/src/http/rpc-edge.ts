@@ -313,11 +313,17 @@ function earlyAnswer(
 
 /**
  * The same early answer for a request no handler takes (an unknown method): the body is drained
- * while the answer goes out.
+ * while the answer goes out (in hosted mode at most as much as of any request without a token).
  */
-export function answerUnread(request: Request, status: number, error: object): Response {
+export function answerUnread(
+  request: Request,
+  status: number,
+  error: object,
+  drainMaxBytes = maxDrainBytes,
+): Response {
   const headers = new Headers({ "content-type": "application/json" });
-  return earlyAnswer(request, new RequestBody(request.body), status, headers, json(error));
+  const body = new RequestBody(request.body);
+  return earlyAnswer(request, body, status, headers, json(error), drainMaxBytes);
 }
 
 /** The parser's refusals that Node would answer itself, with an empty body. */
