@@ -6,7 +6,12 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../test/support/server.ts";
-import { browserSuite, launchChromium, newPhoneContext } from "./support/chromium.ts";
+import {
+  browserSuite,
+  launchChromium,
+  newPhoneContext,
+  takeCspViolations,
+} from "./support/chromium.ts";
 import { buildDeviceHarness } from "./support/device-harness.ts";
 
 browserSuite("device: sync leader across tabs", () => {
@@ -100,6 +105,7 @@ browserSuite("device: sync leader across tabs", () => {
 
     await second.evaluate(() => window.hivekeep.apiaries.createApiary({ name: "After takeover" }));
     await expect.poll(apiaryNames, { timeout: 15_000 }).toContain("After takeover");
+    expect(takeCspViolations(context)).toEqual([]);
     await context.close();
   });
 });

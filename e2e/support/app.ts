@@ -6,7 +6,12 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { startTestServer, type TestServer } from "../../test/support/server.ts";
-import { type ContextOptions, launchChromium, newPhoneContext } from "./chromium.ts";
+import {
+  type ContextOptions,
+  launchChromium,
+  newPhoneContext,
+  takeCspViolations,
+} from "./chromium.ts";
 import { ensurePwaBuilt } from "./pwa.ts";
 
 export interface BrowserApp {
@@ -31,7 +36,13 @@ export function useBrowserApp(env: Record<string, string> = {}): BrowserApp {
     server = await startTestServer("pglite", { HIVEKEEP_PWA_DIR: ensurePwaBuilt(), ...env });
   });
   afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
+    const closing = contexts.splice(0);
+    const violations = closing.flatMap((c) => takeCspViolations(c));
+    await Promise.all(closing.map((c) => c.close()));
+    // The app must work under its Content-Security-Policy: a violation fails the test.
+    if (violations.length > 0) {
+      throw new Error(`Content-Security-Policy violations:\n${violations.join("\n")}`);
+    }
   });
   afterAll(async () => {
     await browser?.close();

@@ -83,14 +83,50 @@ export interface ContextOptions {
   readonly locale?: string;
 }
 
-/** A fresh profile with the screen of a typical phone, or the size and locale asked for. */
-export function newPhoneContext(
+/**
+ * A fresh profile with the screen of a typical phone, or the size and locale asked for. Every
+ * Content-Security-Policy violation in it is recorded (`cspViolations`), so the browser tests
+ * fail on one instead of an app that quietly lost a script, style, image or connection.
+ */
+export async function newPhoneContext(
   browser: Browser,
   opts: ContextOptions = {},
 ): Promise<BrowserContext> {
-  return browser.newContext({
+  const context = await browser.newContext({
     ...screenSizes[opts.size ?? "phone"],
     locale: opts.locale ?? "en-US",
     serviceWorkers: opts.serviceWorkers ?? "allow",
   });
+  await watchCsp(context);
+  return context;
+}
+
+const seenViolations = new WeakMap<BrowserContext, string[]>();
+const cspBinding = "__hivekeepCspViolation";
+
+/**
+ * Records the CSP violations of every page of the context: the documents' `securitypolicyviolation`
+ * events, and the console's "Refused to …" / "Content Security Policy" errors (which also come
+ * from workers, where no init script runs).
+ */
+async function watchCsp(context: BrowserContext): Promise<void> {
+  const seen: string[] = [];
+  seenViolations.set(context, seen);
+  await context.exposeBinding(cspBinding, ({ page }, text: string) => {
+    seen.push(`${page?.url() ?? "?"}: ${text}`);
+  });
+  await context.addInitScript({
+    content: `document.addEventListener("securitypolicyviolation", (e) => {
+      window.${cspBinding}(\`\${e.effectiveDirective} refused \${e.blockedURI || "(inline)"} at \${e.sourceFile}:\${e.lineNumber}\`);
+    });`,
+  });
+  context.on("console", (message) => {
+    const text = message.text();
+    if (/Content Security Policy|^Refused to /.test(text)) seen.push(`console: ${text}`);
+  });
+}
+
+/** The CSP violations seen in the context since the last call (empty: none), and forgets them. */
+export function takeCspViolations(context: BrowserContext): string[] {
+  return seenViolations.get(context)?.splice(0) ?? [];
 }

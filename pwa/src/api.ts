@@ -11,6 +11,7 @@ import {
   type Interceptor,
 } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
+import { answerJsonOptions } from "@hivekeep/client-core/protocol";
 import { AuthService } from "@hivekeep/proto";
 import { clearSessionToken, storedSessionToken } from "./session.ts";
 
@@ -51,6 +52,7 @@ const sessionInterceptor: Interceptor = (next) => async (req) => {
 const transport = createConnectTransport({
   baseUrl: window.location.origin,
   interceptors: [sessionInterceptor],
+  jsonOptions: answerJsonOptions,
 });
 
 export const authClient = createClient(AuthService, transport);

@@ -5,5 +5,6 @@ export { migrate } from "./db/migrate.ts";
 export { openDb } from "./db/open-db.ts";
 export { openPglite } from "./db/pglite.ts";
 export { openPostgres } from "./db/postgres.ts";
+export { requestJsonOptions } from "./http/rpc-edge.ts";
 export { type RunningServer, type StartOptions, StartupError, startServer } from "./server.ts";
 export { localOrganizationId, localUserId } from "./store/tenants.ts";

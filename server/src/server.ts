@@ -14,7 +14,12 @@ import type { Db } from "./db/db.ts";
 import { openDb } from "./db/open-db.ts";
 import { createApp } from "./http/app.ts";
 import { answerParserRefusals } from "./http/rpc-edge.ts";
-import { localCallerInterceptor, loginInterceptor } from "./rpc/auth-interceptor.ts";
+import {
+  authenticate,
+  isPublicMethod,
+  localCallerInterceptor,
+  loginInterceptor,
+} from "./rpc/auth-interceptor.ts";
 import type { Deps } from "./rpc/deps.ts";
 import { type DemoTenant, demoPreparer } from "./seed/demo.ts";
 import { type FeedNotifier, startFeedNotifier } from "./store/feed-notifier.ts";
@@ -104,6 +109,14 @@ export async function startServer(
     log,
     authInterceptor:
       config.auth === "login" ? loginInterceptor(db) : localCallerInterceptor(localCaller),
+    ...(config.auth === "login"
+      ? {
+          edgeAuth: {
+            isPublic: isPublicMethod,
+            authenticate: (authorization: string | null) => authenticate(db, authorization),
+          },
+        }
+      : {}),
     maxBodyBytes: config.maxBodyBytes,
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,

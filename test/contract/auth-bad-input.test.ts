@@ -1,6 +1,7 @@
 /**
  * Bad input to AuthService (issue 13), on every database: every string field of every request,
- * sent with a NUL (U+0000) and a 100,000-character value (the other fields valid; a lone
+ * sent with a NUL (U+0000) and a 100,000-character value (60,000 for a sign-in method, whose
+ * request is at most 64 KiB; the other fields valid; a lone
  * surrogate is refused by the JSON parser already), answers a Connect error with the field's code (never `internal`), quotes at most a short
  * prefix of what was sent, and writes nothing. The fields are enumerated from the proto
  * descriptors, so a new field without a row here fails.
@@ -49,6 +50,9 @@ const expected: Record<string, string> = {
   "RemoveMember userId": "not_found",
 };
 
+/** The methods called before sign-in, whose whole request is at most 64 KiB. */
+const signInMethods = new Set(["SignUp", "Login", "StartDemo"]);
+
 const stringFields = AuthService.methods.flatMap((m) =>
   m.input.fields
     .filter((f) => f.fieldKind === "scalar" && f.scalar === 9 /* string */)
@@ -93,7 +97,9 @@ describe.each(databaseKinds)("AuthService bad input on %s", (kind) => {
 
   it.each(Object.keys(expected))("%s: a bad value is the caller's error", async (field) => {
     const [method = "", name = ""] = field.split(" ");
-    for (const [what, value] of badValues) {
+    for (const [what, badValue] of badValues) {
+      // A sign-in request is read up to 64 KiB (auth-edge.test.ts): its long value stays within.
+      const value = signInMethods.has(method) ? badValue.slice(0, 60_000) : badValue;
       const { t: as, body } = validRequest(method);
       // A sign-up with a bad password creates an account (or not) on its own email.
       const before = field === "SignUp password" ? undefined : await counts();

@@ -418,6 +418,35 @@ describe.each(targetKinds)("bad input to the record services on %s", (kind) => {
     expect(refused).toEqual([]);
   });
 
+  it("refuses a field the request does not have with invalid_argument naming it, and writes nothing; snake_case names are fields", async () => {
+    const head = await feedHead(t);
+    const unknown = "temperatureHiveC";
+    const wrong: string[] = [];
+    for (const [path, body] of Object.entries(bodies)) {
+      const r = await t.call(path, { ...body, [unknown]: 21.5 });
+      const message = String(r.body.message);
+      if (r.status !== 400 || r.body.code !== "invalid_argument" || !message.includes(unknown)) {
+        wrong.push(`${path}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+      }
+    }
+    // In a nested message too, named with the message it is not a field of.
+    const nested = bodies["HiveService/UpdateHive"] as { hive: object };
+    const r = await t.call("HiveService/UpdateHive", { hive: { ...nested.hive, [unknown]: 1 } });
+    expect(r.body.code, JSON.stringify(r.body)).toBe("invalid_argument");
+    expect(r.body.message).toContain(`"${unknown}"`);
+    expect(r.body.message).toContain("hivekeep.v1.Hive");
+    expect(wrong).toEqual([]);
+    expect((await pullAll(t, head)).changes).toEqual([]);
+    // The proto (snake_case) name of a field is as good as its JSON name.
+    const hiveId = (bodies["HarvestService/CreateHarvest"] as { hiveId: string }).hiveId;
+    const harvest = await callOk(t, "HarvestService/CreateHarvest", {
+      hive_id: hiveId,
+      amount_kg: 2.5,
+      batch_number: "B-7",
+    });
+    expect(harvest.harvest).toMatchObject({ hiveId, amountKg: 2.5, batchNumber: "B-7" });
+  });
+
   it("ignores a bad value in a field the method does not read", async () => {
     for (const [pair, expected] of Object.entries(fields)) {
       if (expected !== "ignored") continue;

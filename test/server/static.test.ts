@@ -14,7 +14,10 @@ describe("the web app", () => {
     writeFileSync(join(dir, "index.html"), "<!doctype html><title>Hivekeep shell</title>");
     writeFileSync(join(dir, "assets", "index-abc123.js"), "console.log(1)");
     writeFileSync(join(dir, "sw.js"), "self.addEventListener('fetch', () => {})");
-    t = await startTestServer("pglite", { HIVEKEEP_PWA_DIR: dir });
+    t = await startTestServer("pglite", {
+      HIVEKEEP_PWA_DIR: dir,
+      HIVEKEEP_CORS_ORIGINS: "https://app.example",
+    });
   });
   afterAll(async () => {
     await t?.stop();
@@ -45,5 +48,52 @@ describe("the web app", () => {
   it("keeps RPC paths out of the fallback", async () => {
     const res = await fetch(`${t.url}/hivekeep.v1.ApiaryService/Nope`, { method: "POST" });
     expect(res.status).toBe(404);
+  });
+
+  it("sends the security headers with the shell, its assets, the service worker and the RPCs", async () => {
+    const answers = [
+      await fetch(`${t.url}/`),
+      await fetch(`${t.url}/apiaries/some-id`),
+      await fetch(`${t.url}/assets/index-abc123.js`),
+      await fetch(`${t.url}/sw.js`),
+      await fetch(`${t.url}/hivekeep.v1.ApiaryService/ListApiaries`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: "{}",
+      }),
+      await fetch(`${t.url}/hivekeep.v1.ApiaryService/Nope`, { method: "POST" }),
+      await fetch(`${t.url}/healthz`),
+    ];
+    for (const res of answers) {
+      const where = `${res.url} (${res.status})`;
+      const csp = res.headers.get("content-security-policy") ?? "";
+      const directives = Object.fromEntries(
+        csp.split(";").map((d) => {
+          const [name = "", ...values] = d.trim().split(/\s+/);
+          return [name, values.join(" ")];
+        }),
+      );
+      expect(directives, where).toEqual({
+        "default-src": "'self'",
+        "script-src": "'self'",
+        "style-src": "'self'",
+        "img-src": "'self' data: blob:",
+        "font-src": "'self'",
+        "connect-src": "'self' https://app.example",
+        "worker-src": "'self'",
+        "manifest-src": "'self'",
+        "object-src": "'none'",
+        "base-uri": "'self'",
+        "form-action": "'self'",
+        "frame-ancestors": "'none'",
+      });
+      expect(res.headers.get("x-frame-options"), where).toBe("DENY");
+      expect(res.headers.get("x-content-type-options"), where).toBe("nosniff");
+      expect(res.headers.get("referrer-policy"), where).toBe("no-referrer");
+      expect(res.headers.get("cross-origin-opener-policy"), where).toBe("same-origin");
+      expect(res.headers.get("permissions-policy"), where).toMatch(
+        /^camera=\(self\), geolocation=\(self\), microphone=\(\)/,
+      );
+    }
   });
 });

@@ -6,7 +6,7 @@
  *
  * The device target:
  * - `call(path, json)` parses the JSON with Connect's own JSON serialization (the server's parse
- *   path: unknown fields ignored, snake_case accepted, enum names and numbers), calls the method on
+ *   path and options: unknown fields refused, snake_case accepted, enum names and numbers), calls the method on
  *   the device's local transport (`client.transport`), and answers what the server would have
  *   written: the response with Connect's JSON options (default values omitted), or an error as
  *   `{code, message}` with the HTTP status Connect gives that code.
@@ -37,7 +37,7 @@ import {
 import { toConnectError } from "@hivekeep/client-core/ops";
 import * as proto from "@hivekeep/proto";
 import { ChangeSchema, type PullRequest, PullResponseSchema } from "@hivekeep/proto";
-import { localOrganizationId, localUserId } from "@hivekeep/server";
+import { localOrganizationId, localUserId, requestJsonOptions } from "@hivekeep/server";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterAll, beforeAll, it } from "vitest";
 import { storedCursor } from "../../client-core/src/device/pull-feed.ts";
@@ -185,7 +185,12 @@ async function startDeviceTarget(): Promise<{ target: TestTarget; stop: () => Pr
 
   /** SyncService/Pull over the outbox: entries after seq `cursor`, `limit` at a time. */
   async function pull(bytes: Uint8Array): Promise<JsonReply> {
-    const io = createMethodSerializationLookup(methodOf("SyncService/Pull"), {}, {}, limits);
+    const io = createMethodSerializationLookup(
+      methodOf("SyncService/Pull"),
+      {},
+      requestJsonOptions,
+      limits,
+    );
     let req: PullRequest;
     try {
       req = io.getI(false).parse(bytes) as PullRequest;
@@ -222,7 +227,7 @@ async function startDeviceTarget(): Promise<{ target: TestTarget; stop: () => Pr
       const bytes = encoder.encode(typeof body === "string" ? body : JSON.stringify(body));
       if (path === "SyncService/Pull") return pull(bytes);
       const method = methodOf(path);
-      const io = createMethodSerializationLookup(method, {}, {}, limits);
+      const io = createMethodSerializationLookup(method, {}, requestJsonOptions, limits);
       try {
         const input = io.getI(false).parse(bytes);
         // biome-ignore lint/suspicious/noExplicitAny: the method is chosen by name at run time.

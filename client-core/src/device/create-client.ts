@@ -27,6 +27,7 @@ import { readOnlyInterceptor } from "../ops/read-only.ts";
 import type { ReplicaStore } from "../ops/replica-store.ts";
 import { type RecordClients, recordClients, recordServices } from "../ops/services.ts";
 import type { OpsSession } from "../ops/session.ts";
+import { answerJsonOptions } from "../protocol/json-options.ts";
 import { createSyncClient } from "../sync/sync-client.ts";
 import { type AccountRecord, lastAccount, rememberAccount } from "./accounts.ts";
 import { DeviceClock } from "./device-clock.ts";
@@ -183,6 +184,7 @@ export async function createHivekeepClient(
     baseUrl,
     fetch: unreachableIsUnavailable(options.fetch ?? globalThis.fetch.bind(globalThis)),
     interceptors: [bearer(options.getToken)],
+    jsonOptions: answerJsonOptions,
   });
   const account = await findAccount({ ...options, baseUrl }, remote);
   const dbName = options.dbName ?? defaultDbName(baseUrl, account);

@@ -6,6 +6,7 @@
  * and `TextDecoder` (browsers, Node ≥ 18).
  */
 export { nextPageHeader } from "./headers.ts";
+export { answerJsonOptions } from "./json-options.ts";
 export { varintSize, writeVarint } from "./varint.ts";
 export {
   changeFields,

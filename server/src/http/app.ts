@@ -4,7 +4,14 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { createConnectRouter, createContextValues, type Interceptor } from "@connectrpc/connect";
+import type { DescMethod } from "@bufbuild/protobuf";
+import {
+  Code,
+  ConnectError,
+  createConnectRouter,
+  createContextValues,
+  type Interceptor,
+} from "@connectrpc/connect";
 import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import { nextPageHeader } from "@hivekeep/client-core/protocol";
 import type { HttpBindings } from "@hono/node-server";
@@ -13,17 +20,22 @@ import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
+import type { Caller } from "../auth/caller.ts";
 import { type Db, unreadyReason } from "../db/db.ts";
+import { edgeCallerKey } from "../rpc/auth-interceptor.ts";
 import { clientAddressKey } from "../rpc/context.ts";
 import type { Deps } from "../rpc/deps.ts";
 import { errorInterceptor, routes } from "../rpc/router.ts";
 import {
+  answerRefused,
   answerRpc,
   answerUnread,
   gzipRequests,
   neverCompressResponses,
+  requestJsonOptions,
   unreadableRequests,
 } from "./rpc-edge.ts";
+import { securityHeaders } from "./security-headers.ts";
 
 export interface AppOptions {
   readonly deps: Deps;
@@ -32,10 +44,31 @@ export interface AppOptions {
   readonly authInterceptor: Interceptor;
   readonly maxBodyBytes: number;
   readonly corsOrigins: readonly string[];
+  /**
+   * Hosted mode: the HTTP edge authenticates a request before reading its body (issue 27,
+   * finding 8). Absent in single-user mode, where nobody signs in.
+   */
+  readonly edgeAuth?: EdgeAuth;
   /** Take the client address from X-Forwarded-For (set by a trusted reverse proxy). */
   readonly trustProxy?: boolean;
   readonly pwaDir: string;
 }
+
+/** How the edge tells a signed-in caller from a stranger (auth-interceptor.ts in hosted mode). */
+export interface EdgeAuth {
+  /** Whether the method is called without a token (sign-up, login, demo). */
+  isPublic(method: DescMethod): boolean;
+  /** The caller of an Authorization header; a ConnectError `unauthenticated` for none. */
+  authenticate(authorization: string | null): Promise<Caller>;
+}
+
+/**
+ * The most a request without a valid token makes the server read (hosted mode): a sign-in
+ * method's whole body, or what is drained of a refused request's body to keep its connection.
+ * A sign-up or login is a few hundred bytes; HIVEKEEP_MAX_BODY (8 MiB) is for a signed-in
+ * device's Pushes.
+ */
+export const unauthenticatedMaxBytes = 64 * 1024;
 
 type Env = { Bindings: HttpBindings; Variables: { requestId: string } };
 
@@ -44,6 +77,7 @@ const rpcPrefix = "/hivekeep.v1.";
 export function createApp(opts: AppOptions): Hono<Env> {
   const app = new Hono<Env>();
   app.use(requestId());
+  app.use(securityHeaders(opts.corsOrigins));
   app.use(async (c, next) => {
     const start = performance.now();
     await next();
@@ -75,24 +109,43 @@ export function createApp(opts: AppOptions): Hono<Env> {
     );
   }
 
-  const router = createConnectRouter({
-    grpc: false,
-    grpcWeb: false,
-    connect: true,
-    readMaxBytes: opts.maxBodyBytes,
-    acceptCompression: [gzipRequests],
-    compressMinBytes: neverCompressResponses,
-    shutdownSignal: opts.deps.shutdown,
-    interceptors: [unreadableRequests, errorInterceptor(opts.deps), opts.authInterceptor],
-  });
-  routes(opts.deps)(router);
-  for (const handler of router.handlers) mount(app, handler, opts.trustProxy ?? false);
+  const newRouter = (readMaxBytes: number) =>
+    createConnectRouter({
+      grpc: false,
+      grpcWeb: false,
+      connect: true,
+      readMaxBytes,
+      jsonOptions: requestJsonOptions,
+      acceptCompression: [gzipRequests],
+      compressMinBytes: neverCompressResponses,
+      shutdownSignal: opts.deps.shutdown,
+      interceptors: [unreadableRequests, errorInterceptor(opts.deps), opts.authInterceptor],
+    });
+  const register = routes(opts.deps);
+  const router = newRouter(opts.maxBodyBytes);
+  register(router);
+  // Hosted mode: the sign-in methods are read with the small limit (gzip inflated included),
+  // through the same service implementations.
+  const publicRouter = newRouter(Math.min(unauthenticatedMaxBytes, opts.maxBodyBytes));
+  if (opts.edgeAuth) register(publicRouter);
+  for (const handler of router.handlers) {
+    const small = publicRouter.handlers.find((h) => h.requestPath === handler.requestPath);
+    mount(app, handler, small, opts);
+  }
 
+  // Nobody is authenticated for a method that does not exist: in hosted mode its body is read
+  // no further than any other stranger's.
+  const unknownDrainBytes = opts.edgeAuth ? unauthenticatedMaxBytes : undefined;
   app.all(`${rpcPrefix}*`, (c) =>
-    answerUnread(c.req.raw, 404, {
-      code: "unimplemented",
-      message: `no such method: ${c.req.method} ${c.req.path.slice(0, 200)}`,
-    }),
+    answerUnread(
+      c.req.raw,
+      404,
+      {
+        code: "unimplemented",
+        message: `no such method: ${c.req.method} ${c.req.path.slice(0, 200)}`,
+      },
+      unknownDrainBytes,
+    ),
   );
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
@@ -123,14 +176,46 @@ function clientAddress(c: Context<Env>, trustProxy: boolean): string {
   return c.env?.incoming?.socket?.remoteAddress ?? "unknown";
 }
 
-function mount(app: Hono<Env>, handler: UniversalHandler, trustProxy: boolean): void {
-  app.all(handler.requestPath, (c) =>
-    answerRpc(
-      handler,
-      c.req.raw,
-      createContextValues().set(clientAddressKey, clientAddress(c, trustProxy)),
-    ),
-  );
+/**
+ * Mounts one method. In hosted mode a request is authenticated from its headers before any of
+ * its body is read: without a valid token it is answered `unauthenticated` at once, with at most
+ * `unauthenticatedMaxBytes` of its body read (a larger one is left unread and its connection
+ * closed); a sign-in method is read with that limit; a signed-in caller's body may be as large as
+ * HIVEKEEP_MAX_BODY, and the caller found here is handed to the interceptor (one lookup).
+ */
+function mount(
+  app: Hono<Env>,
+  handler: UniversalHandler,
+  publicHandler: UniversalHandler | undefined,
+  opts: AppOptions,
+): void {
+  const edgeAuth = opts.edgeAuth;
+  app.all(handler.requestPath, async (c) => {
+    const request = c.req.raw;
+    const values = createContextValues().set(
+      clientAddressKey,
+      clientAddress(c, opts.trustProxy ?? false),
+    );
+    // Single-user mode; and a method Connect refuses anyway (405) answers as it always did.
+    if (edgeAuth === undefined || !["POST", "GET"].includes(request.method)) {
+      return answerRpc(handler, request, values);
+    }
+    if (edgeAuth.isPublic(handler.method)) {
+      return answerRpc(publicHandler ?? handler, request, values, unauthenticatedMaxBytes);
+    }
+    let caller: Caller;
+    try {
+      caller = await edgeAuth.authenticate(request.headers.get("Authorization"));
+    } catch (err) {
+      if (err instanceof ConnectError && err.code === Code.Unauthenticated) {
+        return answerRefused(request, err, unauthenticatedMaxBytes);
+      }
+      // The lookup failed (the database is away): the interceptor tries again and its
+      // failure is answered as every other one is (unavailable, internal).
+      return answerRpc(handler, request, values);
+    }
+    return answerRpc(handler, request, values.set(edgeCallerKey, caller));
+  });
 }
 
 function servePwa(app: Hono<Env>, dir: string): void {

@@ -31,6 +31,7 @@ import {
   type UniversalServerResponse,
   universalServerResponseToFetch,
 } from "@connectrpc/connect/protocol";
+import { codeToHttpStatus, codeToString } from "@connectrpc/connect/protocol-connect";
 import { compressionGzip } from "@connectrpc/connect-node";
 
 /** The most request body read and dropped after an early answer (64 MiB, as @hono/node-server). */
@@ -57,6 +58,16 @@ export const gzipRequests: Compression = {
     }
   },
 };
+
+/**
+ * How request JSON is read: a field the message does not have is refused (`invalid_argument`,
+ * the message names the field), as the proto3 JSON mapping does by default; Connect's default
+ * would drop it without a word, and a scale posting a misspelt or newer field would lose its
+ * reading. Both the lowerCamelCase and the snake_case (proto) name of a field are fields.
+ * Answers are read the other way round (devices ignore unknown fields, see client-core's
+ * `answerJsonOptions`), so an older app keeps working with a newer server.
+ */
+export const requestJsonOptions = { ignoreUnknownFields: false } as const;
 
 /**
  * Responses are never compressed (the Connect option `compressMinBytes`): a Pull page is framed
@@ -164,6 +175,7 @@ export async function answerRpc(
   handler: UniversalHandler,
   request: Request,
   contextValues: ContextValues,
+  drainMaxBytes = maxDrainBytes,
 ): Promise<Response> {
   const body = new RequestBody(request.body);
   // Connect takes POST (and GET for a method without side effects); it would run a PUT as a POST.
@@ -180,7 +192,24 @@ export async function answerRpc(
       });
   if (res.status === 200) return universalServerResponseToFetch(res);
   const answer = await errorAnswer(handler, res);
-  return earlyAnswer(request, body, answer.status, answer.headers, answer.bytes);
+  return earlyAnswer(request, body, answer.status, answer.headers, answer.bytes, drainMaxBytes);
+}
+
+/**
+ * Answers a request refused before its body is read (hosted mode: no valid token), with at most
+ * `drainMaxBytes` of the body read: a body announced within it is drained so the connection
+ * stays usable, any other (larger, or of unknown length) is left unread and the connection
+ * closed after the answer.
+ */
+export function answerRefused(
+  request: Request,
+  error: ConnectError,
+  drainMaxBytes: number,
+): Response {
+  const headers = new Headers({ "content-type": "application/json" });
+  const bytes = json({ code: codeToString(error.code), message: error.rawMessage });
+  const status = codeToHttpStatus(error.code);
+  return earlyAnswer(request, new RequestBody(request.body), status, headers, bytes, drainMaxBytes);
 }
 
 interface ErrorAnswer {
@@ -248,8 +277,9 @@ async function allBytes(
 
 /**
  * An answer that may come before the whole request body: sent at once, and ended once the rest of
- * the body is drained, so the connection stays in step. Over `maxDrainBytes` (announced, or found
- * while draining) the connection closes after the answer.
+ * the body is drained, so the connection stays in step. Over `drainMaxBytes` (announced, or found
+ * while draining) the connection closes after the answer. Below `maxDrainBytes` (a request
+ * refused before sign-in), a body of unannounced length is not drained either.
  */
 function earlyAnswer(
   request: Request,
@@ -257,11 +287,14 @@ function earlyAnswer(
   status: number,
   headers: Headers,
   bytes: Uint8Array<ArrayBuffer>,
+  drainMaxBytes = maxDrainBytes,
 ): Response {
   headers.set("content-length", String(bytes.byteLength));
   if (body.ended) return new Response(bytes, { status, headers });
   const announced = Number(request.headers.get("content-length") ?? Number.NaN);
-  if (announced > maxDrainBytes) {
+  const drains =
+    drainMaxBytes >= maxDrainBytes ? !(announced > drainMaxBytes) : announced <= drainMaxBytes;
+  if (!drains) {
     headers.set("connection", "close");
     return new Response(bytes, { status, headers });
   }
@@ -271,7 +304,7 @@ function earlyAnswer(
     },
     async pull(controller) {
       // Over the bound the answer ends anyway; the server closes the connection it leaves unread.
-      await body.drain(maxDrainBytes);
+      await body.drain(drainMaxBytes);
       controller.close();
     },
   });
@@ -280,11 +313,17 @@ function earlyAnswer(
 
 /**
  * The same early answer for a request no handler takes (an unknown method): the body is drained
- * while the answer goes out.
+ * while the answer goes out (in hosted mode at most as much as of any request without a token).
  */
-export function answerUnread(request: Request, status: number, error: object): Response {
+export function answerUnread(
+  request: Request,
+  status: number,
+  error: object,
+  drainMaxBytes = maxDrainBytes,
+): Response {
   const headers = new Headers({ "content-type": "application/json" });
-  return earlyAnswer(request, new RequestBody(request.body), status, headers, json(error));
+  const body = new RequestBody(request.body);
+  return earlyAnswer(request, body, status, headers, json(error), drainMaxBytes);
 }
 
 /** The parser's refusals that Node would answer itself, with an empty body. */

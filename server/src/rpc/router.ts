@@ -21,9 +21,13 @@ export const errorInterceptor = (deps: Deps): Interceptor =>
  */
 export function routes(deps: Deps) {
   const records = recordServices(sessionOf(deps));
+  // One implementation of each service, however many routers it is registered on (the HTTP
+  // edge has a second one with a small body limit for the sign-in methods).
+  const sync = syncService(deps);
+  const auth = authService(deps);
   return (router: ConnectRouter) => {
     records(router);
-    router.service(SyncService, syncService(deps));
-    router.service(AuthService, authService(deps));
+    router.service(SyncService, sync);
+    router.service(AuthService, auth);
   };
 }
