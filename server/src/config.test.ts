@@ -15,6 +15,7 @@ describe("loadConfig", () => {
       demo: false,
       corsOrigins: [],
       maxBodyBytes: 8 * 1024 * 1024,
+      signInPerAddress: 100,
       logLevel: "info",
     });
   });
@@ -31,6 +32,7 @@ describe("loadConfig", () => {
       HIVEKEEP_DEMO: "true",
       HIVEKEEP_CORS_ORIGINS: "https://a.example, http://localhost:5173",
       HIVEKEEP_MAX_BODY: "512KiB",
+      HIVEKEEP_SIGNIN_PER_ADDRESS: "500",
       HIVEKEEP_LOG_LEVEL: "debug",
     });
     expect(c).toMatchObject({
@@ -44,6 +46,7 @@ describe("loadConfig", () => {
       demo: true,
       corsOrigins: ["https://a.example", "http://localhost:5173"],
       maxBodyBytes: 524_288,
+      signInPerAddress: 500,
       logLevel: "debug",
     });
   });
@@ -58,6 +61,8 @@ describe("loadConfig", () => {
     ["HIVEKEEP_LOG_LEVEL", "loud", /HIVEKEEP_LOG_LEVEL/],
     ["DATABASE_URL", "mysql://x", /DATABASE_URL must start with postgres/],
     ["HIVEKEEP_CORS_ORIGINS", "example.org", /not an origin/],
+    ["HIVEKEEP_SIGNIN_PER_ADDRESS", "0", /HIVEKEEP_SIGNIN_PER_ADDRESS="0" is not a whole number/],
+    ["HIVEKEEP_SIGNIN_PER_ADDRESS", "lots", /HIVEKEEP_SIGNIN_PER_ADDRESS/],
   ])("rejects %s=%s with a message naming it", (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

@@ -23,6 +23,11 @@ export interface Config {
   /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
   readonly trustProxy: boolean;
   readonly maxBodyBytes: number;
+  /**
+   * Sign-in attempts (SignUp, Login, StartDemo) per client address per 15 minutes
+   * (auth/throttle.ts). Raised where many people share one address (a club's network).
+   */
+  readonly signInPerAddress: number;
   readonly logLevel: LogLevel;
   /** Directory of the built PWA; served with an SPA fallback. */
   readonly pwaDir: string;
@@ -127,6 +132,14 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     }
   }
 
+  const perAddressRaw = get("HIVEKEEP_SIGNIN_PER_ADDRESS") ?? "100";
+  const signInPerAddress = Number(perAddressRaw);
+  if (!/^\d+$/.test(perAddressRaw) || signInPerAddress < 1 || signInPerAddress > 1_000_000) {
+    throw new ConfigError(
+      `HIVEKEEP_SIGNIN_PER_ADDRESS=${JSON.stringify(perAddressRaw)} is not a whole number from 1 to 1000000`,
+    );
+  }
+
   const demoRaw = get("HIVEKEEP_DEMO") ?? "false";
   const dataDirRaw = get("HIVEKEEP_DATA_DIR") ?? "./data";
   return {
@@ -143,6 +156,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       oneOf("HIVEKEEP_TRUST_PROXY", get("HIVEKEEP_TRUST_PROXY") ?? "false", ["true", "false"]) ===
       "true",
     maxBodyBytes,
+    signInPerAddress,
     logLevel: oneOf("HIVEKEEP_LOG_LEVEL", get("HIVEKEEP_LOG_LEVEL") ?? "info", [
       "fatal",
       "error",

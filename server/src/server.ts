@@ -81,7 +81,7 @@ export async function startServer(
     mode: config.auth,
     sessionTtlMs: config.sessionTtlMs,
     signup: config.signup,
-    throttle: options.throttle ?? defaultThrottle,
+    throttle: options.throttle ?? { ...defaultThrottle, perAddress: config.signInPerAddress },
     ...(config.auth === "login" && config.demo
       ? { demo: () => (prepareDemo as () => Promise<DemoTenant>)() }
       : {}),
