@@ -114,6 +114,16 @@ export function makeFormat(locale: string): Format {
   };
 }
 
+/** The locale of each language when the browser names none of its own. */
+const usualLocale: Readonly<Record<string, string>> = {
+  en: "en-GB",
+  de: "de-DE",
+  fr: "fr-FR",
+  it: "it-IT",
+  es: "es-ES",
+  pl: "pl-PL",
+};
+
 /**
  * The locale for dates and numbers: the browser's own when it is in the chosen language (en-US
  * keeps month/day order), otherwise the language's usual one.
@@ -123,7 +133,7 @@ export function localeOf(lng: string, preferred?: readonly string[]): string {
     preferred ??
     (typeof navigator === "undefined" ? [] : (navigator.languages ?? [navigator.language]));
   const own = tags.find((tag) => tag.toLowerCase().split("-")[0] === lng && tag.includes("-"));
-  return own ?? (lng === "de" ? "de-DE" : "en-GB");
+  return own ?? usualLocale[lng] ?? "en-GB";
 }
 
 /** The formatter of the current language. */

@@ -1,8 +1,14 @@
 /**
- * Languages: English and German, chosen from the browser on the first visit and switchable in
- * settings (kept in localStorage). Every screen declares its own messages beside it with
- * `defineMessages`, so a screen's words travel in its own (lazily loaded) chunk, and German must
- * name every key English has (the type checks it).
+ * Languages: English, German, French, Italian, Spanish and Polish, chosen from the browser on the
+ * first visit and switchable in settings (kept in localStorage). Every screen declares its English
+ * and German messages beside it with `defineMessages`, so a screen's words travel in its own
+ * (lazily loaded) chunk, and German must name every key English has (the type checks it).
+ *
+ * French, Italian, Spanish and Polish are one module each for the whole app (pwa/src/locales/),
+ * loaded by dynamic import only when that language is chosen, so the first visit carries none of
+ * them (its budget is 250 KB). Each is typed against every screen's English (locales/catalog.ts):
+ * a missing key, or a missing plural form the language needs, is a type error. The first render
+ * waits for the chosen language's module (`languageReady`), so no screen flashes English first.
  *
  *   const messages = defineMessages("hives", { en: { title: "Hives" }, de: { title: "Völker" } });
  *   const t = useMessages(messages);  t("title")
@@ -16,8 +22,31 @@
  */
 import { useSyncExternalStore } from "react";
 
-export const languages = ["en", "de"] as const;
+export const languages = ["en", "de", "fr", "it", "es", "pl"] as const;
 export type Language = (typeof languages)[number];
+/** The languages whose words load on demand, one module each (pwa/src/locales/). */
+export type LoadedLanguage = Exclude<Language, "en" | "de">;
+
+/** Every namespace's words in one loaded language: `{ [namespace]: { [key]: text } }`. */
+export type Catalog = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+// Literal import() calls, so the bundler makes one chunk per language.
+const loaders: Record<LoadedLanguage, () => Promise<{ readonly default: Catalog }>> = {
+  fr: () => import("./locales/fr.ts"),
+  it: () => import("./locales/it.ts"),
+  es: () => import("./locales/es.ts"),
+  pl: () => import("./locales/pl.ts"),
+};
+const catalogs = new Map<Language, Catalog>();
+
+const isLoaded = (lng: Language) => lng === "en" || lng === "de" || catalogs.has(lng);
+
+/** Loads a language's words if they are not here yet (en and de always are). */
+export async function loadLanguage(lng: Language): Promise<void> {
+  if (isLoaded(lng)) return;
+  const catalog = (await loaders[lng as LoadedLanguage]()).default;
+  catalogs.set(lng, catalog);
+}
 
 const storageKey = "hivekeep.language";
 
@@ -45,7 +74,19 @@ export function browserLanguage(preferred?: readonly string[]): Language {
 
 let language: Language =
   typeof window === "undefined" ? "en" : (storedLanguage() ?? browserLanguage());
+/** The language asked for last: a slower earlier load does not switch over a later choice. */
+let wanted: Language = language;
 const listeners = new Set<() => void>();
+
+// Started at once, beside the first screen's chunk: the first render waits for it.
+const firstLoad: Promise<void> = loadLanguage(language).catch(() => {
+  // Not loadable (offline before it was ever cached): every message falls back to English.
+});
+
+/** Resolves once the starting language's words are here (or could not be loaded). */
+export function languageReady(): Promise<void> {
+  return firstLoad;
+}
 
 function setDocumentLanguage(): void {
   if (typeof document !== "undefined") document.documentElement.lang = language;
@@ -56,13 +97,28 @@ export function currentLanguage(): Language {
   return language;
 }
 
-/** Switches the language now (every screen re-renders) and remembers it on this device. */
-export function setLanguage(lng: Language): void {
+/**
+ * Switches the language (every screen re-renders) and remembers it on this device: at once for
+ * a language that is here, else once its words have loaded (the screen stays in the old language
+ * meanwhile rather than showing a mix). Rejects when they cannot be loaded.
+ */
+export function setLanguage(lng: Language): Promise<void> {
   try {
     window.localStorage.setItem(storageKey, lng);
   } catch {
     // Not remembered (private mode): still switched for this visit.
   }
+  wanted = lng;
+  if (isLoaded(lng)) {
+    switchTo(lng);
+    return Promise.resolve();
+  }
+  return loadLanguage(lng).then(() => {
+    if (wanted === lng) switchTo(lng);
+  });
+}
+
+function switchTo(lng: Language): void {
   if (lng === language) return;
   language = lng;
   setDocumentLanguage();
@@ -79,18 +135,29 @@ export function useLanguage(): Language {
   return useSyncExternalStore(subscribe, currentLanguage, () => "en" as Language);
 }
 
-type PluralCategory = "zero" | "one" | "two" | "few" | "many" | "other";
+export type PluralCategory = "zero" | "one" | "two" | "few" | "many" | "other";
 type PluralBase<K> = K extends `${infer B}_${PluralCategory}` ? B : K;
 
-export interface Messages<T extends Record<string, string>> {
+export interface Messages<T extends Record<string, string>, N extends string = string> {
+  /** The key of these messages in a loaded language's catalog (unique in the app). */
+  readonly namespace: N;
   readonly bundles: { readonly en: T; readonly de: Readonly<Record<keyof T, string>> };
 }
 
-export function defineMessages<const T extends Record<string, string>>(
-  _namespace: string,
+export function defineMessages<const N extends string, const T extends Record<string, string>>(
+  namespace: N,
   bundles: { en: T; de: { [K in keyof T]: string } },
-): Messages<T> {
-  return { bundles };
+): Messages<T, N> {
+  return { namespace, bundles };
+}
+
+/** A messages object's words in one language: the loaded catalog's, or the bundled ones. */
+function bundleOf(
+  messages: Messages<Record<string, string>>,
+  lng: Language,
+): Readonly<Record<string, string>> | undefined {
+  if (lng === "en" || lng === "de") return messages.bundles[lng];
+  return catalogs.get(lng)?.[messages.namespace];
 }
 
 export type Translate<T extends Record<string, string>> = (
@@ -118,7 +185,7 @@ export function translate<T extends Record<string, string>>(
   key: string,
   values?: Readonly<Record<string, string | number>>,
 ): string {
-  const bundle = messages.bundles[lng] as Readonly<Record<string, string>>;
+  const bundle = bundleOf(messages, lng) ?? {};
   const en = messages.bundles.en as Readonly<Record<string, string>>;
   const count = values?.count;
   const plural =
@@ -140,4 +207,13 @@ export function translate<T extends Record<string, string>>(
 export function useMessages<T extends Record<string, string>>(messages: Messages<T>): Translate<T> {
   const lng = useLanguage();
   return (key, values) => translate(messages, lng, key, values);
+}
+
+/**
+ * The language of spreadsheets and CSV files made here: German in German, English otherwise.
+ * Their column words live in client-core (en and de only, issue 26); a French, Italian, Spanish
+ * or Polish reader gets the English file, which any spreadsheet program reads.
+ */
+export function useSheetLanguage(): "en" | "de" {
+  return useLanguage() === "de" ? "de" : "en";
 }

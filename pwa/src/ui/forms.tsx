@@ -162,7 +162,7 @@ export function parseNumberInput(text: string): number | undefined {
 }
 
 /** The words of a broken number rule (client-core's `numberRuleBreak`), in the reader's language. */
-const numberMessages = defineMessages("forms", {
+export const numberMessages = defineMessages("forms", {
   en: {
     numberFinite: "A number, please.",
     numberInteger: "A whole number, please.",

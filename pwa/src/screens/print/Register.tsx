@@ -14,7 +14,7 @@ import { useAppSession } from "../../app/client.tsx";
 import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
 import { useFormat } from "../../format.ts";
-import { useLanguage, useMessages } from "../../i18n.ts";
+import { useMessages, useSheetLanguage } from "../../i18n.ts";
 import { SelectField } from "../../ui/forms.tsx";
 import { LiveView, Loading, Page } from "../../ui/page.tsx";
 import { printMessages } from "./messages.ts";
@@ -74,7 +74,7 @@ function download(name: string, text: string) {
 function RegisterView(props: { data: RegisterData; year: number; apiaryId: string }) {
   const t = useMessages(printMessages);
   const fmt = useFormat();
-  const lang = useLanguage();
+  const lang = useSheetLanguage();
   const now = useNow();
   const session = useAppSession();
   const [, navigate] = useLocation();

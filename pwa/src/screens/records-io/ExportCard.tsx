@@ -7,7 +7,7 @@
 import { useState } from "react";
 import { useNow } from "../../app/now.tsx";
 import { deviceTimeZone } from "../../format.ts";
-import { useLanguage, useMessages } from "../../i18n.ts";
+import { useMessages, useSheetLanguage } from "../../i18n.ts";
 import { Card, ErrorText, errorText } from "../../ui/page.tsx";
 import { mimeTypes, saveFile } from "./download.ts";
 import { recordsIoMessages } from "./messages.ts";
@@ -24,7 +24,7 @@ type ExportState =
 export function ExportCard() {
   const t = useMessages(recordsIoMessages);
   const transfer = useTransfer();
-  const lang = useLanguage();
+  const lang = useSheetLanguage();
   const now = useNow();
   const [state, setState] = useState<ExportState>({ step: "idle" });
 

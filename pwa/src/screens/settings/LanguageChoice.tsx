@@ -1,4 +1,7 @@
-/** English or Deutsch: the whole app switches at once and remembers it on this device. */
+/**
+ * The six languages, each named in its own: the whole app switches at once (French, Italian,
+ * Spanish and Polish once their words have loaded) and remembers it on this device.
+ */
 import {
   defineMessages,
   type Language,
@@ -8,7 +11,7 @@ import {
 } from "../../i18n.ts";
 import { Choice } from "../../ui/forms.tsx";
 
-const messages = defineMessages("language", {
+export const languageMessages = defineMessages("language", {
   en: { language: "Language" },
   de: { language: "Sprache" },
 });
@@ -17,17 +20,24 @@ const messages = defineMessages("language", {
 const options: readonly { value: Language; label: string }[] = [
   { value: "en", label: "English" },
   { value: "de", label: "Deutsch" },
+  { value: "fr", label: "Français" },
+  { value: "it", label: "Italiano" },
+  { value: "es", label: "Español" },
+  { value: "pl", label: "Polski" },
 ];
 
 export function LanguageChoice() {
-  const t = useMessages(messages);
+  const t = useMessages(languageMessages);
   const lng = useLanguage();
   return (
     <Choice
       label={t("language")}
       value={lng}
       options={options}
-      onChange={(v) => v && setLanguage(v)}
+      onChange={(v) => {
+        // Not loadable (offline before it was ever cached): the app stays in its language.
+        if (v) setLanguage(v).catch(() => undefined);
+      }}
     />
   );
 }
