@@ -1,5 +1,6 @@
 /**
- * Every main screen on a phone, in every language of support/screens.ts:
+ * Every main screen on a phone (the signed-in app's, and a hosted server's sign-in, API keys and
+ * members), in every language of support/screens.ts:
  *
  * - every visible control (button, link, input, select, textarea, role=button, summary, the
  *   label around a checkbox or radio) is at least 48×48 CSS px at 390 px width, the size a gloved
@@ -16,10 +17,12 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../test/support/server.ts";
 import { useBrowserApp } from "./support/app.ts";
 import { browserSuite } from "./support/chromium.ts";
 import { type Season, seedSeason } from "./support/field.ts";
+import { ensurePwaBuilt } from "./support/pwa.ts";
 import { locales, screens, screenshot, show, syncedOnce } from "./support/screens.ts";
 
 const screenshots = join(import.meta.dirname, "screenshots");
@@ -139,45 +142,86 @@ browserSuite(
   () => {
     const app = useBrowserApp();
     let season: Season;
+    let hosted: TestServer | undefined;
     beforeAll(async () => {
       season = await seedSeason(app.server);
+      // The sign-in screen and an account's settings (API keys, members) are a hosted server's.
+      hosted = await startTestServer("pglite", {
+        HIVEKEEP_PWA_DIR: ensurePwaBuilt(),
+        HIVEKEEP_AUTH: "login",
+      });
       mkdirSync(screenshots, { recursive: true });
+    });
+    afterAll(async () => {
+      await hosted?.stop();
     });
 
     for (const locale of locales) {
       const lang = locale.slice(0, 2);
       it(`${lang}: every control ≥ ${minTarget} px at 390 px; nothing wider than ${narrow} px`, async () => {
-        const { page, pageErrors } = await app.openPage({ locale, serviceWorkers: "block" });
-        await page.goto(app.server.url);
-        await syncedOnce(page);
         const small: string[] = [];
         const wide: string[] = [];
         const browserChecked: string[] = [];
-        for (const screen of screens) {
+        /** Measures the screen shown at 390 px, then at 320 px (and back). */
+        const check = async (page: Page, name: string) => {
           await page.setViewportSize({ width: 390, height: 844 });
-          await show(page, screen.path(season));
           await openChartTables(page);
           for (const s of await smallTargets(page, minTarget)) {
-            small.push(`${screen.name}: ${s.control} is ${s.width}×${s.height}`);
+            small.push(`${name}: ${s.control} is ${s.width}×${s.height}`);
           }
           // The app says what a required field lacks, in its words and the same for empty and
           // for spaces: no form leaves it to the browser's "Please fill out this field".
           const unchecked = await page.locator("form:not([novalidate])").count();
-          if (unchecked > 0) browserChecked.push(`${screen.name}: ${unchecked} form(s)`);
+          if (unchecked > 0) browserChecked.push(`${name}: ${unchecked} form(s)`);
           await page.setViewportSize({ width: narrow, height: 700 });
-          await screenshot(page, join(screenshots, `${screen.name}-narrow-${lang}.png`));
+          await screenshot(page, join(screenshots, `${name}-narrow-${lang}.png`));
           const { extra, culprits } = await overflow(page);
           if (extra > 0) {
-            wide.push(`${screen.name}: ${extra} px wider than ${narrow} (${culprits.join(", ")})`);
+            wide.push(`${name}: ${extra} px wider than ${narrow} (${culprits.join(", ")})`);
           }
+          await page.setViewportSize({ width: 390, height: 844 });
+        };
+
+        const { page, pageErrors } = await app.openPage({ locale, serviceWorkers: "block" });
+        await page.goto(app.server.url);
+        await syncedOnce(page);
+        for (const screen of screens) {
+          await show(page, screen.path(season));
+          await check(page, screen.name);
         }
+
+        // Signed out on a hosted server, then signed up: the account's settings.
+        const account = await app.openPage({ locale, serviceWorkers: "block" });
+        await account.page.goto(hosted?.url ?? "");
+        await account.page.getByRole("heading", { level: 1 }).waitFor();
+        await check(account.page, "sign-in");
+        await account.page.getByRole("tab").last().click();
+        await account.page.getByLabel(/^(Email|E-Mail)$/).fill(`owner-${lang}@example.org`);
+        await account.page.getByLabel(/^(Password|Passwort)$/).fill("a long good password");
+        await account.page
+          .getByLabel(/^(Organization name|Name der Organisation)$/)
+          .fill("Imkerei Lindenhof");
+        await account.page
+          .getByRole("button", { name: /^(Create account|Konto erstellen)$/ })
+          .click();
+        await account.page.getByRole("navigation").first().waitFor();
+        for (const [name, path] of [
+          ["settings-hosted", "/settings"],
+          ["api-keys", "/settings/api-keys"],
+          ["members", "/settings/members"],
+        ] as const) {
+          await show(account.page, path);
+          await check(account.page, name);
+        }
+
         expect({ small, wide, browserChecked }).toEqual({
           small: [],
           wide: [],
           browserChecked: [],
         });
         expect(pageErrors).toEqual([]);
-      }, 120_000);
+        expect(account.pageErrors).toEqual([]);
+      }, 150_000);
     }
   },
 );
