@@ -87,7 +87,8 @@ browserSuite("PWA: a change the server refuses needs attention", () => {
 
     // Discarding puts the device back to the server's state: no inspection of the hive.
     await item.getByRole("button", { name: "Discard this change" }).click();
-    await item.getByRole("button", { name: "Yes" }).click();
+    // The confirmation answers with the action's name, not Yes.
+    await item.getByRole("button", { name: "Discard this change" }).click();
     await page.getByText("Nothing needs attention: every change was accepted.").waitFor();
     await expect.poll(() => link.count()).toBe(0);
     await page.goto(`${app.server.url}/hives/${hive.id}`);

@@ -111,7 +111,7 @@ browserSuite("PWA: hosted mode (accounts, API keys, members, demo)", () => {
     expect(await row.textContent()).toContain(secret.slice(0, 6));
 
     await row.getByRole("button", { name: "Revoke Scale 1" }).click();
-    await row.getByRole("button", { name: "Yes" }).click();
+    await row.getByRole("button", { name: "Revoke", exact: true }).click();
     await page.getByText("No API keys yet.").waitFor();
     expect((await app.server.as(secret).call("ApiaryService/ListApiaries", {})).status).toBe(401);
     expect(pageErrors).toEqual([]);

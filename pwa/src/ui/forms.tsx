@@ -161,9 +161,19 @@ export function parseNumberInput(text: string): number | undefined {
   return Number.isNaN(n) ? undefined : n;
 }
 
+/**
+ * What in a number field's text is no part of a number (a letter, a unit typed in), or undefined
+ * when nothing is: digits, a sign, a decimal comma or point and spaces are. The field refuses such
+ * text and says so, instead of taking it and reading it as no value.
+ */
+export function notANumberPart(text: string): string | undefined {
+  return /[^\d\s.,+-]/u.exec(text)?.[0];
+}
+
 /** The words of a broken number rule (client-core's `numberRuleBreak`), in the reader's language. */
 export const numberMessages = defineMessages("forms", {
   en: {
+    numberRefused: "Only digits and a decimal comma or point: “{{typed}}” was not taken.",
     numberFinite: "A number, please.",
     numberInteger: "A whole number, please.",
     numberPositive: "More than 0, please.",
@@ -172,6 +182,8 @@ export const numberMessages = defineMessages("forms", {
     numberMax: "At most {{max}}, please.",
   },
   de: {
+    numberRefused:
+      "Nur Ziffern und ein Dezimalkomma oder -punkt: „{{typed}}“ wurde nicht übernommen.",
     numberFinite: "Bitte eine Zahl.",
     numberInteger: "Bitte eine ganze Zahl.",
     numberPositive: "Bitte mehr als 0.",
@@ -244,14 +256,19 @@ export function NumberField(props: {
 }) {
   const { locale } = useFormat();
   const ruleText = useNumberRuleText();
+  const tn = useMessages(numberMessages);
   const [text, setText] = useState(() => numberInputText(props.value, locale));
   const [left, setLeft] = useState(false);
+  /** The last character refused (a letter), said until the next text the field takes. */
+  const [refused, setRefused] = useState<string | undefined>();
   const shown = sameNumber(parseNumberInput(text), props.value)
     ? text
     : numberInputText(props.value, locale);
   const problem = numberProblem(props.column, props.value);
   const error =
-    props.error ?? (problem && (left || props.showProblem) ? ruleText(problem) : undefined);
+    (refused !== undefined ? tn("numberRefused", { typed: refused }) : undefined) ??
+    props.error ??
+    (problem && (left || props.showProblem) ? ruleText(problem) : undefined);
   return (
     <Field label={props.label} hint={props.hint} describedBy={props.describedBy} error={error}>
       {(control) => (
@@ -264,6 +281,9 @@ export function NumberField(props: {
             required={props.required}
             value={shown}
             onChange={(e) => {
+              const wrong = notANumberPart(e.target.value);
+              setRefused(wrong);
+              if (wrong !== undefined) return;
               setText(e.target.value);
               props.onChange(parseNumberInput(e.target.value));
             }}
@@ -362,8 +382,10 @@ export function DateField(props: {
 }
 
 /**
- * A big minus / value / plus control for counts (frames, boxes, queen cells). `undefined` shows
- * as "—" until the first tap (a stepper never invents a value the beekeeper did not give). It
+ * A big minus / value / plus control for counts (frames, boxes, queen cells). `undefined` says
+ * "not recorded" in words until the first tap (a stepper never invents a value the beekeeper did
+ * not give; a "—" there read as a minus beside the minus button). Clearing a value is a worded
+ * button at the row's far end, apart from plus and minus (a "×" beside "+" was hit for it). It
  * stays within the registry column's range (`column`, see `columnSpec`); `min` raises the lowest
  * value it offers (1 where 0 means "not set").
  */
@@ -396,8 +418,11 @@ export function Stepper(props: {
         >
           −
         </button>
-        <output className="stepper__value" aria-live="polite">
-          {v === undefined ? "—" : v}
+        <output
+          className={v === undefined ? "stepper__value stepper__value--empty" : "stepper__value"}
+          aria-live="polite"
+        >
+          {v === undefined ? t("notRecorded") : v}
         </output>
         <button
           type="button"
@@ -411,11 +436,11 @@ export function Stepper(props: {
         {v !== undefined && (
           <button
             type="button"
-            className="stepper__clear"
+            className="button button--small button--secondary stepper__clear"
             aria-label={t("clear", { what: props.label })}
             onClick={() => props.onChange(undefined)}
           >
-            ×
+            {t("clearValue")}
           </button>
         )}
       </div>

@@ -205,22 +205,21 @@ export function MarkingDot(props: { readonly marking: MarkingColor; readonly lar
  * A delete (or other final) button that asks once more before it acts. On one item of a list
  * (revoke a key, remove a member), `ariaLabel` names the item for screen readers.
  *
- * A record's delete names the action and its consequence in `confirm` ("Delete this harvest:
- * 12.5 kg leave the honey figures") and its buttons by the action (`confirmLabel` "Delete
- * harvest", `keepLabel` "Keep"), never Yes / No.
+ * The question names the action and its consequence (`confirm`: "Delete this harvest: 12.5 kg
+ * leave the honey figures") and its buttons name what they do (`confirmLabel` "Delete harvest",
+ * `keepLabel` "Keep"): all three are required, so no confirmation answers Yes / No.
  */
 export function ConfirmButton(props: {
   readonly label: string;
   readonly ariaLabel?: string;
-  readonly confirm?: string;
-  /** The button that acts (default Yes). */
-  readonly confirmLabel?: string;
-  /** The button that keeps things as they are (default No). */
-  readonly keepLabel?: string;
+  readonly confirm: string;
+  /** The button that acts, named by its action ("Delete hive"). */
+  readonly confirmLabel: string;
+  /** The button that keeps things as they are ("Keep"). */
+  readonly keepLabel: string;
   readonly onConfirm: () => void;
   readonly disabled?: boolean;
 }) {
-  const t = useMessages(commonMessages);
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return (
@@ -239,7 +238,7 @@ export function ConfirmButton(props: {
     <span className="confirm">
       {/* Announced as it appears: the action and its consequence. */}
       <span className="confirm__text" role="alert">
-        {props.confirm ?? t("confirmDelete")}
+        {props.confirm}
       </span>
       <button
         type="button"
@@ -249,10 +248,10 @@ export function ConfirmButton(props: {
           props.onConfirm();
         }}
       >
-        {props.confirmLabel ?? t("yes")}
+        {props.confirmLabel}
       </button>
       <button type="button" className="button button--secondary" onClick={() => setAsking(false)}>
-        {props.keepLabel ?? t("no")}
+        {props.keepLabel}
       </button>
     </span>
   );

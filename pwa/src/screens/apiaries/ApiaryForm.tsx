@@ -96,6 +96,7 @@ function Form(props: { apiary?: Apiary }) {
     <Page title={a ? t("edit") : t("new")} back={a ? paths.apiary(a.id) : paths.apiaries}>
       <form
         className="form"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           const nameMissing = name.trim() === "";

@@ -63,7 +63,7 @@ function Place(props: { readonly apiary: Apiary }) {
       {a.address && <p>{a.address}</p>}
       {hasCoords(a) && (
         <p>
-          <a href={mapUrl(a)} target="_blank" rel="noreferrer">
+          <a href={mapUrl(a)} target="_blank" rel="noreferrer" className="tap-link">
             {t("map")} ({fmt.number(a.lat, 5)}, {fmt.number(a.lng, 5)})
           </a>
         </p>
@@ -105,7 +105,7 @@ function Hives(props: { readonly apiary: Apiary; readonly hives: readonly Hive[]
         </div>
       </Writable>
       <p>
-        <Link href={`${paths.register}?apiary=${encodeURIComponent(a.id)}`}>
+        <Link href={`${paths.register}?apiary=${encodeURIComponent(a.id)}`} className="tap-link">
           {tp("openRegister")}
         </Link>
       </p>

@@ -70,7 +70,9 @@ function HiveView({ data }: { data: HivePageData }) {
     <Page title={h.name} back={paths.hives}>
       <p className="hive-facts">
         {!removed && <HiveStatusBadge status={h.status} />}
-        <Link href={paths.apiary(h.apiaryId)}>{apiaryName(h.apiaryId)}</Link>
+        <Link href={paths.apiary(h.apiaryId)} className="tap-link">
+          {apiaryName(h.apiaryId)}
+        </Link>
         {h.type !== 0 && <span>{label.hiveType(tc, h.type)}</span>}
         {h.boxes > 0 && <span>{t("boxesCount", { count: h.boxes })}</span>}
         {h.colonyOrigin && <span>{h.colonyOrigin}</span>}

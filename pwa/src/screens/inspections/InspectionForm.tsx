@@ -121,6 +121,7 @@ function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom: Inspection
     <Page title={t("formTitle", { hive: hive.name })} back={paths.hive(hive.id)}>
       <form
         className="form inspection-form"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           if (!busy && partly === undefined) void save(e.currentTarget);

@@ -89,11 +89,19 @@ function Details({ inspection: i, hive, apiary, queen, deleted }: InspectionPage
         {entered && <p className="muted">{t("enteredAt", { when: fmt.dateTime(entered) })}</p>}
         <dl className="facts">
           <Fact term={t("hive")}>
-            {hive ? <Link href={paths.hive(hive.id)}>{hive.name}</Link> : t("deletedHive")}
+            {hive ? (
+              <Link href={paths.hive(hive.id)} className="tap-link">
+                {hive.name}
+              </Link>
+            ) : (
+              t("deletedHive")
+            )}
           </Fact>
           <Fact term={t("apiary")}>
             {apiary ? (
-              <Link href={paths.apiary(apiary.id)}>{apiary.name}</Link>
+              <Link href={paths.apiary(apiary.id)} className="tap-link">
+                {apiary.name}
+              </Link>
             ) : i.apiaryId ? (
               t("deletedApiary")
             ) : undefined}

@@ -38,9 +38,14 @@ export function TaskRow(props: {
   const now = useNow();
   const done = props.done ?? task.done;
   const state = dueState({ done, dueAt: task.dueAt }, now);
-  // "Due 12 Jun 2026 (in 2 days)"; due today says so in its badge.
+  // "Due 12 Jun 2026 (in 2 days)"; due today says so in its badge, and here only its time.
   const date = taskDueDate(fmt, task, state, now);
-  const dueText = date === undefined ? t("noDue") : t("due", { date });
+  const dueText =
+    date === undefined
+      ? t("noDue")
+      : state === "today"
+        ? date && t("dueTime", { time: date })
+        : t("due", { date });
   return (
     <li className={`list__item records-task records-task--${state}`} data-state={state}>
       <label className="records-task__check">
@@ -62,7 +67,7 @@ export function TaskRow(props: {
             </span>
           )}
           {state === "today" && <span className="badge badge--warn">{t("dueToday")}</span>}
-          <span>{dueText}</span>
+          {dueText && <span>{dueText}</span>}
           {task.priority === TaskPriority.HIGH && (
             <span className="badge badge--warn">{t("highPriority")}</span>
           )}

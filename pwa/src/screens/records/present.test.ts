@@ -57,9 +57,10 @@ describe("taskDueDate", () => {
     );
   });
 
-  it("leaves out how far when it is due today (the badge says so)", () => {
-    const due = endOfDay(now);
-    expect(taskDueDate(en, { dueAt: timestampFromDate(due) }, "today", now)).toBe(en.date(due));
+  it('adds nothing to the badge\'s "Due today" but a time of day', () => {
+    expect(taskDueDate(en, { dueAt: timestampFromDate(endOfDay(now)) }, "today", now)).toBe("");
+    const at = new Date(2026, 5, 15, 14, 0);
+    expect(taskDueDate(en, { dueAt: timestampFromDate(at) }, "today", now)).toBe("14:00");
   });
 
   it("is undefined without a due date", () => {

@@ -37,7 +37,9 @@ export function taskNames(
 
 /**
  * When a task is due, as its row says it: "12 Jun 2026 (in 2 days)", a time of day when it has
- * one, and no "(today)" when the row's badge says so already. Undefined without a due date.
+ * one. Due today, the row's badge says "Due today" already: only its time of day ("14:00"), or ""
+ * for a whole day (nothing to add; "Due today" beside "Due 26 Nov 2026" said it twice).
+ * Undefined without a due date.
  */
 export function taskDueDate(
   fmt: Format,
@@ -47,8 +49,13 @@ export function taskDueDate(
 ): string | undefined {
   const due = toDate(task.dueAt);
   if (due === undefined) return undefined;
+  if (state === "today") {
+    return isWholeDay(due)
+      ? ""
+      : new Intl.DateTimeFormat(fmt.locale, { timeStyle: "short" }).format(due);
+  }
   const when = isWholeDay(due) ? fmt.date(due) : fmt.dateTime(due);
-  return state === "today" ? when : `${when} (${fmt.relativeDays(due, now)})`;
+  return `${when} (${fmt.relativeDays(due, now)})`;
 }
 
 /**

@@ -165,6 +165,8 @@ export function KeyRow(props: { apiKey: ApiKey; online: boolean; onRevoked: () =
         label={t("revoke")}
         ariaLabel={t("revokeNamed", { name: k.name })}
         confirm={t("revokeConfirm", { name: k.name })}
+        confirmLabel={t("revoke")}
+        keepLabel={t("keep")}
         disabled={revoke.busy || !props.online}
         onConfirm={() => void revoke.run()}
       />

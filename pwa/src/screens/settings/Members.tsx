@@ -146,6 +146,8 @@ function MemberRow(props: { member: Member; online: boolean; onRemoved: () => vo
           label={t("remove")}
           ariaLabel={t("removeNamed", { email })}
           confirm={t("removeConfirm", { email, organization: session.organization })}
+          confirmLabel={t("remove")}
+          keepLabel={t("keep")}
           disabled={remove.busy || !props.online}
           onConfirm={() => void remove.run()}
         />

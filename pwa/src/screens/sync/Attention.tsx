@@ -10,6 +10,7 @@ import { Link } from "wouter";
 import { useClient, useSyncStatus } from "../../app/client.tsx";
 import { useNotices } from "../../app/notices.ts";
 import { useMessages } from "../../i18n.ts";
+import { commonMessages } from "../../ui/messages.ts";
 import { ConfirmButton, Empty, ErrorNote, Page, useAction } from "../../ui/page.tsx";
 import { syncMessages } from "./messages.ts";
 import { NoticeList } from "./Notices.tsx";
@@ -41,6 +42,7 @@ export default function Attention() {
 
 function Item({ item }: { item: QuarantinedItem }) {
   const t = useMessages(syncMessages);
+  const tc = useMessages(commonMessages);
   const client = useClient();
   const retry = useAction(() => client.sync.retry(item.id));
   const discard = useAction(() => client.sync.discard(item.id));
@@ -80,6 +82,8 @@ function Item({ item }: { item: QuarantinedItem }) {
         <ConfirmButton
           label={t("discard")}
           confirm={t("discardConfirm")}
+          confirmLabel={t("discard")}
+          keepLabel={tc("keep")}
           disabled={discard.busy}
           onConfirm={() => void discard.run()}
         />

@@ -122,7 +122,7 @@ export function PlacementsCard(props: {
             <li key={`${s.apiaryId}-${s.from?.getTime() ?? "start"}`} className="list__item">
               <div className="list__row list__stack">
                 <span className="list__head">
-                  <Link href={paths.apiary(s.apiaryId)} className="list__title">
+                  <Link href={paths.apiary(s.apiaryId)} className="list__title tap-link">
                     {apiaryName(s.apiaryId)}
                   </Link>
                   {s.until === undefined && <span className="badge badge--ok">{t("current")}</span>}

@@ -67,7 +67,9 @@ export function StockCard(props: {
       <QueenLine queen={queen} />
       <OpenTasks tasks={data.tasks} />
       <p className="hive-stock__print">
-        <Link href={paths.stockCard(data.hive.id)}>{tp("stockCardLink")}</Link>
+        <Link href={paths.stockCard(data.hive.id)} className="tap-link">
+          {tp("stockCardLink")}
+        </Link>
       </p>
     </Card>
   );
@@ -137,7 +139,9 @@ function QueenLine({ queen }: { queen: Queen | undefined }) {
         )}
         {queen && (
           <Writable>
-            <Link href={paths.editQueen(queen.id)}>{t("editQueen")}</Link>
+            <Link href={paths.editQueen(queen.id)} className="tap-link">
+              {t("editQueen")}
+            </Link>
           </Writable>
         )}
       </p>

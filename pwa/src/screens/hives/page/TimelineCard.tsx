@@ -66,7 +66,7 @@ function eventDetail(
         if (!e.refId) return null;
         const i = inspections.get(e.refId);
         return (
-          <Link href={paths.inspection(e.refId)}>
+          <Link href={paths.inspection(e.refId)} className="tap-link">
             {(i && inspectionSummary(i, words)) || t("openInspection", { date: fmt.date(e.date) })}
           </Link>
         );
