@@ -101,7 +101,20 @@ browserSuite("PWA: photos of an inspection", () => {
     await page.getByRole("dialog").waitFor({ state: "hidden" });
     expect(new URL(page.url()).pathname).toBe(`/inspections/${inspection.id}`);
     await page.getByRole("button", { name: "View photo 1 large" }).waitFor();
+    await page.screenshot({
+      path: join(screenshots, "photo-thumbnails-phone.png"),
+      fullPage: true,
+    });
     expect(pageErrors).toEqual([]);
+
+    // A laptop's window: the same viewer, to be looked at.
+    const desktop = await app.openPage({ serviceWorkers: "block", size: "desktop" });
+    await desktop.page.goto(`${app.server.url}/inspections/${inspection.id}`);
+    await desktop.page.getByRole("button", { name: "View photo 1 large" }).click();
+    await desktop.page.getByRole("dialog", { name: "Photo 1 of 2" }).waitFor();
+    await desktop.page.getByRole("button", { name: "Zoom in" }).click();
+    await desktop.page.screenshot({ path: join(screenshots, "photo-viewer-desktop.png") });
+    expect(desktop.pageErrors).toEqual([]);
   });
 
   it("takes at most the limit from a bigger pick, names the rest, then offers no more", async () => {
