@@ -125,7 +125,12 @@ export function PhotoStatus(props: {
 export function PhotoThumb(props: { readonly photo: string; readonly alt: string }) {
   const src = useThumbnail(props.photo);
   return src === undefined ? (
-    <span className="photos__thumb" role="img" aria-label={props.alt || undefined} />
+    // Named like the photo while it is made; with no name (the button around it has one) hidden.
+    props.alt ? (
+      <span className="photos__thumb" role="img" aria-label={props.alt} />
+    ) : (
+      <span className="photos__thumb" aria-hidden="true" />
+    )
   ) : (
     <img className="photos__thumb" src={src} alt={props.alt} decoding="async" />
   );
