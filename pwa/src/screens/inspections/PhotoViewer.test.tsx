@@ -3,7 +3,7 @@
  * the buttons zoom and page, and the browser's back closes the viewer (its own history entry).
  */
 import { act, fireEvent, render, screen } from "@testing-library/react";
-import { useState } from "react";
+import { StrictMode, useState } from "react";
 import { describe, expect, it } from "vitest";
 import { PhotoViewer } from "./PhotoViewer.tsx";
 
@@ -54,6 +54,7 @@ describe("PhotoViewer", () => {
   });
 
   it("closes on the browser's back, through its own history entry", async () => {
+    history.replaceState(null, ""); // the other tests' viewers left their entry current
     const before = history.length;
     render(<Harness />);
     expect(history.length).toBe(before + 1);
@@ -61,5 +62,16 @@ describe("PhotoViewer", () => {
       window.dispatchEvent(new PopStateEvent("popstate"));
     });
     expect(screen.getByText("closed")).toBeTruthy();
+  });
+
+  it("puts one history entry even when mounted twice (React's StrictMode in development)", () => {
+    history.replaceState(null, "");
+    const before = history.length;
+    render(
+      <StrictMode>
+        <Harness />
+      </StrictMode>,
+    );
+    expect(history.length).toBe(before + 1);
   });
 });

@@ -23,6 +23,7 @@ import { type Box, fitted, fittedSize, panBy, type View, zoomAt, zoomStep } from
 
 /** The history entry's mark: a back press while it is current closes the viewer. */
 const historyMark = "hivekeepPhotoViewer";
+const isMarked = () => !!(history.state as Record<string, unknown> | null)?.[historyMark];
 
 export function PhotoViewer(props: {
   readonly photos: readonly string[];
@@ -44,7 +45,9 @@ export function PhotoViewer(props: {
   useEffect(() => {
     const d = dialog.current;
     if (d && !d.open) d.showModal();
-    history.pushState({ [historyMark]: true }, "");
+    // Once: React's StrictMode mounts twice in development, and an entry left over (the viewer
+    // closed by going away) is reused rather than stacked.
+    if (!isMarked()) history.pushState({ [historyMark]: true }, "");
     const onPop = () => closeRef.current();
     window.addEventListener("popstate", onPop);
     return () => {
@@ -53,7 +56,7 @@ export function PhotoViewer(props: {
     };
   }, []);
   const close = () => {
-    if ((history.state as Record<string, unknown> | null)?.[historyMark]) history.back();
+    if (isMarked()) history.back();
     else onClose();
   };
 
