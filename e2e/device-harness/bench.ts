@@ -112,3 +112,59 @@ export async function localReads(runs: number): Promise<Record<string, number>> 
   }
   return medians;
 }
+
+/**
+ * A synthetic phone photo (4032×3024: a close-up of comb, cells of varied shade with fine grain) encoded as the app stores photos now and as it did before issue 28:
+ * the data URLs and their sizes, for the photo figure (test/bench/photos.ts).
+ */
+export async function benchPhotos(seed = 1): Promise<{
+  now: { dataUrl: string; width: number; height: number };
+  former: { dataUrl: string; width: number; height: number };
+}> {
+  const { preparePhoto, photoLadder, formerPhotoLadder } = await import(
+    "../../pwa/src/screens/inspections/photo.ts"
+  );
+  const width = 4032;
+  const height = 3024;
+  const canvas = new OffscreenCanvas(width, height);
+  const ctx = canvas.getContext("2d");
+  if (!ctx) throw new Error("no 2d context");
+  let state = seed;
+  const random = () => {
+    state = (state * 1664525 + 1013904223) % 2 ** 32;
+    return state / 2 ** 32;
+  };
+  // Cells, as in a close-up of a frame: rows of circles 80 px across on darker wax, some capped.
+  ctx.fillStyle = "rgb(125, 80, 28)";
+  ctx.fillRect(0, 0, width, height);
+  const r = 40;
+  for (let y = 0, row = 0; y < height + r; y += r * 1.73, row++) {
+    for (let x = row % 2 ? r : 0; x < width + r; x += r * 2) {
+      const shade = random();
+      ctx.fillStyle = `rgb(${150 + shade * 50}, ${95 + shade * 35}, ${30 + shade * 15})`;
+      ctx.beginPath();
+      ctx.arc(x, y, r - 2, 0, Math.PI * 2);
+      ctx.fill();
+      if (random() < 0.3) {
+        ctx.fillStyle = "rgb(245, 235, 200)";
+        ctx.beginPath();
+        ctx.arc(x + random() * 4, y + random() * 4, 3, 0, Math.PI * 2);
+        ctx.fill();
+      }
+    }
+  }
+  // Grain: a camera's noise, which is what makes real photos large as JPEG.
+  const grain = ctx.getImageData(0, 0, width, height);
+  for (let i = 0; i < grain.data.length; i += 4) {
+    const n = (random() - 0.5) * 10;
+    grain.data[i] = (grain.data[i] ?? 0) + n;
+    grain.data[i + 1] = (grain.data[i + 1] ?? 0) + n;
+    grain.data[i + 2] = (grain.data[i + 2] ?? 0) + n;
+  }
+  ctx.putImageData(grain, 0, 0);
+  const source = await canvas.convertToBlob({ type: "image/jpeg", quality: 0.95 });
+  return {
+    now: await preparePhoto(source, photoLadder),
+    former: await preparePhoto(source, formerPhotoLadder),
+  };
+}

@@ -30,7 +30,13 @@ import {
   WeatherCard,
 } from "./InspectionCards.tsx";
 import { inspectionMessages } from "./messages.ts";
-import { PhotoFileButton, PhotoStatus, photoRoom, usePhotoPreparation } from "./PhotoInput.tsx";
+import {
+  PhotoFileButton,
+  PhotoStatus,
+  PhotoThumb,
+  photoRoom,
+  usePhotoPreparation,
+} from "./PhotoInput.tsx";
 import { useInspectionForm } from "./queries.ts";
 
 export default function InspectionForm() {
@@ -141,11 +147,7 @@ function Form(props: { hive: Hive; prefill: ColonyState; prefillFrom: Inspection
             <ul className="photos">
               {photos.map((p, i) => (
                 <li key={p.dataUrl} className="photos__item">
-                  <img
-                    className="photos__thumb"
-                    src={p.dataUrl}
-                    alt={t("photoAlt", { n: i + 1 })}
-                  />
+                  <PhotoThumb photo={p.dataUrl} alt={t("photoAlt", { n: i + 1 })} />
                   <button
                     type="button"
                     className="button button--danger button--small"

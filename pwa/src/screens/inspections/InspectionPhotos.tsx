@@ -1,12 +1,22 @@
-/** An inspection's photos on its page: tap to see one large; add or remove them. */
+/**
+ * An inspection's photos on its page: small thumbnails (a tap opens the full-screen viewer, which
+ * zooms); add or remove them.
+ */
 import type { Inspection } from "@hivekeep/proto";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { useClient } from "../../app/client.tsx";
 import { useMessages } from "../../i18n.ts";
 import { commonMessages } from "../../ui/messages.ts";
 import { Card, ConfirmButton, ErrorNote, useAction } from "../../ui/page.tsx";
 import { inspectionMessages } from "./messages.ts";
-import { PhotoFileButton, PhotoStatus, photoRoom, usePhotoPreparation } from "./PhotoInput.tsx";
+import {
+  PhotoFileButton,
+  PhotoStatus,
+  PhotoThumb,
+  photoRoom,
+  usePhotoPreparation,
+} from "./PhotoInput.tsx";
+import { PhotoViewer } from "./PhotoViewer.tsx";
 
 export function Photos(props: { readonly inspection: Inspection; readonly readOnly: boolean }) {
   const t = useMessages(inspectionMessages);
@@ -41,7 +51,7 @@ export function Photos(props: { readonly inspection: Inspection; readonly readOn
                 aria-label={t("viewPhoto", { n: n + 1 })}
                 onClick={() => setViewing(n)}
               >
-                <img className="photos__thumb" src={p} alt="" />
+                <PhotoThumb photo={p} alt="" />
               </button>
               {!readOnly && (
                 <ConfirmButton
@@ -73,48 +83,12 @@ export function Photos(props: { readonly inspection: Inspection; readonly readOn
       )}
       {viewing !== undefined && photos[viewing] !== undefined && (
         <PhotoViewer
-          src={photos[viewing]}
-          alt={t("photoAlt", { n: viewing + 1 })}
-          closeLabel={tc("close")}
+          photos={photos}
+          index={viewing}
+          onIndex={setViewing}
           onClose={() => setViewing(undefined)}
         />
       )}
     </Card>
-  );
-}
-
-/** One photo large, in a modal dialog (Escape, the button or a tap beside it closes it). */
-function PhotoViewer(props: {
-  readonly src: string;
-  readonly alt: string;
-  readonly closeLabel: string;
-  readonly onClose: () => void;
-}) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
-  return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: a tap beside the photo closes it; keys have Escape (native) and the Close button.
-    <dialog
-      ref={ref}
-      className="photo-viewer"
-      aria-label={props.alt}
-      onClose={props.onClose}
-      onClick={(e) => {
-        if (e.target === e.currentTarget) ref.current?.close();
-      }}
-    >
-      <img className="photo-viewer__image" src={props.src} alt={props.alt} />
-      <button
-        type="button"
-        className="button button--secondary photo-viewer__close"
-        onClick={() => ref.current?.close()}
-      >
-        {props.closeLabel}
-      </button>
-    </dialog>
   );
 }

@@ -10,6 +10,7 @@ import { useMessages } from "../../i18n.ts";
 import { errorText } from "../../ui/page.tsx";
 import { inspectionMessages } from "./messages.ts";
 import { PhotoError, preparePhoto } from "./photo.ts";
+import { useThumbnail } from "./thumbnail.ts";
 
 /** How many more photos an inspection holding `count` can take (core's one limit). */
 export const photoRoom = (count: number): number => Math.max(0, maxInspectionPhotos - count);
@@ -114,6 +115,24 @@ export function PhotoStatus(props: {
         </p>
       ))}
     </>
+  );
+}
+
+/**
+ * A stored photo small, in a list: its thumbnail (thumbnail.ts) once made, the cell's background
+ * until then, so a list never decodes its photos at full size.
+ */
+export function PhotoThumb(props: { readonly photo: string; readonly alt: string }) {
+  const src = useThumbnail(props.photo);
+  return src === undefined ? (
+    // Named like the photo while it is made; with no name (the button around it has one) hidden.
+    props.alt ? (
+      <span className="photos__thumb" role="img" aria-label={props.alt} />
+    ) : (
+      <span className="photos__thumb" aria-hidden="true" />
+    )
+  ) : (
+    <img className="photos__thumb" src={src} alt={props.alt} decoding="async" />
   );
 }
 

@@ -1,23 +1,49 @@
 /**
- * Photos for inspections, made small on the device before they are stored: about 640 px on the
- * long side as JPEG (quality 0.8, lowered until the data URL fits the contract's 512 KiB limit),
- * upright as the camera meant it (EXIF orientation). A phone's 12-megapixel photo becomes about
- * 50–120 KB, so it syncs quickly over a weak signal in the field.
+ * Photos for inspections, made on the device before they are stored: as large as the contract's
+ * 512 KiB allows (up to 2048 px on the long side, so eggs, young larvae and mites can be seen),
+ * JPEG, upright as the camera meant it (EXIF orientation). The ladder (`photoLadder`) starts at
+ * 2048 px and quality 0.85, steps the quality down, then the size, until the data URL fits.
+ * A stored photo is mostly close to the limit: the `photo-sync` figure of `pnpm bench` shows what
+ * that does to a first sync and the replica (about 5× the former 640 px photos' bytes).
  *
- * The pure part (sizes, the quality loop) is tested with an injected encoder; the browser part
- * decodes with createImageBitmap (an <img> where that fails, e.g. HEIC in Safari) and encodes
- * with an OffscreenCanvas where there is one, a <canvas> otherwise.
+ * How large photos are is this one setting (`photoLadder`): the heavy-data work decides how
+ * photos travel to other devices; until then every stored photo travels in its row.
+ *
+ * The pure part (sizes, the ladder) is tested with an injected encoder; the browser part decodes
+ * with createImageBitmap (an <img> where that fails, e.g. HEIC in Safari) and encodes with an
+ * OffscreenCanvas where there is one, a <canvas> otherwise.
  */
 import { maxPhotoBytes } from "@hivekeep/client-core/core";
 
 export { maxPhotoBytes };
 
-/** The long side of a stored photo, in pixels. */
-export const photoLongSide = 640;
-/** JPEG qualities tried in turn until the photo fits. */
-export const photoQualities = [0.8, 0.7, 0.6, 0.5, 0.4, 0.3] as const;
-/** Long sides tried when even the lowest quality does not fit (a very noisy image). */
-export const fallbackLongSides = [480, 320] as const;
+/**
+ * The encodings tried in turn, largest first: each long side (px) with its JPEG qualities. The
+ * first that fits the limit is stored. Below 0.6 JPEG smears the detail the large size is for,
+ * so a smaller size at a decent quality comes before a large one at a poor quality; the last
+ * rungs are for very noisy images.
+ */
+export const photoLadder: readonly {
+  readonly longSide: number;
+  readonly qualities: readonly number[];
+}[] = [
+  { longSide: 2048, qualities: [0.85, 0.75, 0.65, 0.6] },
+  { longSide: 1600, qualities: [0.75, 0.65, 0.6] },
+  { longSide: 1280, qualities: [0.7, 0.6, 0.5] },
+  { longSide: 960, qualities: [0.6, 0.5, 0.4] },
+  { longSide: 640, qualities: [0.6, 0.4, 0.3] },
+  { longSide: 320, qualities: [0.5, 0.3] },
+];
+
+/** The ladder before issue 28 (about 640 px), kept for the benchmark's comparison only. */
+export const formerPhotoLadder: typeof photoLadder = [
+  { longSide: 640, qualities: [0.8, 0.7, 0.6, 0.5, 0.4, 0.3] },
+  { longSide: 480, qualities: [0.8, 0.7, 0.6, 0.5, 0.4, 0.3] },
+  { longSide: 320, qualities: [0.8, 0.7, 0.6, 0.5, 0.4, 0.3] },
+];
+
+/** The long side of a stored photo at most, in pixels (the ladder's first rung). */
+export const photoLongSide = photoLadder[0]?.longSide ?? 2048;
 
 export interface Size {
   readonly width: number;
@@ -59,21 +85,23 @@ export function fitsLimit(dataUrl: string, limit: number = maxPhotoBytes): boole
 export type Encoder = (size: Size, quality: number) => Promise<string>;
 
 /**
- * The first encoding that fits the limit: at about 640 px, quality 0.8 down to 0.3; then at
- * smaller sizes. Throws PhotoError("tooLarge") when none fits.
+ * The first encoding on the ladder that fits the limit: the largest size first, its qualities
+ * from high to low, then the next size. Throws PhotoError("tooLarge") when none fits.
  */
 export async function encodeWithinLimit(
   natural: Size,
   encode: Encoder,
   limit: number = maxPhotoBytes,
+  ladder: typeof photoLadder = photoLadder,
 ): Promise<{ dataUrl: string; size: Size; quality: number }> {
   const tried = new Set<string>();
-  for (const longSide of [photoLongSide, ...fallbackLongSides]) {
-    const size = fitWithin(natural, longSide);
-    const key = `${size.width}x${size.height}`;
-    if (tried.has(key)) continue; // a small image is the same size at every step
-    tried.add(key);
-    for (const quality of photoQualities) {
+  for (const rung of ladder) {
+    const size = fitWithin(natural, rung.longSide);
+    for (const quality of rung.qualities) {
+      // A small image is the same size on several rungs: each encoding is tried once.
+      const key = `${size.width}x${size.height}@${quality}`;
+      if (tried.has(key)) continue;
+      tried.add(key);
       const dataUrl = await encode(size, quality);
       if (fitsLimit(dataUrl, limit)) return { dataUrl, size, quality };
     }
@@ -182,11 +210,22 @@ export interface PreparedPhoto {
   readonly height: number;
 }
 
-/** A picked or taken image file made into a stored photo: upright, ~640 px, JPEG, ≤ 512 KiB. */
-export async function preparePhoto(file: Blob): Promise<PreparedPhoto> {
+/**
+ * A picked or taken image file made into a stored photo: upright, ≤ 2048 px, JPEG, ≤ 512 KiB.
+ * `ladder` is for the benchmark, which compares with the former 640 px photos.
+ */
+export async function preparePhoto(
+  file: Blob,
+  ladder: typeof photoLadder = photoLadder,
+): Promise<PreparedPhoto> {
   const decoded = await decode(file);
   try {
-    const { dataUrl, size } = await encodeWithinLimit(decoded.size, canvasEncoder(decoded.image));
+    const { dataUrl, size } = await encodeWithinLimit(
+      decoded.size,
+      canvasEncoder(decoded.image),
+      maxPhotoBytes,
+      ladder,
+    );
     return { dataUrl, width: size.width, height: size.height };
   } finally {
     decoded.close();
