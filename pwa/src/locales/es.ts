@@ -6,6 +6,8 @@ import type { Translation } from "./catalog.ts";
 
 const es: Translation<"many"> = {
   common: {
+    clearValue: "Borrar",
+    notRecorded: "no registrado",
     appName: "Hivekeep",
     save: "Guardar",
     saving: "Guardando…",
@@ -226,6 +228,7 @@ const es: Translation<"many"> = {
     toHives: "Ir a tus colmenas",
   },
   records: {
+    dueTime: "a las {{time}}",
     hiveAt: "{{hive}} · {{apiary}}",
     unknownHive: "colmena eliminada",
     unknownApiary: "colmenar eliminado",
@@ -582,6 +585,12 @@ const es: Translation<"many"> = {
     keyOf: "Pertenece a {{email}}",
   },
   inspections: {
+    photoOf: "Foto {{n}} de {{count}}",
+    zoomIn: "Ampliar",
+    zoomOut: "Reducir",
+    zoomReset: "Ajustar a la pantalla",
+    previousPhoto: "Foto anterior",
+    nextPhoto: "Foto siguiente",
     formTitle: "Revisar {{hive}}",
     pageTitle: "Revisión de {{hive}}",
     pageTitleNoHive: "Revisión",
@@ -1014,6 +1023,7 @@ const es: Translation<"many"> = {
     no: "–",
   },
   forms: {
+    numberRefused: "Solo cifras y una coma o un punto decimal: «{{typed}}» no se ha aceptado.",
     numberFinite: "Introduce un número.",
     numberInteger: "Introduce un número entero.",
     numberPositive: "Introduce más de 0.",

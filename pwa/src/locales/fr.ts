@@ -6,6 +6,8 @@ import type { Translation } from "./catalog.ts";
 
 const fr: Translation<"many"> = {
   common: {
+    clearValue: "Effacer",
+    notRecorded: "non relevé",
     appName: "Hivekeep",
     save: "Enregistrer",
     saving: "Enregistrement…",
@@ -228,6 +230,7 @@ const fr: Translation<"many"> = {
     toHives: "Aller à vos ruches",
   },
   records: {
+    dueTime: "à {{time}}",
     hiveAt: "{{hive}} · {{apiary}}",
     unknownHive: "ruche supprimée",
     unknownApiary: "rucher supprimé",
@@ -588,6 +591,12 @@ const fr: Translation<"many"> = {
     keyOf: "Appartient à {{email}}",
   },
   inspections: {
+    photoOf: "Photo {{n}} sur {{count}}",
+    zoomIn: "Agrandir",
+    zoomOut: "Réduire",
+    zoomReset: "Adapter à l’écran",
+    previousPhoto: "Photo précédente",
+    nextPhoto: "Photo suivante",
     formTitle: "Visiter {{hive}}",
     pageTitle: "Visite de {{hive}}",
     pageTitleNoHive: "Visite",
@@ -1028,6 +1037,8 @@ const fr: Translation<"many"> = {
     no: "–",
   },
   forms: {
+    numberRefused:
+      "Seulement des chiffres et une virgule ou un point décimal : « {{typed}} » n’a pas été pris en compte.",
     numberFinite: "Un nombre, s’il vous plaît.",
     numberInteger: "Un nombre entier, s’il vous plaît.",
     numberPositive: "Plus de 0, s’il vous plaît.",

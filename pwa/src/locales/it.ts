@@ -6,6 +6,8 @@ import type { Translation } from "./catalog.ts";
 
 const it: Translation<"many"> = {
   common: {
+    clearValue: "Cancella",
+    notRecorded: "non rilevato",
     appName: "Hivekeep",
     save: "Salva",
     saving: "Salvataggio…",
@@ -224,6 +226,7 @@ const it: Translation<"many"> = {
     toHives: "Vai alle tue arnie",
   },
   records: {
+    dueTime: "alle {{time}}",
     hiveAt: "{{hive}} · {{apiary}}",
     unknownHive: "arnia eliminata",
     unknownApiary: "apiario eliminato",
@@ -578,6 +581,12 @@ const it: Translation<"many"> = {
     keyOf: "Appartiene a {{email}}",
   },
   inspections: {
+    photoOf: "Foto {{n}} di {{count}}",
+    zoomIn: "Ingrandisci",
+    zoomOut: "Riduci",
+    zoomReset: "Adatta allo schermo",
+    previousPhoto: "Foto precedente",
+    nextPhoto: "Foto successiva",
     formTitle: "Ispeziona {{hive}}",
     pageTitle: "Ispezione di {{hive}}",
     pageTitleNoHive: "Ispezione",
@@ -1012,6 +1021,8 @@ const it: Translation<"many"> = {
     no: "–",
   },
   forms: {
+    numberRefused:
+      "Solo cifre e una virgola o un punto decimale: «{{typed}}» non è stato accettato.",
     numberFinite: "Inserisci un numero.",
     numberInteger: "Inserisci un numero intero.",
     numberPositive: "Inserisci un valore maggiore di 0.",

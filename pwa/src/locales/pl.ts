@@ -6,6 +6,8 @@ import type { Translation } from "./catalog.ts";
 
 const pl: Translation<"few" | "many"> = {
   common: {
+    clearValue: "Wyczyść",
+    notRecorded: "nie zapisano",
     appName: "Hivekeep",
     save: "Zapisz",
     saving: "Zapisywanie…",
@@ -238,6 +240,7 @@ const pl: Translation<"few" | "many"> = {
     toHives: "Przejdź do uli",
   },
   records: {
+    dueTime: "o {{time}}",
     hiveAt: "{{hive}} · {{apiary}}",
     unknownHive: "usunięty ul",
     unknownApiary: "usunięta pasieka",
@@ -595,6 +598,12 @@ const pl: Translation<"few" | "many"> = {
     keyOf: "Należy do {{email}}",
   },
   inspections: {
+    photoOf: "Zdjęcie {{n}} z {{count}}",
+    zoomIn: "Powiększ",
+    zoomOut: "Pomniejsz",
+    zoomReset: "Dopasuj do ekranu",
+    previousPhoto: "Poprzednie zdjęcie",
+    nextPhoto: "Następne zdjęcie",
     formTitle: "Przegląd: {{hive}}",
     pageTitle: "Przegląd ula {{hive}}",
     pageTitleNoHive: "Przegląd",
@@ -1034,6 +1043,8 @@ const pl: Translation<"few" | "many"> = {
     no: "–",
   },
   forms: {
+    numberRefused:
+      "Tylko cyfry i przecinek lub kropka dziesiętna: „{{typed}}” nie zostało przyjęte.",
     numberFinite: "Wpisz liczbę.",
     numberInteger: "Wpisz liczbę całkowitą.",
     numberPositive: "Wpisz wartość większą od 0.",
