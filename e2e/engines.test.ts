@@ -1,0 +1,160 @@
+/**
+ * The app beyond Chromium: the field scenario and the sync leader across tabs, once per engine,
+ * in Firefox ESR (WebDriver BiDi) and WebKitGTK (classic WebDriver). Chromium runs both in depth
+ * (field.test.ts, device-leader.test.ts); here each other engine shows that the same app opens,
+ * syncs, installs its service worker, reloads offline with its data (WebKitGTK has no
+ * `navigator.storage`), keeps offline writes over a reload and sends them when back, and that
+ * its tabs elect one leader. Offline is a proxy the test cuts (classic WebDriver has no switch).
+ * Screenshots go to e2e/screenshots/engines-<engine>-*.png.
+ */
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../test/support/server.ts";
+import { buildDeviceHarness } from "./support/device-harness.ts";
+import {
+  act,
+  type Engine,
+  type EngineBrowser,
+  type EngineProfile,
+  engineSuite,
+  saveScreenshot,
+  waitFor,
+} from "./support/engine.ts";
+import { rpc } from "./support/field.ts";
+import { firefox } from "./support/firefox.ts";
+import { cuttableProxy } from "./support/proxy.ts";
+import { ensurePwaBuilt } from "./support/pwa.ts";
+import { webkit } from "./support/webkit.ts";
+
+const apiaryNames = async (server: TestServer): Promise<string[]> =>
+  (await rpc(server, "ApiaryService/ListApiaries")).apiaries.map((a: { name: string }) => a.name);
+
+for (const engine of [firefox, webkit] satisfies Engine[]) {
+  engineSuite(engine, () => {
+    let browser: EngineBrowser | undefined;
+    const open: EngineProfile[] = [];
+    const cleanup: (() => unknown)[] = [];
+    const newProfile = async () => {
+      if (!browser) throw new Error("the browser starts in beforeAll");
+      const profile = await browser.newProfile();
+      open.push(profile);
+      return profile;
+    };
+    beforeAll(async () => {
+      browser = await engine.launch();
+    });
+    afterEach(async () => {
+      const violations = open.flatMap((p) => p.takeCspViolations());
+      for (const p of open.splice(0)) await p.close().catch(() => {});
+      for (const c of cleanup.splice(0).reverse()) await c();
+      if (violations.length > 0) {
+        throw new Error(`Content-Security-Policy violations:\n${violations.join("\n")}`);
+      }
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it("works offline: reloads with its data, keeps offline writes, sends them back online", async () => {
+      const server = await startTestServer("pglite", { HIVEKEEP_PWA_DIR: ensurePwaBuilt() });
+      cleanup.push(() => server.stop());
+      const proxy = await cuttableProxy(server.url);
+      cleanup.push(() => proxy.close());
+      await rpc(server, "ApiaryService/CreateApiary", { name: "Lindenhof", address: "Am Hof 3" });
+
+      // First visit, online: the service worker installs and takes the page (after one reload).
+      const tab = await (await newProfile()).newTab();
+      await tab.goto(`${proxy.url}/apiaries`);
+      await waitFor(
+        tab,
+        "navigator.serviceWorker.ready.then(() => true)",
+        "the service worker to be ready",
+      );
+      if (!(await tab.run<boolean>("navigator.serviceWorker.controller !== null"))) {
+        await tab.reload();
+      }
+      await waitFor(tab, "navigator.serviceWorker.controller !== null", "a controlling worker");
+      await waitFor(
+        tab,
+        'hk.has("Lindenhof") && hk.has("All changes synced")',
+        "the synced apiary list",
+      );
+      await saveScreenshot(engine, tab, "1-online");
+
+      // No signal: the app opens from the worker's cache, with the data from the replica.
+      proxy.cut();
+      await tab.reload();
+      await waitFor(
+        tab,
+        'hk.heading() === "Apiaries" && hk.has("Lindenhof")',
+        "the apiary list offline",
+      );
+      await saveScreenshot(engine, tab, "2-offline-reload");
+
+      // A write offline waits on the device…
+      await act(tab, 'hk.click("New apiary")');
+      await waitFor(tab, 'hk.control("Name")', "the apiary form");
+      await act(tab, 'hk.fill("Name", "Waldrand")');
+      await act(tab, 'hk.fill("Address", "Forest edge, behind the mill")');
+      await act(tab, 'hk.click("Save")');
+      await waitFor(
+        tab,
+        'hk.heading() === "Waldrand" && hk.has("1 change waiting")',
+        "the new apiary, waiting to sync",
+      );
+      await saveScreenshot(engine, tab, "3-offline-write");
+
+      // …and stays over a reload without signal.
+      await tab.reload();
+      await waitFor(
+        tab,
+        'hk.heading() === "Waldrand" && hk.has("1 change waiting")',
+        "the new apiary after an offline reload",
+      );
+
+      // Signal again: it syncs, and the server has it.
+      await proxy.restore();
+      await waitFor(tab, 'hk.has("All changes synced")', "the write to sync", 60_000);
+      await saveScreenshot(engine, tab, "4-back-online");
+      const { apiaries } = await rpc(server, "ApiaryService/ListApiaries");
+      expect(apiaries).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ name: "Waldrand", address: "Forest edge, behind the mill" }),
+          expect.objectContaining({ name: "Lindenhof" }),
+        ]),
+      );
+    });
+
+    it("elects one sync leader across two tabs; the other takes over when it closes", async () => {
+      const server = await startTestServer("pglite", {
+        HIVEKEEP_PWA_DIR: await buildDeviceHarness(),
+      });
+      cleanup.push(() => server.stop());
+      const profile = await newProfile();
+      const first = await profile.newTab();
+      const second = await profile.newTab();
+      for (const tab of [first, second]) {
+        await tab.goto(`${server.url}/index.html`);
+        await waitFor(tab, "window.hivekeepReady", "the device harness to load");
+        await tab.run("window.hivekeepReady.then((c) => { c.sync.start(); return true; })");
+      }
+      const leads = "window.hivekeep.sync.status.leader";
+      await waitFor(first, leads, "the first tab to lead");
+      // The second tab waits on the lock: it never leads while the first is open.
+      expect(await second.run<boolean>(leads)).toBe(false);
+
+      await second.run(
+        'window.hivekeep.apiaries.createApiary({ name: "From the other tab" }).then(() => true)',
+      );
+      await expect.poll(() => apiaryNames(server)).toContain("From the other tab");
+      expect(await second.run<boolean>(leads)).toBe(false);
+      await saveScreenshot(engine, second, "5-second-tab");
+
+      await first.close();
+      await waitFor(second, leads, "the second tab to take over");
+      await second.run(
+        'window.hivekeep.apiaries.createApiary({ name: "After the handover" }).then(() => true)',
+      );
+      await expect.poll(() => apiaryNames(server)).toContain("After the handover");
+    });
+  });
+}
