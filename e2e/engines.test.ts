@@ -12,6 +12,7 @@ import { startTestServer, type TestServer } from "../test/support/server.ts";
 import { buildDeviceHarness } from "./support/device-harness.ts";
 import {
   act,
+  ci,
   type Engine,
   type EngineBrowser,
   type EngineProfile,
@@ -28,7 +29,32 @@ import { webkit } from "./support/webkit.ts";
 const apiaryNames = async (server: TestServer): Promise<string[]> =>
   (await rpc(server, "ApiaryService/ListApiaries")).apiaries.map((a: { name: string }) => a.name);
 
-for (const engine of [firefox, webkit] satisfies Engine[]) {
+const engines: Engine[] = [firefox, webkit];
+
+/**
+ * One server with the PWA and one with the device harness for every engine (starting a server
+ * is the slow part): each engine's records carry its name, so one engine's writes never stand
+ * in for another's.
+ */
+let pwaServer: TestServer | undefined;
+let harnessServer: TestServer | undefined;
+beforeAll(async () => {
+  if (engines.every((e) => e.missing) && !ci) return;
+  [pwaServer, harnessServer] = await Promise.all([
+    startTestServer("pglite", { HIVEKEEP_PWA_DIR: ensurePwaBuilt() }),
+    buildDeviceHarness().then((dir) => startTestServer("pglite", { HIVEKEEP_PWA_DIR: dir })),
+  ]);
+  await rpc(pwaServer, "ApiaryService/CreateApiary", { name: "Lindenhof", address: "Am Hof 3" });
+});
+afterAll(async () => {
+  await Promise.all([pwaServer?.stop(), harnessServer?.stop()]);
+});
+const started = (server: TestServer | undefined): TestServer => {
+  if (!server) throw new Error("the servers start in beforeAll");
+  return server;
+};
+
+for (const engine of engines) {
   engineSuite(engine, () => {
     let browser: EngineBrowser | undefined;
     const open: EngineProfile[] = [];
@@ -55,11 +81,10 @@ for (const engine of [firefox, webkit] satisfies Engine[]) {
     });
 
     it("works offline: reloads with its data, keeps offline writes, sends them back online", async () => {
-      const server = await startTestServer("pglite", { HIVEKEEP_PWA_DIR: ensurePwaBuilt() });
-      cleanup.push(() => server.stop());
+      const server = started(pwaServer);
+      const name = `Waldrand ${engine.name}`;
       const proxy = await cuttableProxy(server.url);
       cleanup.push(() => proxy.close());
-      await rpc(server, "ApiaryService/CreateApiary", { name: "Lindenhof", address: "Am Hof 3" });
 
       // First visit, online: the service worker installs and takes the page (after one reload).
       const tab = await (await newProfile()).newTab();
@@ -93,12 +118,12 @@ for (const engine of [firefox, webkit] satisfies Engine[]) {
       // A write offline waits on the device…
       await act(tab, 'hk.click("New apiary")');
       await waitFor(tab, 'hk.control("Name")', "the apiary form");
-      await act(tab, 'hk.fill("Name", "Waldrand")');
+      await act(tab, `hk.fill("Name", ${JSON.stringify(name)})`);
       await act(tab, 'hk.fill("Address", "Forest edge, behind the mill")');
       await act(tab, 'hk.click("Save")');
       await waitFor(
         tab,
-        'hk.heading() === "Waldrand" && hk.has("1 change waiting")',
+        `hk.heading() === ${JSON.stringify(name)} && hk.has("1 change waiting")`,
         "the new apiary, waiting to sync",
       );
       await saveScreenshot(engine, tab, "3-offline-write");
@@ -107,7 +132,7 @@ for (const engine of [firefox, webkit] satisfies Engine[]) {
       await tab.reload();
       await waitFor(
         tab,
-        'hk.heading() === "Waldrand" && hk.has("1 change waiting")',
+        `hk.heading() === ${JSON.stringify(name)} && hk.has("1 change waiting")`,
         "the new apiary after an offline reload",
       );
 
@@ -118,17 +143,18 @@ for (const engine of [firefox, webkit] satisfies Engine[]) {
       const { apiaries } = await rpc(server, "ApiaryService/ListApiaries");
       expect(apiaries).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ name: "Waldrand", address: "Forest edge, behind the mill" }),
+          expect.objectContaining({ name, address: "Forest edge, behind the mill" }),
           expect.objectContaining({ name: "Lindenhof" }),
         ]),
       );
     });
 
     it("elects one sync leader across two tabs; the other takes over when it closes", async () => {
-      const server = await startTestServer("pglite", {
-        HIVEKEEP_PWA_DIR: await buildDeviceHarness(),
-      });
-      cleanup.push(() => server.stop());
+      const server = started(harnessServer);
+      const names = [
+        `From the other tab in ${engine.name}`,
+        `After the handover in ${engine.name}`,
+      ];
       const profile = await newProfile();
       const first = await profile.newTab();
       const second = await profile.newTab();
@@ -143,18 +169,18 @@ for (const engine of [firefox, webkit] satisfies Engine[]) {
       expect(await second.run<boolean>(leads)).toBe(false);
 
       await second.run(
-        'window.hivekeep.apiaries.createApiary({ name: "From the other tab" }).then(() => true)',
+        `window.hivekeep.apiaries.createApiary({ name: ${JSON.stringify(names[0])} }).then(() => true)`,
       );
-      await expect.poll(() => apiaryNames(server)).toContain("From the other tab");
+      await expect.poll(() => apiaryNames(server)).toContain(names[0]);
       expect(await second.run<boolean>(leads)).toBe(false);
       await saveScreenshot(engine, second, "5-second-tab");
 
       await first.close();
       await waitFor(second, leads, "the second tab to take over");
       await second.run(
-        'window.hivekeep.apiaries.createApiary({ name: "After the handover" }).then(() => true)',
+        `window.hivekeep.apiaries.createApiary({ name: ${JSON.stringify(names[1])} }).then(() => true)`,
       );
-      await expect.poll(() => apiaryNames(server)).toContain("After the handover");
+      await expect.poll(() => apiaryNames(server)).toContain(names[1]);
     });
   });
 }

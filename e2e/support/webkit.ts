@@ -67,7 +67,14 @@ class Session {
     });
     const session = new Session(base, sessionId);
     session.current = await session.send("GET", "/window");
+    // A phone's 390×844 page: the window adds MiniBrowser's header bar, and GTK keeps the
+    // window at least 447 px wide (the page is that wide then; still a phone's layout).
     await session.send("POST", "/window/rect", { width: 390, height: 844 });
+    const [inner, outer] = (await session.send("POST", "/execute/sync", {
+      script: "return [innerHeight, outerHeight]",
+      args: [],
+    })) as [number, number];
+    await session.send("POST", "/window/rect", { width: 390, height: 844 + outer - inner });
     return session;
   }
 
