@@ -140,6 +140,13 @@ for (const engine of engines) {
       await proxy.restore();
       await waitFor(tab, 'hk.has("All changes synced")', "the write to sync", 60_000);
       await saveScreenshot(engine, tab, "4-back-online");
+      await tab.resize(1280, 800);
+      await waitFor(
+        tab,
+        "innerWidth === 1280 && innerHeight === 800 && new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))",
+        "a 1280×800 page, painted",
+      );
+      await saveScreenshot(engine, tab, "5-desktop");
       const { apiaries } = await rpc(server, "ApiaryService/ListApiaries");
       expect(apiaries).toEqual(
         expect.arrayContaining([
@@ -147,7 +154,8 @@ for (const engine of engines) {
           expect.objectContaining({ name: "Lindenhof" }),
         ]),
       );
-    });
+      // Room for a slow start on a busy machine, and for the app's own retry back online.
+    }, 150_000);
 
     it("elects one sync leader across two tabs; the other takes over when it closes", async () => {
       const server = started(harnessServer);
@@ -173,7 +181,7 @@ for (const engine of engines) {
       );
       await expect.poll(() => apiaryNames(server)).toContain(names[0]);
       expect(await second.run<boolean>(leads)).toBe(false);
-      await saveScreenshot(engine, second, "5-second-tab");
+      await saveScreenshot(engine, second, "6-second-tab");
 
       await first.close();
       await waitFor(second, leads, "the second tab to take over");
@@ -181,6 +189,6 @@ for (const engine of engines) {
         `window.hivekeep.apiaries.createApiary({ name: ${JSON.stringify(names[1])} }).then(() => true)`,
       );
       await expect.poll(() => apiaryNames(server)).toContain(names[1]);
-    });
+    }, 90_000);
   });
 }

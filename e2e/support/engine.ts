@@ -16,6 +16,8 @@ export interface EngineTab {
   reload(): Promise<void>;
   /** Runs a JavaScript expression in the page (awaiting a promise) and returns its JSON value. */
   run<T>(expression: string): Promise<T>;
+  /** Resizes the page (the viewport) to width × height CSS px, as far as the engine can. */
+  resize(width: number, height: number): Promise<void>;
   /** A PNG of what the tab shows. */
   screenshot(): Promise<Buffer>;
   close(): Promise<void>;

@@ -42,6 +42,9 @@ function tab(page: Page, violations: string[]): EngineTab {
       await page.reload();
     },
     run: (expression) => page.evaluate(expression) as Promise<never>,
+    async resize(width, height) {
+      await page.setViewport({ width, height });
+    },
     async screenshot() {
       return Buffer.from(await page.screenshot({ type: "png" }));
     },

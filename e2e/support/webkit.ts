@@ -67,20 +67,27 @@ class Session {
     });
     const session = new Session(base, sessionId);
     session.current = await session.send("GET", "/window");
-    // A phone's 390×844 page: the window adds MiniBrowser's header bar, and GTK keeps the
-    // window at least 447 px wide (the page is that wide then; still a phone's layout).
-    await session.send("POST", "/window/rect", { width: 390, height: 844 });
-    const [inner, outer] = (await session.send("POST", "/execute/sync", {
-      script: "return [innerHeight, outerHeight]",
-      args: [],
-    })) as [number, number];
-    await session.send("POST", "/window/rect", { width: 390, height: 844 + outer - inner });
+    await session.resize(390, 844);
     return session;
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: WebDriver replies are JSON checked by the caller.
   send(method: string, path: string, body?: unknown): Promise<any> {
     return command(this.base, method, `/session/${this.id}${path}`, body);
+  }
+
+  /**
+   * Sizes the current window so that its page is width × height: the window adds MiniBrowser's
+   * header bar, and GTK keeps it at least 447 px wide (a phone's page is that wide then; still
+   * the phone layout).
+   */
+  async resize(width: number, height: number): Promise<void> {
+    await this.send("POST", "/window/rect", { width, height });
+    const [inner, outer] = (await this.send("POST", "/execute/sync", {
+      script: "return [innerHeight, outerHeight]",
+      args: [],
+    })) as [number, number];
+    await this.send("POST", "/window/rect", { width, height: height + outer - inner });
   }
 
   /** Runs `fn` alone, with `handle`'s window current. */
@@ -116,6 +123,8 @@ async function command(base: string, method: string, path: string, body?: unknow
     method,
     headers: { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
+    // A command that never answers (a background window's screenshot does not) fails by name.
+    signal: AbortSignal.timeout(70_000),
   });
   const json = (await reply.json()) as { value: { error?: string; message?: string } };
   if (!reply.ok) {
@@ -145,6 +154,9 @@ function tab(session: Session, handle: string): EngineTab {
       const r = await send("POST", "/execute/async", { script: asyncScript(expression), args: [] });
       if (r && "error" in r) throw new Error(r.error);
       return r?.ok;
+    },
+    async resize(width, height) {
+      await session.in(handle, () => session.resize(width, height));
     },
     async screenshot() {
       return Buffer.from(await send("GET", "/screenshot"), "base64");
