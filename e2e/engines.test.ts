@@ -181,6 +181,14 @@ for (const engine of engines) {
       );
       await expect.poll(() => apiaryNames(server)).toContain(names[0]);
       expect(await second.run<boolean>(leads)).toBe(false);
+      // The harness page shows only "ready": the picture shows what this tab knows.
+      await second.run(`(async () => {
+        const { leader, pending } = window.hivekeep.sync.status;
+        const { apiaries } = await window.hivekeep.apiaries.listApiaries({});
+        document.getElementById("state").textContent = "second tab: leader " + leader +
+          ", " + pending + " waiting; apiaries: " + apiaries.map((a) => a.name).join(", ");
+        return true;
+      })()`);
       await saveScreenshot(engine, second, "6-second-tab");
 
       await first.close();
