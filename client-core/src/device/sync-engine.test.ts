@@ -130,12 +130,14 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
       random?: () => number;
       intervalMs?: number;
       pullInWorker?: SyncEngineOptions["pullInWorker"];
+      events?: EventTarget;
     } = {},
   ) => {
     engine = new SyncEngine({
       db,
       transport,
       clock,
+      ...(options.events ? { events: options.events } : {}),
       ...(options.pullInWorker ? { pullInWorker: options.pullInWorker } : {}),
       debounceMs: 200,
       intervalMs: options.intervalMs ?? 3_600_000,
@@ -398,5 +400,77 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
     await vi.advanceTimersByTimeAsync(600_000);
     await drain();
     expect(transport.streams).toHaveLength(3);
+  });
+
+  /**
+   * Offline from the start: the write's pushes fail at 0, 750 and 2250 ms (the next retry at
+   * 5250), the stream's attempts at 0 and 1500 (the next at 4500).
+   */
+  const offlineWithAWrite = async () => {
+    transport.push$ = async () => {
+      throw unavailable();
+    };
+    transport.failStream = true;
+    const events = new EventTarget();
+    make({ random: () => 0.5, events });
+    await write("a");
+    engine.start();
+    await vi.advanceTimersByTimeAsync(0);
+    await until(() => transport.pushes.length === 1, "the first attempt");
+    await idle();
+    await vi.advanceTimersByTimeAsync(750);
+    await until(() => transport.pushes.length === 2, "the second attempt");
+    await idle();
+    // In steps: a timer set after IndexedDB work counts from where the fake clock stands then.
+    await vi.advanceTimersByTimeAsync(750);
+    await until(() => transport.streams.length === 2, "the second stream");
+    await drain();
+    await vi.advanceTimersByTimeAsync(750);
+    await until(() => transport.pushes.length === 3, "the third attempt");
+    await idle();
+    expect(engine.status.pending).toBe(1);
+    // The server is back.
+    transport.push$ = async () => {};
+    transport.failStream = false;
+    return events;
+  };
+
+  it("pushes what waits as soon as the stream is back, not when the cycle's backoff ends", async () => {
+    await offlineWithAWrite();
+    // The stream reconnects at 4500 and the server's first message (a heartbeat) arrives.
+    transport.pokes.push("");
+    await vi.advanceTimersByTimeAsync(4500 - 2250);
+    await until(() => transport.streams.length === 3 && transport.pokes.length === 0, "the stream");
+    await drain();
+    // The cycle it asks for runs now (a zero delay on the fake clock), not at 5250.
+    await vi.advanceTimersByTimeAsync(0);
+    await until(() => transport.pushes.length === 4, "the push when the stream is back");
+    await idle();
+    expect(Date.now() - new Date("2026-05-01T10:00:00Z").getTime()).toBeLessThan(5250);
+    expect(engine.status.pending).toBe(0);
+    expect(engine.status.lastError).toBeUndefined();
+  });
+
+  it("pushes what waits at once on `online`, with the backoff started over, and reconnects the stream", async () => {
+    const events = await offlineWithAWrite();
+    // Still unreachable when `online` comes: the retry after it waits the first delay again.
+    transport.push$ = async () => {
+      throw unavailable();
+    };
+    transport.failStream = true;
+    await vi.advanceTimersByTimeAsync(250);
+    events.dispatchEvent(new Event("online"));
+    await vi.advanceTimersByTimeAsync(0);
+    await until(() => transport.pushes.length === 4, "the push on online");
+    await until(() => transport.streams.length === 3, "the stream on online");
+    await idle();
+    transport.push$ = async () => {};
+    await vi.advanceTimersByTimeAsync(749);
+    await drain();
+    expect(transport.pushes).toHaveLength(4);
+    await vi.advanceTimersByTimeAsync(1);
+    await until(() => transport.pushes.length === 5, "the first delay again");
+    await idle();
+    expect(engine.status.pending).toBe(0);
   });
 });

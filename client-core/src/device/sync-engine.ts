@@ -119,7 +119,8 @@ export class SyncEngine {
   private failedToken: string | undefined;
   /** Gives up the lead (or stops waiting for it). */
   private resign: (() => void) | undefined;
-  private readonly onOnline = () => this.trigger(0);
+  /** Signal again: what waits goes out now, not when a backoff grown offline ends. */
+  private readonly onOnline = () => this.loop.wake();
   private readonly onVisible = () => {
     if (this.options.isVisible?.() ?? true) this.trigger(0);
   };
