@@ -61,14 +61,23 @@ class FakeTransport implements SyncTransport {
   readonly limits: number[] = [];
   /** The feed has more than one page: the first page says so. */
   morePages = false;
+  /** Pages the next pull yields instead (each asked for only once the one before is merged). */
+  script: (() => Promise<PullPage>)[] | undefined;
   async *pages(cursor: string, limit: number): AsyncIterable<PullPage> {
     this.pulls.push(cursor);
     this.limits.push(limit);
+    const script = this.script;
+    this.script = undefined;
+    if (script) {
+      for (const page of script) yield await page();
+      return;
+    }
     yield {
       changes: [],
       nextCursor: cursor === "" ? "0" : cursor,
       hasMore: this.morePages,
       serverTimeMs: Date.now(),
+      headCursor: "",
     };
   }
   /** Pokes to deliver on the open stream; `failStream` makes every stream fail at once. */
@@ -472,5 +481,60 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
     await until(() => transport.pushes.length === 5, "the first delay again");
     await idle();
     expect(engine.status.pending).toBe(0);
+  });
+
+  /** Page `n` (from 1) of a feed of `size`-change pages up to `head`: new apiaries. */
+  const feedPage = (
+    n: number,
+    size: number,
+    head: number,
+    headCursor = String(head),
+  ): PullPage => ({
+    changes: Array.from({ length: size }, (_, i) => {
+      const id = `p${n}-${i}`;
+      return {
+        entity: "apiary",
+        entityId: id,
+        scopeId: id,
+        op: 1,
+        payloadJson: JSON.stringify({ name: id }),
+        hlc: `000001777000000:${String(n * 100 + i).padStart(5, "0")}:dserver`,
+        authorId: "u2",
+      };
+    }),
+    nextCursor: String(n * size),
+    hasMore: n * size < head,
+    serverTimeMs: Date.now(),
+    headCursor,
+  });
+
+  it("shows a long pull's progress page by page, and merges each page before the next comes", async () => {
+    make();
+    const seen: unknown[] = [];
+    engine.subscribe((s) => {
+      if (seen.at(-1) !== s.pulling) seen.push(s.pulling);
+    });
+    const merged: number[] = [];
+    const before = async (page: PullPage) => {
+      merged.push(await db.table("apiaries").count());
+      return page;
+    };
+    transport.script = [1, 2, 3].map((n) => () => before(feedPage(n, 4, 12)));
+    await engine.syncNow();
+    // The screens' live queries see each page as it is merged.
+    expect(merged).toEqual([0, 4, 8]);
+    expect(seen).toEqual([{ changes: 4, left: 8 }, { changes: 8, left: 4 }, undefined]);
+    expect(await db.table("apiaries").count()).toBe(12);
+
+    // A server that does not say where the feed ends: the count alone.
+    transport.script = [4, 5].map((n) => () => Promise.resolve(feedPage(n, 4, 20, "")));
+    seen.length = 0;
+    await engine.syncNow();
+    expect(seen).toEqual([{ changes: 4, left: undefined }, undefined]);
+    // One page (a poke's few changes): no progress at all.
+    transport.script = [() => Promise.resolve(feedPage(6, 4, 24))];
+    seen.length = 0;
+    await engine.syncNow();
+    expect(seen).toEqual([]);
   });
 });
