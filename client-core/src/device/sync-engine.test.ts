@@ -531,8 +531,24 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
     seen.length = 0;
     await engine.syncNow();
     expect(seen).toEqual([{ changes: 4, left: undefined }, undefined]);
+    // The rest in the pull Worker: its pages count on from the first one merged here.
+    make({
+      pullInWorker: async (_limit, _token, onProgress) => {
+        onProgress?.({ changes: 5000, left: 3000, more: true });
+        onProgress?.({ changes: 8000, left: 0, more: false });
+        return { maxSeen: undefined, serverTimeMs: Date.now(), changes: 8000, more: false };
+      },
+    });
+    engine.subscribe((s) => {
+      if (seen.at(-1) !== s.pulling) seen.push(s.pulling);
+    });
+    transport.script = [() => Promise.resolve(feedPage(6, 4, 8004))];
+    seen.length = 0;
+    await engine.syncNow();
+    expect(seen).toEqual([{ changes: 4, left: 7980 }, { changes: 5004, left: 3000 }, undefined]);
+
     // One page (a poke's few changes): no progress at all.
-    transport.script = [() => Promise.resolve(feedPage(6, 4, 24))];
+    transport.script = [() => Promise.resolve(feedPage(7, 4, 28))];
     seen.length = 0;
     await engine.syncNow();
     expect(seen).toEqual([]);
