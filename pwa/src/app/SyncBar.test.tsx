@@ -63,9 +63,11 @@ describe("SyncBar", () => {
     const { bar, set } = await withStatus({ online: true, syncing: true });
     set({ pulling: { changes: 5000, left: 12_500 } });
     expect(bar().textContent).toContain("Syncing: 5,000 changes received, about 12,500 to go");
+    expect(bar().textContent).not.toContain("All changes synced");
     set({ pulling: { changes: 10_000, left: undefined } });
     expect(bar().textContent).toContain("Syncing: 10,000 changes received");
     set({ pulling: undefined, syncing: false });
     expect(bar().textContent).not.toContain("received");
+    expect(bar().textContent).toContain("All changes synced");
   });
 });

@@ -95,7 +95,8 @@ export function SyncBar() {
                 ? t("syncing")
                 : t("online")}
       </span>
-      {!back && (
+      {/* "All changes synced" beside a pull's progress would read as done: only what waits. */}
+      {!back && !(status.pulling && status.pending === 0) && (
         <span className="syncbar__pending">
           {status.pending > 0 ? t("pending", { count: status.pending }) : t("allSynced")}
         </span>
