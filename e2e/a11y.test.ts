@@ -66,6 +66,28 @@ browserSuite("PWA: accessibility (axe) and screenshots of every main screen", ()
           await check(page, screen.name);
         }
 
+        // The sync bar offline, with a change waiting, and back online for a moment.
+        // (The form is shown first: offline, with service workers blocked, no chunk could load.)
+        await show(page, "/tasks/new");
+        await page.context().setOffline(true);
+        await page.getByLabel(/^(Title|Titel)$/).fill(lang === "en" ? "Offline" : "Ohne Netz");
+        await page.getByRole("button", { name: /^(Save task|Aufgabe speichern)$/ }).click();
+        await page
+          .getByRole("status")
+          .filter({ hasText: /(changes? waiting|Änderung(en)? warte)/ })
+          .waitFor();
+        await check(page, "offline");
+        await page.context().setOffline(false);
+        await page
+          .getByRole("status")
+          .filter({ hasText: /^(Back online|Wieder online)/ })
+          .waitFor();
+        await check(page, "back-online");
+        await page
+          .getByRole("status")
+          .filter({ hasText: /All changes synced|Alles synchronisiert/ })
+          .waitFor();
+
         // Needs attention, with one change the server refused.
         const { rewritten } = await rewriteOnePushedChange(page, (c) =>
           c.entity === "apiary"

@@ -63,7 +63,7 @@ browserSuite("PWA: a day in the field without signal", () => {
     await context.setOffline(true);
     await page.reload();
     await heading(page, "Overview").waitFor();
-    await syncBar(page).filter({ hasText: "Offline" }).waitFor();
+    await syncBar(page).filter({ hasText: "Offline — saved on this device" }).waitFor();
 
     // An apiary…
     await navigate(page, "Apiaries");
@@ -146,8 +146,9 @@ browserSuite("PWA: a day in the field without signal", () => {
     await page.goBack();
     await seesTheDay(page);
 
-    // Signal again: everything syncs.
+    // Signal again: the bar says so, and everything syncs.
     await context.setOffline(false);
+    await syncBar(page).filter({ hasText: "Back online" }).waitFor();
     await waitAllSynced(page);
 
     const { apiaries } = await rpc(app.server, "ApiaryService/ListApiaries");

@@ -34,6 +34,14 @@ describe.each(databaseKinds)("Pull limits on %s", (kind) => {
     expect(r.nextCursor).toBe("500");
   });
 
+  it("says where the feed ends (headCursor) beside the contract's fields, in JSON and binary", async () => {
+    const r = (await t.call("SyncService/Pull", { cursor: "500" })).body;
+    expect(r.headCursor).toBe(String(rows));
+    const binary = await t.client(SyncService).pull({ cursor: "", limit: 10 });
+    expect(binary.headCursor).toBe(String(rows));
+    expect(binary.nextCursor).toBe("10");
+  });
+
   it("caps a larger limit at 5000 instead of refusing it, and the rest follows", async () => {
     const first = (await t.call("SyncService/Pull", { cursor: "", limit: 100_000 })).body;
     expect(first.changes).toHaveLength(5_000);

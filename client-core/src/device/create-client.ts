@@ -255,7 +255,9 @@ export async function createHivekeepClient(
     ...(typeof document !== "undefined"
       ? { isVisible: () => document.visibilityState === "visible" }
       : {}),
-    ...(worker ? { pullInWorker: (limit, t) => worker.pull(limit, t) } : {}),
+    ...(worker
+      ? { pullInWorker: (limit, t, onProgress) => worker.pull(limit, t, onProgress) }
+      : {}),
     ...(options.timers ? { timers: options.timers } : {}),
     ...(options.random ? { random: options.random } : {}),
     ...(options.pushBatch ? { pushBatch: options.pushBatch } : {}),

@@ -4,7 +4,7 @@
  * clock the server's time and the greatest stamp seen.
  */
 import type { DeviceClock } from "./device-clock.ts";
-import { type PullResult, pullFeed, storedCursor } from "./pull-feed.ts";
+import { type PullProgress, type PullResult, pullFeed, storedCursor } from "./pull-feed.ts";
 import type { ReplicaDb } from "./replica-db.ts";
 import type { StreamEvents } from "./sync-loop.ts";
 import type { SyncTransport } from "./sync-transport.ts";
@@ -22,7 +22,11 @@ export interface FeedDelegateOptions {
   readonly clock: DeviceClock;
   /** Pulls in a dedicated Worker; absent = in this thread. */
   readonly pullInWorker?:
-    | ((limit: number, token: string | undefined) => Promise<PullResult>)
+    | ((
+        limit: number,
+        token: string | undefined,
+        onProgress?: (progress: PullProgress) => void,
+      ) => Promise<PullResult>)
     | undefined;
 }
 
@@ -31,12 +35,13 @@ export class FeedDelegate {
 
   /**
    * Pulls to the end of the feed in pages of `limit` (1: one page, to learn the server's time):
-   * in the pull Worker when there is one, else here.
+   * in the pull Worker when there is one, else here. `onPage` hears how far it has come after
+   * each page, counted from the start of this pull wherever the page was merged.
    */
-  async pull(limit: number): Promise<void> {
+  async pull(limit: number, onPage?: (progress: PullProgress) => void): Promise<void> {
     const { db, transport, pullInWorker } = this.options;
     const here = (l: number, maxPages?: number) =>
-      pullFeed(db, (cursor, size) => transport.pages(cursor, size), l, maxPages);
+      pullFeed(db, (cursor, size) => transport.pages(cursor, size), l, maxPages, onPage);
     if (pullInWorker === undefined || limit === 1) {
       this.observe(await here(limit));
       return;
@@ -46,7 +51,13 @@ export class FeedDelegate {
     // the Worker, so merging it never blocks the page.
     const first = await here(Math.min(limit, inThreadPullLimit), 1);
     this.observe(first);
-    if (first.more) this.observe(await pullInWorker(limit, await transport.token()));
+    if (!first.more) return;
+    const rest = await pullInWorker(
+      limit,
+      await transport.token(),
+      onPage && ((p) => onPage({ ...p, changes: first.changes + p.changes })),
+    );
+    this.observe(rest);
   }
 
   private observe(result: PullResult): void {

@@ -7,6 +7,7 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Change } from "../core/change.ts";
+import { parseCursor } from "../core/cursor.ts";
 import type { EntityName } from "../core/entities.ts";
 import type { Hlc } from "../core/hlc.ts";
 import type { PullPage, SyncChange } from "../protocol/wire.ts";
@@ -36,21 +37,48 @@ export interface PullResult {
   readonly more: boolean;
 }
 
-/**
- * Pulls to the end of the feed, or `maxPages` pages; `limit` 1 stops after the first page (to
- * learn the time).
- */
+/** How far a pull has come, after each page merged into the replica. */
+export interface PullProgress {
+  /** Changes merged so far by this pull. */
+  readonly changes: number;
+  /**
+   * About how many are left: the feed's end (the server's `headCursor`) minus the cursor
+   * reached, in feed positions (rows the caller cannot read count too); undefined when the
+   * server does not say.
+   */
+  readonly left: number | undefined;
+  /** More pages follow. */
+  readonly more: boolean;
+}
+
+/** About how many changes of the feed follow `next` (see PullProgress.left). */
+export function changesLeft(page: PullPage): number | undefined {
+  if (!page.hasMore) return 0;
+  if (page.headCursor === "") return undefined;
+  try {
+    return Math.max(0, parseCursor(page.headCursor) - parseCursor(page.nextCursor));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The feed cursor the replica has pulled to: "" before its first page. */
 export async function storedCursor(db: ReplicaDb): Promise<string> {
   const stored = (await db.meta.get(metaKeys.cursor))?.value;
   return typeof stored === "string" ? stored : "";
 }
 
+/**
+ * Pulls to the end of the feed, or `maxPages` pages; `limit` 1 stops after the first page (to
+ * learn the time). Each page is merged in its own transaction, so live queries (the screens)
+ * fill as pages arrive; `onPage` hears how far it has come after each.
+ */
 export async function pullFeed(
   db: ReplicaDb,
   pages: PageSource,
   limit: number,
   maxPages = Number.POSITIVE_INFINITY,
+  onPage?: (progress: PullProgress) => void,
 ): Promise<PullResult> {
   const cursor = await storedCursor(db);
   let maxSeen: Hlc | undefined;
@@ -66,6 +94,7 @@ export async function pullFeed(
       if (seen !== undefined && (maxSeen === undefined || seen > maxSeen)) maxSeen = seen;
       taken += 1;
       more = page.hasMore;
+      onPage?.({ changes, left: changesLeft(page), more });
       if (limit === 1 || taken >= maxPages) break;
     }
   } catch (err) {
@@ -74,7 +103,7 @@ export async function pullFeed(
     // know the cursor (its database was reset). Start over; the outbox stays.
     if (ce.code !== Code.InvalidArgument || cursor === "") throw ce;
     await db.meta.put({ key: metaKeys.cursor, value: "" });
-    return pullFeed(db, pages, limit, maxPages);
+    return pullFeed(db, pages, limit, maxPages, onPage);
   }
   return { maxSeen, serverTimeMs, changes, more };
 }

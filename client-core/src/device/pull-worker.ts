@@ -6,7 +6,7 @@
  */
 import { type Code, ConnectError } from "@connectrpc/connect";
 import { createFeedClient } from "../sync/feed-client.ts";
-import { type PullResult, pullFeed } from "./pull-feed.ts";
+import { type PullProgress, type PullResult, pullFeed } from "./pull-feed.ts";
 import { openReplicaDb, type ReplicaDb } from "./replica-db.ts";
 
 export interface PullRequestMessage {
@@ -19,6 +19,8 @@ export interface PullRequestMessage {
 
 export type PullReplyMessage =
   | { readonly id: number; readonly result: PullResult }
+  /** After each page merged, before the result. */
+  | { readonly id: number; readonly progress: PullProgress }
   | { readonly id: number; readonly error: { readonly code: Code; readonly message: string } };
 
 const dbs = new Map<string, ReplicaDb>();
@@ -36,7 +38,13 @@ async function handle(request: PullRequestMessage): Promise<PullReplyMessage> {
       baseUrl: request.baseUrl,
       headers: (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {}),
     });
-    const result = await pullFeed(db, (cursor, limit) => sync.pages(cursor, limit), request.limit);
+    const result = await pullFeed(
+      db,
+      (cursor, limit) => sync.pages(cursor, limit),
+      request.limit,
+      undefined,
+      (progress) => scope.postMessage({ id: request.id, progress }),
+    );
     return { id: request.id, result };
   } catch (err) {
     const ce = ConnectError.from(err);

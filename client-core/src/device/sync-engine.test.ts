@@ -61,14 +61,23 @@ class FakeTransport implements SyncTransport {
   readonly limits: number[] = [];
   /** The feed has more than one page: the first page says so. */
   morePages = false;
+  /** Pages the next pull yields instead (each asked for only once the one before is merged). */
+  script: (() => Promise<PullPage>)[] | undefined;
   async *pages(cursor: string, limit: number): AsyncIterable<PullPage> {
     this.pulls.push(cursor);
     this.limits.push(limit);
+    const script = this.script;
+    this.script = undefined;
+    if (script) {
+      for (const page of script) yield await page();
+      return;
+    }
     yield {
       changes: [],
       nextCursor: cursor === "" ? "0" : cursor,
       hasMore: this.morePages,
       serverTimeMs: Date.now(),
+      headCursor: "",
     };
   }
   /** Pokes to deliver on the open stream; `failStream` makes every stream fail at once. */
@@ -130,12 +139,14 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
       random?: () => number;
       intervalMs?: number;
       pullInWorker?: SyncEngineOptions["pullInWorker"];
+      events?: EventTarget;
     } = {},
   ) => {
     engine = new SyncEngine({
       db,
       transport,
       clock,
+      ...(options.events ? { events: options.events } : {}),
       ...(options.pullInWorker ? { pullInWorker: options.pullInWorker } : {}),
       debounceMs: 200,
       intervalMs: options.intervalMs ?? 3_600_000,
@@ -398,5 +409,148 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
     await vi.advanceTimersByTimeAsync(600_000);
     await drain();
     expect(transport.streams).toHaveLength(3);
+  });
+
+  /**
+   * Offline from the start: the write's pushes fail at 0, 750 and 2250 ms (the next retry at
+   * 5250), the stream's attempts at 0 and 1500 (the next at 4500).
+   */
+  const offlineWithAWrite = async () => {
+    transport.push$ = async () => {
+      throw unavailable();
+    };
+    transport.failStream = true;
+    const events = new EventTarget();
+    make({ random: () => 0.5, events });
+    await write("a");
+    engine.start();
+    await vi.advanceTimersByTimeAsync(0);
+    await until(() => transport.pushes.length === 1, "the first attempt");
+    await idle();
+    await vi.advanceTimersByTimeAsync(750);
+    await until(() => transport.pushes.length === 2, "the second attempt");
+    await idle();
+    // In steps: a timer set after IndexedDB work counts from where the fake clock stands then.
+    await vi.advanceTimersByTimeAsync(750);
+    await until(() => transport.streams.length === 2, "the second stream");
+    await drain();
+    await vi.advanceTimersByTimeAsync(750);
+    await until(() => transport.pushes.length === 3, "the third attempt");
+    await idle();
+    expect(engine.status.pending).toBe(1);
+    // The server is back.
+    transport.push$ = async () => {};
+    transport.failStream = false;
+    return events;
+  };
+
+  it("pushes what waits as soon as the stream is back, not when the cycle's backoff ends", async () => {
+    await offlineWithAWrite();
+    // The stream reconnects at 4500 and the server's first message (a heartbeat) arrives.
+    transport.pokes.push("");
+    await vi.advanceTimersByTimeAsync(4500 - 2250);
+    await until(() => transport.streams.length === 3 && transport.pokes.length === 0, "the stream");
+    await drain();
+    // The cycle it asks for runs now (a zero delay on the fake clock), not at 5250.
+    await vi.advanceTimersByTimeAsync(0);
+    await until(() => transport.pushes.length === 4, "the push when the stream is back");
+    await idle();
+    expect(Date.now() - new Date("2026-05-01T10:00:00Z").getTime()).toBeLessThan(5250);
+    expect(engine.status.pending).toBe(0);
+    expect(engine.status.lastError).toBeUndefined();
+  });
+
+  it("pushes what waits at once on `online`, with the backoff started over, and reconnects the stream", async () => {
+    const events = await offlineWithAWrite();
+    // Still unreachable when `online` comes: the retry after it waits the first delay again.
+    transport.push$ = async () => {
+      throw unavailable();
+    };
+    transport.failStream = true;
+    await vi.advanceTimersByTimeAsync(250);
+    events.dispatchEvent(new Event("online"));
+    await vi.advanceTimersByTimeAsync(0);
+    await until(() => transport.pushes.length === 4, "the push on online");
+    await until(() => transport.streams.length === 3, "the stream on online");
+    await idle();
+    transport.push$ = async () => {};
+    await vi.advanceTimersByTimeAsync(749);
+    await drain();
+    expect(transport.pushes).toHaveLength(4);
+    await vi.advanceTimersByTimeAsync(1);
+    await until(() => transport.pushes.length === 5, "the first delay again");
+    await idle();
+    expect(engine.status.pending).toBe(0);
+  });
+
+  /** Page `n` (from 1) of a feed of `size`-change pages up to `head`: new apiaries. */
+  const feedPage = (
+    n: number,
+    size: number,
+    head: number,
+    headCursor = String(head),
+  ): PullPage => ({
+    changes: Array.from({ length: size }, (_, i) => {
+      const id = `p${n}-${i}`;
+      return {
+        entity: "apiary",
+        entityId: id,
+        scopeId: id,
+        op: 1,
+        payloadJson: JSON.stringify({ name: id }),
+        hlc: `000001777000000:${String(n * 100 + i).padStart(5, "0")}:dserver`,
+        authorId: "u2",
+      };
+    }),
+    nextCursor: String(n * size),
+    hasMore: n * size < head,
+    serverTimeMs: Date.now(),
+    headCursor,
+  });
+
+  it("shows a long pull's progress page by page, and merges each page before the next comes", async () => {
+    make();
+    const seen: unknown[] = [];
+    engine.subscribe((s) => {
+      if (seen.at(-1) !== s.pulling) seen.push(s.pulling);
+    });
+    const merged: number[] = [];
+    const before = async (page: PullPage) => {
+      merged.push(await db.table("apiaries").count());
+      return page;
+    };
+    transport.script = [1, 2, 3].map((n) => () => before(feedPage(n, 4, 12)));
+    await engine.syncNow();
+    // The screens' live queries see each page as it is merged.
+    expect(merged).toEqual([0, 4, 8]);
+    expect(seen).toEqual([{ changes: 4, left: 8 }, { changes: 8, left: 4 }, undefined]);
+    expect(await db.table("apiaries").count()).toBe(12);
+
+    // A server that does not say where the feed ends: the count alone.
+    transport.script = [4, 5].map((n) => () => Promise.resolve(feedPage(n, 4, 20, "")));
+    seen.length = 0;
+    await engine.syncNow();
+    expect(seen).toEqual([{ changes: 4, left: undefined }, undefined]);
+    // The rest in the pull Worker: its pages count on from the first one merged here.
+    make({
+      pullInWorker: async (_limit, _token, onProgress) => {
+        onProgress?.({ changes: 5000, left: 3000, more: true });
+        onProgress?.({ changes: 8000, left: 0, more: false });
+        return { maxSeen: undefined, serverTimeMs: Date.now(), changes: 8000, more: false };
+      },
+    });
+    engine.subscribe((s) => {
+      if (seen.at(-1) !== s.pulling) seen.push(s.pulling);
+    });
+    transport.script = [() => Promise.resolve(feedPage(6, 4, 8004))];
+    seen.length = 0;
+    await engine.syncNow();
+    expect(seen).toEqual([{ changes: 4, left: 7980 }, { changes: 5004, left: 3000 }, undefined]);
+
+    // One page (a poke's few changes): no progress at all.
+    transport.script = [() => Promise.resolve(feedPage(7, 4, 28))];
+    seen.length = 0;
+    await engine.syncNow();
+    expect(seen).toEqual([]);
   });
 });

@@ -24,7 +24,7 @@ import { exclusive } from "./exclusive.ts";
 import { FeedDelegate } from "./feed-delegate.ts";
 import { seekLeadership } from "./leadership.ts";
 import { OutboxPusher } from "./outbox-push.ts";
-import type { PullResult } from "./pull-feed.ts";
+import type { PullProgress, PullResult } from "./pull-feed.ts";
 import { isTransient, pushBatch } from "./push-delegate.ts";
 import { type QuarantineEntry, type ReplicaDb, tablesOf } from "./replica-db.ts";
 import { discard, metaKeys, retry } from "./replica-sync.ts";
@@ -54,6 +54,11 @@ export interface SyncStatus {
   /** When a cycle last ended with the outbox pushed and the feed pulled to its end. */
   readonly lastSyncedAt: Date | undefined;
   readonly lastError: ConnectError | undefined;
+  /**
+   * A pull of more than one page under way (a first sync, a long time away): the changes merged
+   * so far and about how many are left, when the server says (pull-feed.ts PullProgress).
+   */
+  readonly pulling: { readonly changes: number; readonly left: number | undefined } | undefined;
   /** Sync stopped for want of a working token; it resumes when getToken gives another one. */
   readonly paused: boolean;
   readonly storage: { usage?: number; quota?: number; persisted?: boolean } | undefined;
@@ -91,7 +96,11 @@ export interface SyncEngineOptions {
    * Pulls in a dedicated Worker (browsers: worker-pull.ts), so merging a first sync's pages
    * never blocks the page; absent = in this thread.
    */
-  readonly pullInWorker?: (limit: number, token: string | undefined) => Promise<PullResult>;
+  readonly pullInWorker?: (
+    limit: number,
+    token: string | undefined,
+    onProgress?: (progress: PullProgress) => void,
+  ) => Promise<PullResult>;
   /** Delay after a local write before pushing (default 200 ms). */
   readonly debounceMs?: number;
   /** Sync while idle every this often (default 60 s). */
@@ -107,6 +116,7 @@ export class SyncEngine {
     quarantined: [],
     lastSyncedAt: undefined,
     lastError: undefined,
+    pulling: undefined,
     paused: false,
     storage: undefined,
   };
@@ -119,7 +129,8 @@ export class SyncEngine {
   private failedToken: string | undefined;
   /** Gives up the lead (or stops waiting for it). */
   private resign: (() => void) | undefined;
-  private readonly onOnline = () => this.trigger(0);
+  /** Signal again: what waits goes out now, not when a backoff grown offline ends. */
+  private readonly onOnline = () => this.loop.wake();
   private readonly onVisible = () => {
     if (this.options.isVisible?.() ?? true) this.trigger(0);
   };
@@ -280,7 +291,7 @@ export class SyncEngine {
     try {
       if (clock.offsetMs === undefined) await this.feed.pull(1);
       await this.pusher.pushAll();
-      await this.feed.pull(this.options.pullLimit ?? maxPullLimit);
+      await this.feed.pull(this.options.pullLimit ?? maxPullLimit, (p) => this.pulled(p));
       const now = clock.wallMs();
       await db.meta.bulkPut([
         { key: metaKeys.lastSyncedAt, value: now },
@@ -299,8 +310,14 @@ export class SyncEngine {
     } finally {
       // The counts first: a listener that sees `syncing` turn false sees the outbox as it is.
       await this.refresh(true).catch(() => {});
-      this.set({ syncing: false });
+      this.set({ syncing: false, pulling: undefined });
     }
+  }
+
+  /** A page merged: progress shows from the first page that says more follow. */
+  private pulled(p: PullProgress): void {
+    if (!p.more && this.state.pulling === undefined) return;
+    this.set({ pulling: p.more ? { changes: p.changes, left: p.left } : undefined });
   }
 
   /** Moves a quarantined change back to the outbox; resolves with the status updated. */

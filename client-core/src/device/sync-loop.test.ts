@@ -210,6 +210,57 @@ describe("SyncLoop (fake timers, fake delegate)", () => {
     expect(delegate.streams).toEqual([0, 1500, 4500, 6000]);
   });
 
+  it("runs a cycle at once when the stream is back after an outage, with the backoff started over", async () => {
+    delegate.cycle$ = failing;
+    make(0.5).begin();
+    await vi.advanceTimersByTimeAsync(0);
+    delegate.end(new Error("offline"));
+    // Cycles fail at 0, 750, 2250, 5250 and 11250 (the next retry at 23250); the stream
+    // reconnects at 1500 and hangs there, as on a server not yet answering.
+    await vi.advanceTimersByTimeAsync(12_000);
+    expect(delegate.cycles).toEqual([0, 750, 2250, 5250, 11250]);
+    expect(delegate.streams).toEqual([0, 1500]);
+    // The server answers on the stream (a heartbeat): a cycle now, not at 23250.
+    delegate.events?.alive();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(delegate.cycles).toEqual([0, 750, 2250, 5250, 11250, 12_000]);
+    // It failed again: the retry waits the first delay, not the grown one.
+    await vi.advanceTimersByTimeAsync(750);
+    expect(delegate.cycles.at(-1)).toBe(12_750);
+    // Later messages on the same stream are no reconnect.
+    delegate.cycle$ = async () => {};
+    await vi.advanceTimersByTimeAsync(1500);
+    const cycles = delegate.cycles.length;
+    delegate.events?.alive();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(delegate.cycles).toHaveLength(cycles);
+  });
+
+  it("wake() runs a cycle at once, resets the backoff and reconnects a waiting stream", async () => {
+    delegate.cycle$ = failing;
+    make(0.5).begin();
+    await vi.advanceTimersByTimeAsync(0);
+    delegate.end(new Error("offline"));
+    await vi.advanceTimersByTimeAsync(1500);
+    delegate.end(new Error("offline"));
+    // Cycles at 0, 750, 2250, 5250 (next 11250); streams at 0, 1500, then waiting until 4500.
+    await vi.advanceTimersByTimeAsync(6_000 - 1500);
+    delegate.end(new Error("offline"));
+    expect(delegate.streams).toEqual([0, 1500, 4500]);
+    await vi.advanceTimersByTimeAsync(0);
+    loop.wake();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(delegate.cycles.at(-1)).toBe(6_000);
+    expect(delegate.streams).toEqual([0, 1500, 4500, 6_000]);
+    await vi.advanceTimersByTimeAsync(750);
+    expect(delegate.cycles.at(-1)).toBe(6_750);
+    // Idle, it does nothing.
+    loop.end();
+    loop.wake();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(delegate.cycles.at(-1)).toBe(6_750);
+  });
+
   it("end() aborts the stream and its reconnect wait, leaving no timer", async () => {
     make().begin();
     await vi.advanceTimersByTimeAsync(0);

@@ -10,6 +10,11 @@
  *    └───────────────── cycle ──────────┘
  *                          │ failed and `retryable`: trigger(backoff), else wait for a trigger
  *
+ * A reconnect (`wake()`: the stream's first message after it was down, the platform's `online`)
+ * runs a cycle at once with the backoff reset, and reconnects a stream that waits out its own
+ * backoff: changes written offline go out as soon as the server answers again, not at the end of
+ * a backoff that grew while it was away (up to a minute).
+ *
  * One cycle runs at a time: `run()` during one runs one more after it, shared by every caller.
  * `run()` works while idle too (`syncNow` in a tab that does not lead); triggers, the interval
  * and the stream only between `begin()` and `end()`. Timers are injected (tests use fakes).
@@ -97,6 +102,8 @@ export class SyncLoop {
   private scheduled: unknown;
   private interval: unknown;
   private stream: AbortController | undefined;
+  /** Ends the stream's wait before it reconnects (set while it waits). */
+  private streamWait: (() => void) | undefined;
   private readonly backoff: Backoff;
 
   constructor(private readonly options: SyncLoopOptions) {
@@ -138,6 +145,17 @@ export class SyncLoop {
       this.scheduled = undefined;
       void this.background();
     }, delayMs);
+  }
+
+  /**
+   * The server is (probably) reachable again: a cycle now with the backoff started over, and a
+   * stream waiting to reconnect reconnects now. Nothing while the loop is idle.
+   */
+  wake(): void {
+    if (!this.active) return;
+    this.backoff.reset();
+    this.trigger(0);
+    this.streamWait?.();
   }
 
   /** A cycle now, or one more after the one under way (shared by every caller meanwhile). */
@@ -187,8 +205,15 @@ export class SyncLoop {
     this.stream = controller;
     const { signal } = controller;
     const backoff = new Backoff(streamBackoff, this.options.random);
+    // The stream failed or ended: its next message says the server answers again.
+    let down = false;
     const events: StreamEvents = {
-      alive: () => backoff.reset(),
+      alive: () => {
+        backoff.reset();
+        if (!down) return;
+        down = false;
+        this.wake();
+      },
       behind: () => this.trigger(0),
     };
     void (async () => {
@@ -199,26 +224,27 @@ export class SyncLoop {
           // The stream failed: reconnect after a while, as after one that ended.
         }
         if (signal.aborted) return;
+        down = true;
         await this.sleep(backoff.next(), signal);
       }
     })();
   }
 
-  /** Waits `ms`, or less if `signal` aborts meanwhile. */
+  /** Waits `ms`, or less if `signal` aborts or `wake()` comes meanwhile. */
   private sleep(ms: number, signal: AbortSignal): Promise<void> {
     const { timers } = this.options;
     return new Promise<void>((resolve) => {
       // One listener per wait, removed when the wait ends: a device offline for days
       // reconnects thousands of times on the same controller.
-      const onAbort = () => {
+      const done = () => {
         timers.clearTimeout(handle);
+        signal.removeEventListener("abort", done);
+        if (this.streamWait === done) this.streamWait = undefined;
         resolve();
       };
-      const handle = timers.setTimeout(() => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      }, ms);
-      signal.addEventListener("abort", onAbort, { once: true });
+      const handle = timers.setTimeout(done, ms);
+      signal.addEventListener("abort", done, { once: true });
+      this.streamWait = done;
     });
   }
 }

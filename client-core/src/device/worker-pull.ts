@@ -4,11 +4,16 @@
  * ConnectErrors as in the page.
  */
 import { ConnectError } from "@connectrpc/connect";
-import type { PullResult } from "./pull-feed.ts";
+import type { PullProgress, PullResult } from "./pull-feed.ts";
 import type { PullReplyMessage, PullRequestMessage } from "./pull-worker.ts";
 
 export interface WorkerPull {
-  pull(limit: number, token: string | undefined): Promise<PullResult>;
+  /** `onProgress` hears how far the pull has come after each page (pull-feed.ts). */
+  pull(
+    limit: number,
+    token: string | undefined,
+    onProgress?: (progress: PullProgress) => void,
+  ): Promise<PullResult>;
   terminate(): void;
 }
 
@@ -28,10 +33,14 @@ export function createWorkerPull(baseUrl: string, dbName: string): WorkerPull {
     return started;
   };
   return {
-    pull(limit, token) {
+    pull(limit, token, onProgress) {
       const id = ++nextId;
       return new Promise<PullResult>((resolve, reject) => {
         waiting.set(id, (reply) => {
+          if ("progress" in reply) {
+            onProgress?.(reply.progress);
+            return;
+          }
           waiting.delete(id);
           if ("error" in reply) reject(new ConnectError(reply.error.message, reply.error.code));
           else resolve(reply.result);

@@ -143,12 +143,14 @@ describe("decodePullResponse", () => {
         text,
         fc.boolean(),
         fc.option(fc.integer({ min: -62_135_596_800_000, max: 253_402_300_799_999 })),
-        (changes, nextCursor, hasMore, ms) => {
+        text,
+        (changes, nextCursor, hasMore, ms, headCursor) => {
           const message = create(PullResponseSchema, {
             changes: changes.map((c) => create(ChangeSchema, c)),
             nextCursor,
             hasMore,
             serverTime: ms === null ? undefined : timestampFromMs(ms),
+            headCursor,
           });
           const page = decodePullResponse(toBinary(PullResponseSchema, message));
           expect(page).toEqual({
@@ -156,6 +158,7 @@ describe("decodePullResponse", () => {
             nextCursor,
             hasMore,
             serverTimeMs: ms ?? undefined,
+            headCursor,
           });
         },
       ),

@@ -42,6 +42,8 @@ export interface PullPage {
   readonly hasMore: boolean;
   /** `server_time` in Unix milliseconds; undefined when the server sent none. */
   readonly serverTimeMs: number | undefined;
+  /** Where the feed ended when the page was read ("" when the server does not say). */
+  readonly headCursor: string;
 }
 
 /**
@@ -239,6 +241,7 @@ export function decodePullResponse(bytes: Uint8Array): PullPage {
   let nextCursor = "";
   let hasMore = false;
   let serverTime: Timestamp | undefined;
+  let headCursor = "";
   while (r.pos < r.len) {
     const [no, wireType] = r.tag();
     switch (no) {
@@ -268,12 +271,16 @@ export function decodePullResponse(bytes: Uint8Array): PullPage {
           r.pos = end;
           continue;
         }
+      case 5:
+        if (wireType !== WireType.LengthDelimited) break;
+        headCursor = r.string();
+        continue;
     }
     r.skip(wireType, no);
   }
   const serverTimeMs =
     serverTime && serverTime.seconds * 1000 + Math.floor(serverTime.nanos / 1_000_000);
-  return { changes, nextCursor, hasMore, serverTimeMs };
+  return { changes, nextCursor, hasMore, serverTimeMs, headCursor };
 }
 
 /**

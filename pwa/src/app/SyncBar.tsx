@@ -1,8 +1,10 @@
 /**
  * Sync state, always visible: online or offline, changes waiting, last synced, and the items
- * that need attention (a link to their list).
+ * that need attention (a link to their list). Offline is a band of its own colour that says the
+ * work is kept on the device (in sunlight a dot and one word go unseen); back online, it says so
+ * for a few seconds, with what it is sending.
  */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import { useFormat } from "../format.ts";
 import { useMessages } from "../i18n.ts";
@@ -34,6 +36,25 @@ function relativeTime(locale: string, then: Date, now: number): string {
   return rtf.format(Math.round(h / 24), "day");
 }
 
+/** How long "Back online" shows after being offline. */
+const backOnlineMs = 5_000;
+
+/** True for `ms` after `online` turns true again (never at the start). */
+function useBackOnline(online: boolean, ms: number): boolean {
+  const [back, setBack] = useState(false);
+  const was = useRef(online);
+  useEffect(() => {
+    const returned = online && !was.current;
+    was.current = online;
+    if (!online) setBack(false);
+    if (!returned) return;
+    setBack(true);
+    const id = setTimeout(() => setBack(false), ms);
+    return () => clearTimeout(id);
+  }, [online, ms]);
+  return back;
+}
+
 export function SyncBar() {
   const t = useMessages(shellMessages);
   const status = useSyncStatus();
@@ -42,6 +63,12 @@ export function SyncBar() {
   const now = useTick(30_000);
   const browserOnline = useOnline();
   const online = browserOnline && status.online;
+  const back = useBackOnline(online, backOnlineMs);
+  // A first sync (or a long time away) shows how far it has come; the screens fill meanwhile.
+  const pullingText = ({ changes, left }: { changes: number; left: number | undefined }) =>
+    left === undefined
+      ? t("pulling", { done: fmt.number(changes, 0) })
+      : t("pullingLeft", { done: fmt.number(changes, 0), left: fmt.number(left, 0) });
   // Refused changes and notices of work sync overrode (issue 25) both wait on /sync.
   const attention = status.quarantined.length + useNotices().length;
   useEffect(() => {
@@ -50,17 +77,30 @@ export function SyncBar() {
   }, [status.pending]);
   return (
     <div
-      className={`syncbar ${online ? "syncbar--online" : "syncbar--offline"}`}
+      className={`syncbar ${online ? "syncbar--online" : "syncbar--offline"}${back ? " syncbar--back" : ""}`}
       role="status"
       aria-live="polite"
     >
       <span className="syncbar__state">
         <span className="syncbar__dot" aria-hidden="true" />
-        {online ? (status.syncing ? t("syncing") : t("online")) : t("offline")}
+        {!online
+          ? t("offlineSaved")
+          : back
+            ? status.pending > 0
+              ? t("backSending", { count: status.pending })
+              : t("backSynced")
+            : status.pulling
+              ? pullingText(status.pulling)
+              : status.syncing
+                ? t("syncing")
+                : t("online")}
       </span>
-      <span className="syncbar__pending">
-        {status.pending > 0 ? t("pending", { count: status.pending }) : t("allSynced")}
-      </span>
+      {/* "All changes synced" beside a pull's progress would read as done: only what waits. */}
+      {!back && !(status.pulling && status.pending === 0) && (
+        <span className="syncbar__pending">
+          {status.pending > 0 ? t("pending", { count: status.pending }) : t("allSynced")}
+        </span>
+      )}
       <span className="syncbar__last">
         {status.lastSyncedAt
           ? t("lastSynced", { when: relativeTime(fmt.locale, status.lastSyncedAt, now) })

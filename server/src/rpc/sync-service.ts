@@ -57,6 +57,8 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
         nextCursor,
         hasMore,
         serverTime: timestampFromMs(deps.clock.nowMs()),
+        // Where the feed ends, so a device can tell how much of a first sync is left.
+        headCursor: formatCursor(head),
       });
       if ("rows" in page) response.changes = page.rows.map(feedRowToProto);
       else response.$unknown = encodedChanges(page);
