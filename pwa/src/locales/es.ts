@@ -114,6 +114,13 @@ const es: Translation<"many"> = {
     seriesNone: "{{series}}: sin medir.",
   },
   shell: {
+    offlineSaved: "Sin conexión — guardado en este dispositivo",
+    backSending_one: "De nuevo en línea — enviando {{count}} cambio",
+    backSending_many: "De nuevo en línea — enviando {{count}} cambios",
+    backSending_other: "De nuevo en línea — enviando {{count}} cambios",
+    backSynced: "De nuevo en línea — todo sincronizado",
+    pulling: "Sincronizando: {{done}} cambios recibidos",
+    pullingLeft: "Sincronizando: {{done}} cambios recibidos, faltan unos {{left}}",
     navDashboard: "Resumen",
     navApiaries: "Colmenares",
     navHives: "Colmenas",

@@ -116,6 +116,13 @@ const fr: Translation<"many"> = {
     seriesNone: "{{series}}\u00a0: non mesuré.",
   },
   shell: {
+    offlineSaved: "Hors ligne — enregistré sur cet appareil",
+    backSending_one: "De nouveau en ligne — envoi de {{count}} modification",
+    backSending_many: "De nouveau en ligne — envoi de {{count}} modifications",
+    backSending_other: "De nouveau en ligne — envoi de {{count}} modifications",
+    backSynced: "De nouveau en ligne — tout est synchronisé",
+    pulling: "Synchronisation : {{done}} modifications reçues",
+    pullingLeft: "Synchronisation : {{done}} modifications reçues, encore environ {{left}}",
     navDashboard: "Aperçu",
     navApiaries: "Ruchers",
     navHives: "Ruches",

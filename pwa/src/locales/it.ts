@@ -114,6 +114,13 @@ const it: Translation<"many"> = {
     seriesNone: "{{series}}: non misurato.",
   },
   shell: {
+    offlineSaved: "Offline — salvato su questo dispositivo",
+    backSending_one: "Di nuovo online — invio di {{count}} modifica",
+    backSending_many: "Di nuovo online — invio di {{count}} modifiche",
+    backSending_other: "Di nuovo online — invio di {{count}} modifiche",
+    backSynced: "Di nuovo online — tutto sincronizzato",
+    pulling: "Sincronizzazione: {{done}} modifiche ricevute",
+    pullingLeft: "Sincronizzazione: {{done}} modifiche ricevute, ne mancano circa {{left}}",
     navDashboard: "Panoramica",
     navApiaries: "Apiari",
     navHives: "Arnie",
