@@ -1,10 +1,11 @@
 /**
  * A reconnect pushes what waits at once (issue 28): a device offline long enough for its retry
  * backoff to grow gets the server back; its Subscribe stream reconnects and the server answers
- * (a heartbeat: the device is not behind, so nothing else comes), and the outbox goes out then,
- * before the cycle's own retry timer. The server's heartbeat is short here; at its default
- * (25 s) a stream that is not behind says nothing before it (docs/decisions.md). The engine's
- * timers are driven by hand (no wall clock is measured); the network and the server run for real.
+ * at once (the opening heartbeat: the device is not behind, so no poke comes), and the outbox
+ * goes out then, before the cycle's own retry timer. The server's heartbeat interval is a minute
+ * here, longer than the test: only the heartbeat a stream opens with can answer in time
+ * (docs/decisions.md). The engine's timers are driven by hand (no wall clock is measured); the
+ * network and the server run for real.
  */
 import {
   createHivekeepClient,
@@ -57,7 +58,8 @@ describe.each(databaseKinds)("a device back from an outage on %s", (kind) => {
   let t: TestServer;
   let device: HivekeepClient | undefined;
   beforeAll(async () => {
-    t = await startTestServer(kind, {}, { heartbeatMs: 300 });
+    // Longer than the test: a periodic heartbeat never comes.
+    t = await startTestServer(kind, {}, { heartbeatMs: 60_000 });
   });
   afterAll(async () => {
     await device?.close();
@@ -121,7 +123,8 @@ describe.each(databaseKinds)("a device back from an outage on %s", (kind) => {
     // The server is back; nobody else wrote, so the device is not behind.
     net.offline = false;
     timers.advance(4500 - timers.now);
-    // The stream reconnects and the server's first message (a heartbeat) comes: a cycle now.
+    // The stream reconnects and the server's first message (its opening heartbeat) comes at
+    // once: a cycle now.
     await eventually(() => expect(timers.pending()).toContain(0));
     timers.advance(0);
     await eventually(() => expect(client.sync.status.pending).toBe(0));

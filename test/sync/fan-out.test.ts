@@ -94,8 +94,8 @@ const head = async (client: Client<typeof SyncService>): Promise<string> =>
         HIVEKEEP_LOG_LEVEL: "silent",
         HIVEKEEP_PWA_DIR: "/nonexistent",
       }),
-      // Short heartbeats on A: the first one shows a stream is subscribed and waiting.
-      { log: pino({ level: "silent" }), heartbeatMs: 300 },
+      // The default heartbeat (25 s): a stream up to date opens with a heartbeat at once.
+      { log: pino({ level: "silent" }) },
     );
     b = await startChild(scratch.url);
     child = b.child;
@@ -119,7 +119,7 @@ const head = async (client: Client<typeof SyncService>): Promise<string> =>
       onA.subscribe({ cursor: await head(onA) }, { signal: abort.signal }),
     );
     try {
-      // Only once the stream waits (its first heartbeat) can nothing but a NOTIFY poke it.
+      // Only once the stream waits (its opening heartbeat) can nothing but a NOTIFY poke it.
       expect(await pokes.next()).toEqual({ cursor: "", heartbeat: true });
       await createApiary(b.url, "Written on B");
       const cursor = await head(onB);
@@ -137,8 +137,8 @@ const head = async (client: Client<typeof SyncService>): Promise<string> =>
     if (!a || !b) throw new Error("servers not started");
     const onA = syncClient(a.url);
     const onB = syncClient(b.url);
-    // B's heartbeat is the default 25 s: the stream opens one change behind instead, so its
-    // first poke says it is subscribed and waiting (not a pause that stands in for it).
+    // The stream opens one change behind, so its first message is a poke, not the opening
+    // heartbeat: it says it is subscribed and waiting (not a pause that stands in for it).
     await createApiary(b.url, "Written on B first");
     const behind = await head(onB);
     const abort = new AbortController();

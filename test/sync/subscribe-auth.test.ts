@@ -66,7 +66,7 @@ async function pokedBy(readers: readonly Reader[], writing: () => Promise<void>)
 /**
  * After their credential ended, the streams end with unauthenticated before they poke the
  * write that follows (a stream that outlived its credential would poke it within a poke
- * interval), and none ever sent a heartbeat.
+ * interval), and none sent a heartbeat after its opening one.
  */
 async function endsBeforePoking(readers: readonly Reader[], writing: () => Promise<void>) {
   const before = readers.map((r) => r.got.length);
@@ -76,11 +76,14 @@ async function endsBeforePoking(readers: readonly Reader[], writing: () => Promi
     expect(reader.got.slice(before[i])).toEqual([]);
     expect(reader.ended).toBe(true);
     expect(reader.error).toMatchObject({ code: Code.Unauthenticated });
-    expect(reader.got.some((m) => m.heartbeat)).toBe(false);
+    expect(reader.got.filter((m) => m.heartbeat)).toEqual([reader.got[0]]);
   }
 }
 
-/** A stream of the tenant from its feed's head (so it pokes only what comes next). */
+/**
+ * A stream of the tenant from its feed's head (so it pokes only what comes next), once it is
+ * open: up to date, its first message is the opening heartbeat.
+ */
 async function subscribedFrom(
   db: Queryable,
   organizationId: string,
@@ -88,7 +91,11 @@ async function subscribedFrom(
   signal?: AbortSignal,
 ): Promise<Reader> {
   const head = (await feedHead(db, organizationId)) ?? 0;
-  return streamReader(client.subscribe({ cursor: head === 0 ? "" : String(head) }, { signal }));
+  const reader = streamReader(
+    client.subscribe({ cursor: head === 0 ? "" : String(head) }, { signal }),
+  );
+  expect(await reader.next()).toEqual({ cursor: "", heartbeat: true });
+  return reader;
 }
 
 describe.each(databaseKinds)("Subscribe and ended credentials on %s", (kind) => {
@@ -189,6 +196,11 @@ describe.each(databaseKinds)("Subscribe and ended credentials on %s", (kind) => 
     const deps = { db, notifier: heard.notifier } as unknown as Deps;
     const s = openSubscribe(deps, "", caller, watched.timing);
     const goesOn = openSubscribe(deps, "", otherCaller, watched.timing);
+    // Up to date, each opens with a heartbeat, without waiting.
+    for (const stream of [s.stream, goesOn.stream]) {
+      expect((await stream.next()).value).toMatchObject({ heartbeat: true });
+    }
+    expect(watched.waits).toEqual([]);
     const waiting = watched.nextWait();
     // Handled at once: the stream ends while Logout is answered, before the test awaits it.
     const ended = s.stream.next().then(
@@ -228,6 +240,7 @@ describe.each(databaseKinds)("Subscribe and ended credentials on %s", (kind) => 
     const heard = watchedNotifier(t.server.notifier);
     const deps = { db, notifier: heard.notifier } as unknown as Deps;
     const s = openSubscribe(deps, "", caller, watched.timing);
+    expect((await s.stream.next()).value).toMatchObject({ heartbeat: true });
     const waiting = watched.nextWait();
     const next = s.stream.next();
     const untilEnd = await waiting;
@@ -262,6 +275,8 @@ describe.each(databaseKinds)("Subscribe and ended credentials on %s", (kind) => 
     const deps = { db, notifier: heard.notifier } as unknown as Deps;
     const from = (await feedHead(db, a.organizationId)) ?? 0;
     const s = openSubscribe(deps, String(from), caller, watched.timing);
+    // Up to date: the opening heartbeat, which checks nothing (the stream just began).
+    expect((await s.stream.next()).value).toMatchObject({ heartbeat: true });
     const pokes: unknown[] = [];
     const cursors: string[] = [];
     let error: unknown;

@@ -54,6 +54,15 @@ function open(deps: Deps, cursor: string) {
   return { next, end };
 }
 
+/** A stream opened up to date: its first message, at once, is the opening heartbeat. */
+async function openUpToDate(deps: Deps, cursor: string) {
+  const s = open(deps, cursor);
+  const opening = s.next();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(opening.value).toMatchObject({ heartbeat: true });
+  return s;
+}
+
 const cursorOf = (m: SubscribeResponse | "end" | undefined) =>
   m === undefined || m === "end" ? m : m.heartbeat ? "heartbeat" : m.cursor;
 
@@ -67,7 +76,7 @@ describe("Subscribe pacing (fake timers)", () => {
 
   it("answers a burst of 100 writes with one poke now and one with the newest position a second later", async () => {
     const w = world(5);
-    const s = open(w.deps, "5");
+    const s = await openUpToDate(w.deps, "5");
     const first = s.next();
     await vi.advanceTimersByTimeAsync(0);
     w.advance(6);
@@ -96,7 +105,7 @@ describe("Subscribe pacing (fake timers)", () => {
 
   it("pokes at once when the last poke is more than an interval ago, and beats the heart when idle", async () => {
     const w = world(5);
-    const s = open(w.deps, "5");
+    const s = await openUpToDate(w.deps, "5");
     const first = s.next();
     await vi.advanceTimersByTimeAsync(0);
     w.advance(6);
@@ -119,7 +128,7 @@ describe("Subscribe pacing (fake timers)", () => {
 
   it("ends at once when the client goes away while a poke waits out its interval", async () => {
     const w = world(5);
-    const s = open(w.deps, "5");
+    const s = await openUpToDate(w.deps, "5");
     const first = s.next();
     await vi.advanceTimersByTimeAsync(0);
     w.advance(6);

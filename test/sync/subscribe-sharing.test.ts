@@ -64,9 +64,9 @@ function open(deps: Deps, cursor: string, userId: string) {
   };
   const done = pump();
   return {
-    /** The cursors poked since the last call. */
+    /** The cursors poked since the last call ("heartbeat" for a heartbeat). */
     take() {
-      const cursors = pokes.map((m) => (m === "end" ? m : m.cursor));
+      const cursors = pokes.map((m) => (m === "end" ? m : m.heartbeat ? "heartbeat" : m.cursor));
       pokes = [];
       return cursors;
     },
@@ -90,6 +90,8 @@ describe("Subscribe streams share the visibility query (fake timers)", () => {
     const first = Array.from({ length: 20 }, () => open(w.deps, "5", "u1"));
     const second = Array.from({ length: 20 }, () => open(w.deps, "5", "u2"));
     await vi.advanceTimersByTimeAsync(0);
+    // Up to date: each opens with a heartbeat, and nothing is asked.
+    for (const s of [...first, ...second]) expect(s.take()).toEqual(["heartbeat"]);
     expect(w.asked).toEqual([]);
 
     // A shared change, then u1's personal one: u1 sees 7, u2 only 6.
@@ -115,13 +117,20 @@ describe("Subscribe streams share the visibility query (fake timers)", () => {
       { after: 7, upTo: 8, scope: "user:u2" },
     ]);
 
-    // A stream further behind than the shared range asks on its own, and gets its own answer.
+    // A stream further behind than the shared range asks on its own, and gets its own answer
+    // (its first message: a poke, no opening heartbeat).
     const behind = open(w.deps, "0", "u1");
     await vi.advanceTimersByTimeAsync(0);
     expect(behind.take()).toEqual(["7"]);
     expect(w.asked.slice(4)).toEqual([{ after: 0, upTo: 8, scope: "user:u1" }]);
 
-    for (const s of [...first, ...second, behind]) await s.end();
+    // Behind only by a change it may not see (u2's): nothing to poke, so it opens with a
+    // heartbeat like a stream up to date.
+    const notBehind = open(w.deps, "7", "u1");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(notBehind.take()).toEqual(["heartbeat"]);
+
+    for (const s of [...first, ...second, behind, notBehind]) await s.end();
     expect(w.notifier.size()).toBe(0);
   });
 });

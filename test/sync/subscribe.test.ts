@@ -54,13 +54,15 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
     expect(poke).toEqual({ cursor: await head(), heartbeat: false });
   });
 
-  it("sends a heartbeat when nothing happens", async () => {
+  it("opens with a heartbeat when up to date, and sends one again when nothing happens", async () => {
     const abort = new AbortController();
     const r = streamReader(
       t.client(SyncService).subscribe({ cursor: await head() }, { signal: abort.signal }),
     );
+    const opening = await r.next();
     const beat = await r.next();
     abort.abort();
+    expect(opening).toEqual({ cursor: "", heartbeat: true });
     expect(beat).toEqual({ cursor: "", heartbeat: true });
   });
 
@@ -83,12 +85,19 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
     );
     const deps = { db, notifier: heard.notifier } as unknown as Deps;
     const s = openSubscribe(deps, String(from), localUserId, watched.timing);
+    // Up to date: the stream opens with a heartbeat, at once (before any timer).
+    expect(await s.stream.next()).toEqual({
+      done: false,
+      value: expect.objectContaining({ cursor: "", heartbeat: true }),
+    });
+    expect(watched.waits).toEqual([]);
+    const waiting = watched.nextWait();
     let first: IteratorResult<SubscribeResponse> | undefined;
     const firstRead = s.stream.next().then((r) => {
       first = r;
     });
-    // Subscribed, up to date, waiting for the feed (or its heartbeat).
-    expect(await watched.nextWait()).toBe(watched.timing.heartbeatMs);
+    // Subscribed, up to date, waiting for the feed (or its next heartbeat).
+    expect(await waiting).toBe(watched.timing.heartbeatMs);
 
     // Another tenant's write: dispatched by the notifier, never to this stream.
     const delivered = heard.nextDelivery(other);
@@ -115,7 +124,7 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
     expect(await waitsAgain).toBe(watched.timing.heartbeatMs);
     expect(heard.heard).toEqual([theirs]);
 
-    // Our own write is the first message: a poke with its position.
+    // Our own write is the next message: a poke with its position.
     await writeTenant(db, localOrganizationId, (w) =>
       w.apply(createApiary(seedContext(), { name: "Ours", address: "", lat: 0, lng: 0 }).changes),
     );
@@ -143,8 +152,8 @@ describe.each(databaseKinds)("Subscribe on %s", (kind) => {
       .client(SyncService)
       .subscribe({ cursor: await head() }, { signal: slow.signal });
     const it = stream[Symbol.asyncIterator]();
-    // Each stream is subscribed once it has sent its first message (a heartbeat: both are
-    // up to date); the slow one is read no further during the burst.
+    // Each stream is subscribed once it has sent its first message (the opening heartbeat: both
+    // are up to date); the slow one is read no further during the burst.
     expect(await r1.next()).toEqual({ cursor: "", heartbeat: true });
     let m = await it.next();
     expect(m).toEqual({ done: false, value: expect.objectContaining({ heartbeat: true }) });

@@ -5,6 +5,7 @@
  *
  *   start ──► behind already? ──yes──► poke(head)
  *     │                                   │
+ *     no ──► heartbeat (the opening one)  │
  *     ▼                                   ▼
  *   wait ◄───────────────────────────────┘
  *     ├─ feed of the tenant advanced and the caller can see it ──► poke(seq)
@@ -13,6 +14,12 @@
  *     ├─ 25 s without a poke ──► heartbeat
  *     ├─ a credential of the caller ended, or the session's end came ──► check ──► end
  *     └─ client gone / server shutting down ──► end
+ *
+ * The stream's first message comes at once either way: the poke when the caller is behind,
+ * otherwise an opening heartbeat. A device takes its stream's first message as "the server
+ * answers again" and pushes its waiting outbox then (client-core sync-loop.ts `wake()`), so a
+ * reconnect must not wait a heartbeat interval for it (docs/decisions.md, "Field in every
+ * browser (issue 28): the opening heartbeat").
  *
  * Memory per subscriber is constant: wake-ups only raise one number, so a
  * slow reader never queues pokes, it gets the latest position when it reads
@@ -156,6 +163,8 @@ export async function* subscribe(
     } while (doubt);
   };
   let pokedAt = Number.NEGATIVE_INFINITY;
+  // Whether the stream has sent anything yet: its first message says it is open.
+  let opened = false;
   try {
     // Already behind: poke at once. (Subscribed first, so nothing in between is missed.)
     latest = Math.max(latest, (await feedHead(deps.db, caller.organizationId)) ?? 0);
@@ -176,9 +185,17 @@ export async function* subscribe(
         await stillAllowed(false);
         if (seq !== undefined) {
           pokedAt = timing.now();
+          opened = true;
           yield create(SubscribeResponseSchema, { cursor: formatCursor(seq) });
         }
         sent = seen;
+        continue;
+      }
+      if (!opened) {
+        // Not behind (or nothing behind it the caller may see): the opening heartbeat. The
+        // credential was checked as the stream began, so no check here.
+        opened = true;
+        yield create(SubscribeResponseSchema, { heartbeat: true });
         continue;
       }
       const woke = await wait(heartbeatMs, true);
