@@ -23,7 +23,7 @@ import { useBrowserApp } from "./support/app.ts";
 import { browserSuite } from "./support/chromium.ts";
 import { type Season, seedSeason } from "./support/field.ts";
 import { ensurePwaBuilt } from "./support/pwa.ts";
-import { locales, screens, screenshot, show, syncedOnce } from "./support/screens.ts";
+import { allLocales, screens, screenshot, show, syncedOnce } from "./support/screens.ts";
 
 const screenshots = join(import.meta.dirname, "screenshots");
 
@@ -156,7 +156,7 @@ browserSuite(
       await hosted?.stop();
     });
 
-    for (const locale of locales) {
+    for (const locale of allLocales) {
       const lang = locale.slice(0, 2);
       it(`${lang}: every control ≥ ${minTarget} px at 390 px; nothing wider than ${narrow} px`, async () => {
         const small: string[] = [];
@@ -196,13 +196,21 @@ browserSuite(
         await account.page.getByRole("heading", { level: 1 }).waitFor();
         await check(account.page, "sign-in");
         await account.page.getByRole("tab").last().click();
-        await account.page.getByLabel(/^(Email|E-Mail)$/).fill(`owner-${lang}@example.org`);
-        await account.page.getByLabel(/^(Password|Passwort)$/).fill("a long good password");
         await account.page
-          .getByLabel(/^(Organization name|Name der Organisation)$/)
+          .getByLabel(/^(Email|E-Mail|E-mail|Correo electrónico)$/)
+          .fill(`owner-${lang}@example.org`);
+        await account.page
+          .getByLabel(/^(Password|Passwort|Mot de passe|Contraseña|Hasło)$/)
+          .fill("a long good password");
+        await account.page
+          .getByLabel(
+            /^(Organization name|Name der Organisation|Nom de l’organisation|Nome dell’organizzazione|Nombre de la organización|Nazwa organizacji)$/,
+          )
           .fill("Imkerei Lindenhof");
         await account.page
-          .getByRole("button", { name: /^(Create account|Konto erstellen)$/ })
+          .getByRole("button", {
+            name: /^(Create account|Konto erstellen|Créer le compte|Crea account|Crear cuenta|Załóż konto)$/,
+          })
           .click();
         await account.page.getByRole("navigation").first().waitFor();
         for (const [name, path] of [

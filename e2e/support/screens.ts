@@ -46,8 +46,12 @@ export const screens: readonly Screen[] = [
  */
 export const locales: readonly string[] = ["en-US", "de-DE"];
 
-const notFound = /^(Not found|Nicht gefunden)$/;
-const loading = /^(Loading…|Lädt…)$/;
+/** Every language the app speaks: the layout test (targets, 320 px) runs in each. */
+export const allLocales: readonly string[] = [...locales, "fr-FR", "it-IT", "es-ES", "pl-PL"];
+
+const notFound =
+  /^(Not found|Nicht gefunden|Introuvable|Non trovato|No encontrado|Nie znaleziono)$/;
+const loading = /^(Loading…|Lädt…|Chargement…|Caricamento…|Cargando…|Wczytywanie…)$/;
 
 /**
  * Shows a screen by the app's own navigation (no reload) and waits until it has drawn: a
@@ -67,15 +71,20 @@ export async function show(page: Page, path: string): Promise<void> {
   expect(title, `${path} shows a record the device has`).not.toMatch(notFound);
 }
 
-/** The sync bar has finished a first sync (in either language). */
+/** The sync bar has finished a first sync (in any language). */
 export const syncedOnce = (page: Page) =>
   page
     .getByRole("status")
-    .filter({ hasText: /Last synced|Zuletzt synchronisiert/ })
+    .filter({
+      hasText:
+        /Last synced|Zuletzt synchronisiert|Dernière synchronisation|Ultima sincronizzazione|Última sincronización|Ostatnia synchronizacja/,
+    })
     .waitFor();
 
 /** What a screen shows while a part of it is still coming (charts load when they come near). */
-const stillLoading = /^(Loading…|Lädt…|Loading the chart…|Diagramm wird geladen…)$/;
+const stillLoading = new RegExp(
+  `${loading.source}|^(Loading the chart…|Diagramm wird geladen…|Chargement du graphique…|Caricamento del grafico…|Cargando el gráfico…|Wczytywanie wykresu…)$`,
+);
 
 /**
  * The whole page as a person scrolling it would see it: the window is made as tall as the

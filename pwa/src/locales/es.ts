@@ -135,7 +135,7 @@ const es: Translation<"many"> = {
     pending_other: "{{count}} cambios pendientes",
     pending_many: "{{count}} cambios pendientes",
     allSynced: "Todo sincronizado",
-    lastSynced: "Última sincronización {{when}}",
+    lastSynced: "Última sincronización: {{when}}",
     neverSynced: "Aún sin sincronizar",
     attention_one: "{{count}} elemento requiere atención",
     attention_other: "{{count}} elementos requieren atención",

@@ -137,7 +137,7 @@ const fr: Translation<"many"> = {
     pending_other: "{{count}} modifications en attente",
     pending_many: "{{count}} modifications en attente",
     allSynced: "Tout est synchronisé",
-    lastSynced: "Dernière synchronisation {{when}}",
+    lastSynced: "Dernière synchronisation : {{when}}",
     neverSynced: "Pas encore synchronisé",
     attention_one: "{{count}} élément demande votre attention",
     attention_other: "{{count}} éléments demandent votre attention",

@@ -135,7 +135,7 @@ const it: Translation<"many"> = {
     pending_other: "{{count}} modifiche in attesa",
     pending_many: "{{count}} modifiche in attesa",
     allSynced: "Tutto sincronizzato",
-    lastSynced: "Ultima sincronizzazione {{when}}",
+    lastSynced: "Ultima sincronizzazione: {{when}}",
     neverSynced: "Non ancora sincronizzato",
     attention_one: "{{count}} elemento richiede attenzione",
     attention_other: "{{count}} elementi richiedono attenzione",

@@ -139,7 +139,7 @@ const pl: Translation<"few" | "many"> = {
     pending_few: "{{count}} zmiany czekają",
     pending_many: "{{count}} zmian czeka",
     allSynced: "Wszystko zsynchronizowane",
-    lastSynced: "Ostatnia synchronizacja {{when}}",
+    lastSynced: "Ostatnia synchronizacja: {{when}}",
     neverSynced: "Jeszcze nie zsynchronizowano",
     attention_one: "{{count}} element wymaga uwagi",
     attention_other: "{{count}} elementu wymaga uwagi",
