@@ -52,8 +52,8 @@ describe.each(databaseKinds)("device notices on %s", (kind) => {
 
     const notices = await a.client.notices.list();
     expect(notices.map((n) => [n.key, n.kind]).sort()).toEqual([
-      ["hive/" + hive, "deleted"],
-      ["inspection/" + inspection, "orphaned"],
+      [`hive/${hive}`, "deleted"],
+      [`inspection/${inspection}`, "orphaned"],
     ]);
     const hiveNotice = notices.find((n) => n.key === `hive/${hive}`);
     expect(hiveNotice).toMatchObject({ record: { label: "Linden" }, mine: { apiary_id: y } });

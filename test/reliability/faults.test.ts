@@ -338,8 +338,11 @@ describe.each(databaseKinds)("faults on %s", (kind) => {
       proxy.cut();
       // While the database is away: not ready, and calls answer unavailable; none hangs.
       await eventually(async () => expect(await readyz(server.url)).toBe(503));
-      for (const path of ["ApiaryService/CreateApiary", "ApiaryService/ListApiaries"]) {
-        const r = await call(server.url, path, { name: "During" });
+      for (const [path, body] of [
+        ["ApiaryService/CreateApiary", { name: "During" }],
+        ["ApiaryService/ListApiaries", {}],
+      ] as const) {
+        const r = await call(server.url, path, body);
         expect(r.status, JSON.stringify(r.body)).toBe(503);
         expect(r.body.code).toBe("unavailable");
         expect(r.body.message).not.toMatch(/CONNECTION|ECONN|127\.0\.0\.1/);
