@@ -136,7 +136,8 @@ export function PhotoThumb(props: { readonly photo: string; readonly alt: string
   );
 }
 
-const iconProps = {
+/** The line icons of the photo controls (PhotoInput's buttons and the viewer's). */
+export const iconProps = {
   width: 22,
   height: 22,
   viewBox: "0 0 24 24",

@@ -19,6 +19,7 @@ import {
 import { useMessages } from "../../i18n.ts";
 import { commonMessages } from "../../ui/messages.ts";
 import { inspectionMessages } from "./messages.ts";
+import { iconProps } from "./PhotoInput.tsx";
 import { type Box, fitted, fittedSize, panBy, type View, zoomAt, zoomStep } from "./zoom.ts";
 
 /** The history entry's mark: a back press while it is current closes the viewer. */
@@ -237,15 +238,3 @@ export function PhotoViewer(props: {
     </dialog>
   );
 }
-
-const iconProps = {
-  width: 22,
-  height: 22,
-  viewBox: "0 0 24 24",
-  fill: "none",
-  stroke: "currentColor",
-  strokeWidth: 2,
-  strokeLinecap: "round",
-  strokeLinejoin: "round",
-  focusable: false,
-} as const;
