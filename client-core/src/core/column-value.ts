@@ -256,9 +256,11 @@ export function orSetPatchError(
   before: OrSetState | undefined,
   patch: OrSetPatch,
   tag: Hlc,
+  /** Tags that count as received besides the set's own (`CheckContext.comingBack`). */
+  alsoReceived?: ReadonlySet<string>,
 ): string | undefined {
   const remove = patch.remove ?? [];
-  const unknown = unreceivedTags(before, remove);
+  const unknown = unreceivedTags(before, remove).filter((i) => !alsoReceived?.has(remove[i] ?? ""));
   const [first] = unknown;
   if (first !== undefined) {
     const more = unknown.length > 1 ? ` (and ${unknown.length - 1} more)` : "";

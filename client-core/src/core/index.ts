@@ -276,7 +276,12 @@ export type {
   RowFacts,
   WireChange,
 } from "./validate-change.ts";
-export { checkChange, isClockAheadReason, parseWireChange } from "./validate-change.ts";
+export {
+  batchChecker,
+  checkChange,
+  isClockAheadReason,
+  parseWireChange,
+} from "./validate-change.ts";
 export {
   harvestWithdrawal,
   type Instant,

@@ -8,7 +8,7 @@ import type { Hlc } from "./hlc.ts";
 import { formatHlc } from "./hlc.ts";
 import { isStorableText } from "./utf8.ts";
 import type { CheckContext, Rejection, RowFacts, WireChange } from "./validate-change.ts";
-import { checkChange, parseWireChange } from "./validate-change.ts";
+import { batchChecker, checkChange, parseWireChange } from "./validate-change.ts";
 
 const now = Date.UTC(2026, 0, 1);
 const user = "0190f5a2-7c1e-7000-8000-00000000000a";
@@ -670,6 +670,44 @@ describe("photo count (orset maxElements) and removals", () => {
     expect(
       check(inspection({ photo_keys: { remove: [tagOf(0)] } }), { existing: stored({}) }),
     ).toHaveLength(1);
+  });
+
+  it("in a batch, a removal may name an add refused only for its clock: it comes back re-stamped", () => {
+    // A device running 61 s ahead adds a photo and removes it before its first Push: the add
+    // is refused for its stamp alone, and the removal for its stamp too, not for the tag it
+    // names (re-stamping renames both, restamp.ts). A removal of another row's add, or of an
+    // add refused for more than its clock, is still refused for the tag.
+    const ahead = now + 61_000;
+    const add = change({
+      entity: "inspection",
+      payload: { photo_keys: { add: [photoOf(0)] } },
+      hlc: hlcAt(ahead),
+    });
+    const remove = (tag: Hlc, entityId = hive): Change =>
+      change({
+        entity: "inspection",
+        entityId,
+        payload: { photo_keys: { remove: [tag] } },
+        hlc: hlcAt(ahead + 1),
+      });
+    const reasons = (changes: readonly Change[]) => {
+      const next = batchChecker({ nowMs: now, caller: context().caller, exists: () => true });
+      return changes.map((c, i) => next(c, i, undefined).map((r) => r.reason));
+    };
+    const [addReasons, removeReasons] = reasons([add, remove(add.hlc)]);
+    expect(addReasons).toEqual([expect.stringMatching(/ahead of the server clock/)]);
+    expect(removeReasons).toEqual([expect.stringMatching(/ahead of the server clock/)]);
+    // Another row's add.
+    expect(reasons([add, remove(add.hlc, otherHive)])[1]).toEqual([
+      expect.stringMatching(/ahead of the server clock/),
+      expect.stringMatching(/is not the tag of an add this set received/),
+    ]);
+    // An add refused for more than its clock (too many photos) does not come back as it is.
+    const tooMany = change({
+      ...add,
+      payload: { photo_keys: { add: Array.from({ length: 21 }, (_, i) => photoOf(i)) } },
+    });
+    expect(reasons([tooMany, remove(add.hlc)])[1]).toHaveLength(2);
   });
 });
 

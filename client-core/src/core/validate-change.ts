@@ -37,7 +37,7 @@
  * and no later change can blank a required column (e.g. a hive's apiary_id) of a created row.
  */
 import { ChangeOp } from "@hivekeep/proto";
-import type { Change } from "./change.ts";
+import { type Change, rowKey } from "./change.ts";
 import { isEntityId, orSetPatchError, parseColumnValue } from "./column-value.ts";
 import type { EntityName, EntitySpec } from "./entities.ts";
 import {
@@ -105,6 +105,54 @@ export interface CheckContext {
   exists(entity: EntityName, id: string): boolean;
   /** The scope is an apiary of the tenant, or one created earlier in this batch. */
   apiaryScopeWritable(scopeId: string): boolean;
+  /**
+   * Stamps of changes to this row earlier in the batch that were refused only for their stamp
+   * (`batchChecker`): an OR-set removal may name them as received tags.
+   */
+  readonly comingBack?: ReadonlySet<string>;
+}
+
+/** What `batchChecker` needs besides the changes: the tenant's stored rows. */
+export interface BatchCheckContext {
+  readonly nowMs: number;
+  readonly caller: CheckContext["caller"];
+  /** The id is a stored row of the caller's tenant (another tenant's id answers false). */
+  exists(entity: EntityName, id: string): boolean;
+}
+
+/**
+ * Checks the changes of one batch: call it for each change in batch order, with the row as it
+ * stands after the accepted changes before it. A change refused only for its stamp comes back
+ * re-stamped and otherwise unchanged (restamp.ts, which renames an OR-set removal naming it
+ * too), so the later changes of the batch may rely on it: on the row it creates (references,
+ * the scope) and on the elements it adds (a removal naming its tag). A device whose clock runs
+ * ahead is told about its clock, not about what follows from it.
+ */
+export function batchChecker(
+  base: BatchCheckContext,
+): (change: Change, index: number, existing: RowFacts | undefined) => Rejection[] {
+  const created = new Set<string>();
+  const comingBack = new Map<string, Set<string>>();
+  const exists = (entity: EntityName, id: string) =>
+    created.has(rowKey(entity, id)) || base.exists(entity, id);
+  return (change, index, existing) => {
+    const key = rowKey(change.entity, change.entityId);
+    const found = checkChange(change, index, {
+      nowMs: base.nowMs,
+      caller: base.caller,
+      existing,
+      exists,
+      apiaryScopeWritable: (scopeId) => exists("apiary", scopeId),
+      comingBack: comingBack.get(key),
+    });
+    const onlyClock = found.length === 1 && isTooFarAhead(change.hlc, base.nowMs);
+    if ((found.length === 0 || onlyClock) && change.op === "upsert") created.add(key);
+    if (onlyClock) {
+      const tags = comingBack.get(key) ?? new Set<string>();
+      comingBack.set(key, tags.add(change.hlc));
+    }
+    return found;
+  };
 }
 
 const clockAhead = "ahead of the server clock";
@@ -218,7 +266,7 @@ export function checkChange(change: Change, index: number, ctx: CheckContext): R
   const spec = entities[change.entity];
   checkScope(change, spec, ctx, reject);
   if (change.op === "upsert") {
-    checkOrSets(change, spec, ctx.existing, reject);
+    checkOrSets(change, spec, ctx, reject);
     checkReferences(change, spec, ctx, reject);
     checkImmutable(change, spec, ctx.existing, reject);
     if (spec.appendOnly && ctx.existing?.complete && !isRedelivery(change, ctx.existing)) {
@@ -291,20 +339,16 @@ function checkReferences(
  * The orset rules that need the stored set (column-value.ts `orSetPatchError`): removals name
  * tags it received, and it holds no more than `maxElements` entries after the change.
  */
-function checkOrSets(
-  change: Change,
-  spec: EntitySpec,
-  existing: RowFacts | undefined,
-  reject: Reject,
-): void {
+function checkOrSets(change: Change, spec: EntitySpec, ctx: CheckContext, reject: Reject): void {
   for (const [column, value] of Object.entries(change.payload)) {
     const columnSpec = spec.columns[column];
     if (columnSpec?.type !== "orset") continue;
     const error = orSetPatchError(
       columnSpec,
-      existing?.values[column] as OrSetState | undefined,
+      ctx.existing?.values[column] as OrSetState | undefined,
       value as OrSetPatch,
       change.hlc,
+      ctx.comingBack,
     );
     if (error !== undefined) reject("invalid_argument", `${spec.name}.${column} ${error}`);
   }

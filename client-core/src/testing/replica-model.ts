@@ -42,7 +42,7 @@ import { type MergedChange, mergeChange, type ScopedRowState } from "../core/mer
 import { emptyOrSet, type OrSetPatch, type OrSetState, orSetValues } from "../core/or-set.ts";
 import { withPending } from "../core/pending.ts";
 import { restamp } from "../core/restamp.ts";
-import { checkChange, parseWireChange, type Rejection } from "../core/validate-change.ts";
+import { batchChecker, parseWireChange, type Rejection } from "../core/validate-change.ts";
 import { DeviceClock } from "../device/device-clock.ts";
 
 /** The merge state of a row without its scope: what the server's tables read back as. */
@@ -340,21 +340,20 @@ export class ModelServer {
     const rejections: Rejection[] = [];
     const results: ApplyResult[] = [];
     const fed: Change[] = [];
+    const check = batchChecker({
+      nowMs,
+      caller: { userId: this.authorId, demo: false },
+      exists: () => true,
+    });
     for (const [index, change] of changes.entries()) {
       const spec = entities[change.entity];
       const key = rowKey(change.entity, change.entityId);
       const existing = staged.get(key);
-      const found = checkChange(change, index, {
-        nowMs,
-        caller: { userId: this.authorId, demo: false },
-        existing: existing && {
-          ...existing,
-          complete: isComplete(existing, spec),
-          scopeId: change.scopeId,
-        },
-        exists: () => true,
-        apiaryScopeWritable: () => true,
-      });
+      const found = check(
+        change,
+        index,
+        existing && { ...existing, complete: isComplete(existing, spec), scopeId: change.scopeId },
+      );
       if (found.length > 0) {
         rejections.push(...found);
         continue;

@@ -10,14 +10,12 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import {
+  batchChecker,
   type Change,
-  checkChange,
   type Hlc,
-  isTooFarAhead,
   maxPushChanges,
   parseWireChange,
   type Rejection,
-  rowKey,
 } from "@hivekeep/client-core/core";
 import {
   ConflictSchema,
@@ -64,28 +62,14 @@ export async function push(
       deps.db,
       caller.organizationId,
       async (w) => {
-        const created = new Set<string>();
         // The facts' query goes out together with the target rows' (see ApplyOptions).
         const check = loadPushFacts(w.tx, caller.organizationId, changes).then((facts): Check => {
-          const exists = (entity: Change["entity"], id: string) =>
-            created.has(rowKey(entity, id)) || facts.exists(entity, id);
-          return (change, i, existing) => {
-            const found = checkChange(change, indexes[i] ?? i, {
-              nowMs,
-              caller,
-              existing,
-              exists,
-              apiaryScopeWritable: (scopeId) => exists("apiary", scopeId),
-            });
-            // A change refused only for its stamp comes back re-stamped and otherwise
-            // unchanged, so later changes of the batch may rely on the row it creates: a
-            // device whose clock runs ahead is told about its clock, not about missing rows.
-            const onlyClock = found.length === 1 && isTooFarAhead(change.hlc, nowMs);
-            if ((found.length === 0 || onlyClock) && change.op === "upsert") {
-              created.add(rowKey(change.entity, change.entityId));
-            }
-            return found;
-          };
+          const checkNext = batchChecker({
+            nowMs,
+            caller,
+            exists: (entity, id) => facts.exists(entity, id),
+          });
+          return (change, i, existing) => checkNext(change, indexes[i] ?? i, existing);
         });
         const applied = await w.apply(changes, { check });
         // Changes that did not even parse fail the batch too: roll it back. (The
