@@ -218,6 +218,14 @@ export {
   repairTask,
   restoredName,
 } from "./orphans.ts";
+export {
+  hasPhotoSets,
+  isPhotoRef,
+  type PhotoHash,
+  payloadWithPhotoRefs,
+  photoRef,
+  photoRefPrefix,
+} from "./photo-ref.ts";
 export { maxQuotedLength, quote } from "./quote.ts";
 export {
   type RegisterEntry,

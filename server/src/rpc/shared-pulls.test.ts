@@ -5,6 +5,7 @@ import { keptMs, type PullQuestion, sharedPull } from "./shared-pulls.ts";
 
 const question: PullQuestion = {
   binary: true,
+  photoRefs: false,
   organizationId: "org",
   userId: "u1",
   after: 5,
@@ -44,12 +45,13 @@ describe("sharedPull", () => {
       { after: 4 },
       { limit: 100 },
       { binary: false },
+      { photoRefs: true },
       { organizationId: "other" },
     ]) {
       await sharedPull(db, { ...question, ...other }, read);
     }
     await sharedPull({} as Queryable, question, read);
-    expect(reads).toBe(8);
+    expect(reads).toBe(9);
   });
 
   it("forgets a failed read at once", async () => {

@@ -2,7 +2,7 @@
  * Identical Pulls share one read of the feed (issue 14, fan-out: a write
  * pokes every stream of a tenant, and their devices all Pull the same page
  * within a few hundred ms, one feed scan each). Pulls are identical when they
- * ask the same tenant, user, cursor, limit and encoding; a Pull takes the page
+ * ask the same tenant, user, cursor, limit and encoding (photos by reference or not); a Pull takes the page
  * of an identical read, running or done, only when the feed head it read
  * itself, after it arrived, equals the head that read began with. The head
  * rises with every change of the tenant's feed (the same transaction writes
@@ -18,6 +18,8 @@ import type { Queryable } from "../db/db.ts";
 /** What makes two Pulls identical, and the head each read after it arrived. */
 export interface PullQuestion {
   readonly binary: boolean;
+  /** Photos by reference (PullRequest.photo_refs). */
+  readonly photoRefs: boolean;
   readonly organizationId: string;
   readonly userId: string;
   readonly after: number;
@@ -43,8 +45,9 @@ export function sharedPull<Page>(
 ): Promise<Page> {
   const reads = perDatabase.get(db) ?? new Map<string, Read>();
   perDatabase.set(db, reads);
-  const { binary, organizationId, userId, after, limit, head } = question;
-  const key = `${binary ? "binary" : "json"} ${organizationId} ${userId} ${after} ${limit}`;
+  const { binary, photoRefs, organizationId, userId, after, limit, head } = question;
+  const encoding = `${binary ? "binary" : "json"}${photoRefs ? "+refs" : ""}`;
+  const key = `${encoding} ${organizationId} ${userId} ${after} ${limit}`;
   const same = reads.get(key);
   if (same !== undefined && same.head === head) return same.page as Promise<Page>;
   const page = read();

@@ -1,20 +1,26 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
 import {
   defaultPullLimit,
   formatCursor,
+  isEntityId,
+  isPhotoRef,
   maxPullLimit,
   parseCursor,
+  photoRef,
   requestedLimit,
 } from "@hivekeep/client-core/core";
 import { invalidArgument } from "@hivekeep/client-core/ops";
 import { nextPageHeader } from "@hivekeep/client-core/protocol";
-import { PullResponseSchema, type SyncService } from "@hivekeep/proto";
+import { GetPhotoResponseSchema, PullResponseSchema, type SyncService } from "@hivekeep/proto";
 import { feedHead, readFeedPage, readWirePage } from "../store/feed.ts";
+import { storedPhotos } from "../store/photos.ts";
 import { callerOf } from "./context.ts";
 import type { Deps } from "./deps.ts";
 import { feedRowToProto } from "./mapping.ts";
+import { sha256Base64url } from "./photo-hash.ts";
 import { encodedChanges, isBinaryRequest } from "./pull-encoding.ts";
 import { push } from "./push.ts";
 import { sharedPull } from "./shared-pulls.ts";
@@ -41,9 +47,11 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
       const read = binary ? readWirePage : readFeedPage;
       // Identical Pulls on an unchanged feed share one read (shared-pulls.ts).
       const { organizationId, userId } = caller;
-      const question = { binary, organizationId, userId, after, limit, head };
+      const { photoRefs } = req;
+      const question = { binary, photoRefs, organizationId, userId, after, limit, head };
+      const hash = photoRefs ? sha256Base64url : undefined;
       const page = await sharedPull(db, question, async () =>
-        read(db, organizationId, userId, after, limit),
+        read(db, organizationId, userId, after, limit, hash),
       );
       const { hasMore } = page;
       // Without more rows, every row up to `head` (committed before we read it)
@@ -63,6 +71,30 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
       if ("rows" in page) response.changes = page.rows.map(feedRowToProto);
       else response.$unknown = encodedChanges(page);
       return response;
+    },
+
+    async getPhoto(req, ctx) {
+      const { organizationId, userId } = callerOf(ctx);
+      if (!isEntityId(req.inspectionId)) {
+        throw invalidArgument(`inspectionId ${JSON.stringify(req.inspectionId)} is not an id`);
+      }
+      if (!isPhotoRef(req.ref)) {
+        throw invalidArgument(
+          `ref ${JSON.stringify(req.ref.slice(0, 100))} is not a photo reference ("hkphoto:" and 43 base64url characters)`,
+        );
+      }
+      const photos = await storedPhotos(db, organizationId, userId, req.inspectionId);
+      if (photos === undefined) {
+        throw new ConnectError(`inspection ${req.inspectionId} not found`, Code.NotFound);
+      }
+      const dataUrl = photos.find((photo) => photoRef(photo, sha256Base64url) === req.ref);
+      if (dataUrl === undefined) {
+        throw new ConnectError(
+          `inspection ${req.inspectionId} holds no photo ${req.ref} (removed since?)`,
+          Code.NotFound,
+        );
+      }
+      return create(GetPhotoResponseSchema, { dataUrl });
     },
   };
 }

@@ -18,7 +18,15 @@
  * bytea over in its text form, hex (twice the bytes to send and decode), and
  * PGlite parses hex into bytes one parseInt at a time (about 50 µs a change).
  */
-import { readableScopeSql, userScope } from "@hivekeep/client-core/core";
+import {
+  hasPhotoSets,
+  isEntityName,
+  type PhotoHash,
+  payloadWithPhotoRefs,
+  readableScopeSql,
+  userScope,
+  type Values,
+} from "@hivekeep/client-core/core";
 import {
   encodeChangeHead,
   payloadFieldHeaderSize,
@@ -178,15 +186,17 @@ export async function readWirePage(
   userId: string,
   after: number,
   limit: number,
+  /** Photos by reference (photo-ref.ts), hashed with this; undefined: payloads as stored. */
+  photoRefs?: PhotoHash,
 ): Promise<WirePage & { readonly hasMore: boolean }> {
   const writer = new WirePageWriter();
   let n = 0;
   // Thrown once the query is done: a driver must see each row handled.
   let failure: unknown;
   await q.queryRaw(
-    `select seq, change_head, payload from changes ${feedWhere}`,
+    `select seq, change_head, payload${photoRefs ? ", entity" : ""} from changes ${feedWhere}`,
     [organizationId, after, userScope(userId), limit + 1],
-    ([seq, head, payload]) => {
+    ([seq, head, payload, entity]) => {
       if (n++ >= limit || failure !== undefined) return;
       try {
         // postgres.js hands seq over as its digits, PGlite as a number.
@@ -196,7 +206,9 @@ export async function readWirePage(
             `feed: unexpected row ${typeof seq}, ${typeof head}, ${typeof payload}`,
           );
         }
-        writer.add(n, head, payload);
+        const sent =
+          photoRefs && isText(entity) ? withPhotoRefs(entity, payload, photoRefs) : payload;
+        writer.add(n, head, sent);
       } catch (err) {
         failure = err;
       }
@@ -206,6 +218,28 @@ export async function readWirePage(
   return { ...writer.finish(), hasMore: n > limit };
 }
 
+const utf8 = new TextDecoder();
+const asString = (text: string | Uint8Array): string =>
+  typeof text === "string" ? text : utf8.decode(text);
+
+/**
+ * A stored payload with the photos it adds by reference (photo-ref.ts); the payload as it is
+ * when it adds none. Only a change of an entity with photo sets that adds something is parsed.
+ */
+function withPhotoRefs<P extends string | Uint8Array>(
+  entity: string | Uint8Array,
+  payload: P,
+  hash: PhotoHash,
+): P | string {
+  const name = asString(entity);
+  if (!isEntityName(name) || !hasPhotoSets(name)) return payload;
+  const text = asString(payload);
+  if (!text.includes('"add"')) return payload;
+  const parsed = JSON.parse(text) as Values;
+  const out = payloadWithPhotoRefs(name, parsed, hash);
+  return out === parsed ? payload : JSON.stringify(out);
+}
+
 /** A page of the feed as rows (the JSON Pull), and whether more follow. */
 export async function readFeedPage(
   q: Queryable,
@@ -213,6 +247,8 @@ export async function readFeedPage(
   userId: string,
   after: number,
   limit: number,
+  /** As for `readWirePage`. */
+  photoRefs?: PhotoHash,
 ): Promise<{
   readonly rows: FeedRow[];
   readonly lastSeq: number | undefined;
@@ -238,7 +274,7 @@ export async function readFeedPage(
       entityId: r.entity_id,
       scopeId: r.scope_id,
       op: r.op === 2 ? 2 : 1,
-      payloadJson: r.payload,
+      payloadJson: photoRefs ? withPhotoRefs(r.entity, r.payload, photoRefs) : r.payload,
       hlc: r.hlc,
       authorId: r.author_id,
     }),

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hivekeep/v1/sync.proto.
  */
 export const file_hivekeep_v1_sync: GenFile = /*@__PURE__*/
-  fileDesc("ChZoaXZla2VlcC92MS9zeW5jLnByb3RvEgtoaXZla2VlcC52MSKWAQoGQ2hhbmdlEg4KBmVudGl0eRgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSEAoIc2NvcGVfaWQYAyABKAkSIQoCb3AYBCABKA4yFS5oaXZla2VlcC52MS5DaGFuZ2VPcBIUCgxwYXlsb2FkX2pzb24YBSABKAkSCwoDaGxjGAYgASgJEhEKCWF1dGhvcl9pZBgHIAEoCSIsCgtQdWxsUmVxdWVzdBIOCgZjdXJzb3IYASABKAkSDQoFbGltaXQYAiABKAUioQEKDFB1bGxSZXNwb25zZRIkCgdjaGFuZ2VzGAEgAygLMhMuaGl2ZWtlZXAudjEuQ2hhbmdlEhMKC25leHRfY3Vyc29yGAIgASgJEhAKCGhhc19tb3JlGAMgASgIEi8KC3NlcnZlcl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtoZWFkX2N1cnNvchgFIAEoCSIzCgtQdXNoUmVxdWVzdBIkCgdjaGFuZ2VzGAEgAygLMhMuaGl2ZWtlZXAudjEuQ2hhbmdlImkKDFB1c2hSZXNwb25zZRIoCgljb25mbGljdHMYASADKAsyFS5oaXZla2VlcC52MS5Db25mbGljdBIvCgtzZXJ2ZXJfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiUwoIQ29uZmxpY3QSDgoGZW50aXR5GAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdjb2x1bW5zGAMgAygJEhMKC3dpbm5pbmdfaGxjGAQgASgJIkEKDVB1c2hSZWplY3Rpb24SMAoKcmVqZWN0aW9ucxgBIAMoCzIcLmhpdmVrZWVwLnYxLkNoYW5nZVJlamVjdGlvbiI+Cg9DaGFuZ2VSZWplY3Rpb24SDQoFaW5kZXgYASABKAUSDAoEY29kZRgCIAEoCRIOCgZyZWFzb24YAyABKAkiIgoQU3Vic2NyaWJlUmVxdWVzdBIOCgZjdXJzb3IYASABKAkiNgoRU3Vic2NyaWJlUmVzcG9uc2USDgoGY3Vyc29yGAEgASgJEhEKCWhlYXJ0YmVhdBgCIAEoCDLVAQoLU3luY1NlcnZpY2USOwoEUHVsbBIYLmhpdmVrZWVwLnYxLlB1bGxSZXF1ZXN0GhkuaGl2ZWtlZXAudjEuUHVsbFJlc3BvbnNlEjsKBFB1c2gSGC5oaXZla2VlcC52MS5QdXNoUmVxdWVzdBoZLmhpdmVrZWVwLnYxLlB1c2hSZXNwb25zZRJMCglTdWJzY3JpYmUSHS5oaXZla2VlcC52MS5TdWJzY3JpYmVSZXF1ZXN0Gh4uaGl2ZWtlZXAudjEuU3Vic2NyaWJlUmVzcG9uc2UwAWIGcHJvdG8z", [file_google_protobuf_timestamp, file_hivekeep_v1_common]);
+  fileDesc("ChZoaXZla2VlcC92MS9zeW5jLnByb3RvEgtoaXZla2VlcC52MSKWAQoGQ2hhbmdlEg4KBmVudGl0eRgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSEAoIc2NvcGVfaWQYAyABKAkSIQoCb3AYBCABKA4yFS5oaXZla2VlcC52MS5DaGFuZ2VPcBIUCgxwYXlsb2FkX2pzb24YBSABKAkSCwoDaGxjGAYgASgJEhEKCWF1dGhvcl9pZBgHIAEoCSJACgtQdWxsUmVxdWVzdBIOCgZjdXJzb3IYASABKAkSDQoFbGltaXQYAiABKAUSEgoKcGhvdG9fcmVmcxgDIAEoCCI1Cg9HZXRQaG90b1JlcXVlc3QSFQoNaW5zcGVjdGlvbl9pZBgBIAEoCRILCgNyZWYYAiABKAkiJAoQR2V0UGhvdG9SZXNwb25zZRIQCghkYXRhX3VybBgBIAEoCSKhAQoMUHVsbFJlc3BvbnNlEiQKB2NoYW5nZXMYASADKAsyEy5oaXZla2VlcC52MS5DaGFuZ2USEwoLbmV4dF9jdXJzb3IYAiABKAkSEAoIaGFzX21vcmUYAyABKAgSLwoLc2VydmVyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2hlYWRfY3Vyc29yGAUgASgJIjMKC1B1c2hSZXF1ZXN0EiQKB2NoYW5nZXMYASADKAsyEy5oaXZla2VlcC52MS5DaGFuZ2UiaQoMUHVzaFJlc3BvbnNlEigKCWNvbmZsaWN0cxgBIAMoCzIVLmhpdmVrZWVwLnYxLkNvbmZsaWN0Ei8KC3NlcnZlcl90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJTCghDb25mbGljdBIOCgZlbnRpdHkYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEg8KB2NvbHVtbnMYAyADKAkSEwoLd2lubmluZ19obGMYBCABKAkiQQoNUHVzaFJlamVjdGlvbhIwCgpyZWplY3Rpb25zGAEgAygLMhwuaGl2ZWtlZXAudjEuQ2hhbmdlUmVqZWN0aW9uIj4KD0NoYW5nZVJlamVjdGlvbhINCgVpbmRleBgBIAEoBRIMCgRjb2RlGAIgASgJEg4KBnJlYXNvbhgDIAEoCSIiChBTdWJzY3JpYmVSZXF1ZXN0Eg4KBmN1cnNvchgBIAEoCSI2ChFTdWJzY3JpYmVSZXNwb25zZRIOCgZjdXJzb3IYASABKAkSEQoJaGVhcnRiZWF0GAIgASgIMqMCCgtTeW5jU2VydmljZRI7CgRQdWxsEhguaGl2ZWtlZXAudjEuUHVsbFJlcXVlc3QaGS5oaXZla2VlcC52MS5QdWxsUmVzcG9uc2USOwoEUHVzaBIYLmhpdmVrZWVwLnYxLlB1c2hSZXF1ZXN0GhkuaGl2ZWtlZXAudjEuUHVzaFJlc3BvbnNlEkwKCVN1YnNjcmliZRIdLmhpdmVrZWVwLnYxLlN1YnNjcmliZVJlcXVlc3QaHi5oaXZla2VlcC52MS5TdWJzY3JpYmVSZXNwb25zZTABEkwKCEdldFBob3RvEhwuaGl2ZWtlZXAudjEuR2V0UGhvdG9SZXF1ZXN0Gh0uaGl2ZWtlZXAudjEuR2V0UGhvdG9SZXNwb25zZSIDkAIBYgZwcm90bzM", [file_google_protobuf_timestamp, file_hivekeep_v1_common]);
 
 /**
  * One entity change. payload_json holds only the columns the change sets
@@ -90,6 +90,15 @@ export type PullRequest = Message<"hivekeep.v1.PullRequest"> & {
    * @generated from field: int32 limit = 2;
    */
   limit: number;
+
+  /**
+   * Photos by reference: each photo an inspection change adds comes as
+   * "hkphoto:" and the SHA-256 of its data URL (base64url), to be fetched
+   * with GetPhoto when shown. Off: the changes as stored (the contract's Pull).
+   *
+   * @generated from field: bool photo_refs = 3;
+   */
+  photoRefs: boolean;
 };
 
 /**
@@ -98,6 +107,49 @@ export type PullRequest = Message<"hivekeep.v1.PullRequest"> & {
  */
 export const PullRequestSchema: GenMessage<PullRequest> = /*@__PURE__*/
   messageDesc(file_hivekeep_v1_sync, 1);
+
+/**
+ * @generated from message hivekeep.v1.GetPhotoRequest
+ */
+export type GetPhotoRequest = Message<"hivekeep.v1.GetPhotoRequest"> & {
+  /**
+   * @generated from field: string inspection_id = 1;
+   */
+  inspectionId: string;
+
+  /**
+   * "hkphoto:<sha256 base64url>", as a Pull with photo_refs wrote it.
+   *
+   * @generated from field: string ref = 2;
+   */
+  ref: string;
+};
+
+/**
+ * Describes the message hivekeep.v1.GetPhotoRequest.
+ * Use `create(GetPhotoRequestSchema)` to create a new message.
+ */
+export const GetPhotoRequestSchema: GenMessage<GetPhotoRequest> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_sync, 2);
+
+/**
+ * @generated from message hivekeep.v1.GetPhotoResponse
+ */
+export type GetPhotoResponse = Message<"hivekeep.v1.GetPhotoResponse"> & {
+  /**
+   * The photo, a data:image/ URL.
+   *
+   * @generated from field: string data_url = 1;
+   */
+  dataUrl: string;
+};
+
+/**
+ * Describes the message hivekeep.v1.GetPhotoResponse.
+ * Use `create(GetPhotoResponseSchema)` to create a new message.
+ */
+export const GetPhotoResponseSchema: GenMessage<GetPhotoResponse> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_sync, 3);
 
 /**
  * @generated from message hivekeep.v1.PullResponse
@@ -139,7 +191,7 @@ export type PullResponse = Message<"hivekeep.v1.PullResponse"> & {
  * Use `create(PullResponseSchema)` to create a new message.
  */
 export const PullResponseSchema: GenMessage<PullResponse> = /*@__PURE__*/
-  messageDesc(file_hivekeep_v1_sync, 2);
+  messageDesc(file_hivekeep_v1_sync, 4);
 
 /**
  * @generated from message hivekeep.v1.PushRequest
@@ -156,7 +208,7 @@ export type PushRequest = Message<"hivekeep.v1.PushRequest"> & {
  * Use `create(PushRequestSchema)` to create a new message.
  */
 export const PushRequestSchema: GenMessage<PushRequest> = /*@__PURE__*/
-  messageDesc(file_hivekeep_v1_sync, 3);
+  messageDesc(file_hivekeep_v1_sync, 5);
 
 /**
  * @generated from message hivekeep.v1.PushResponse
@@ -180,7 +232,7 @@ export type PushResponse = Message<"hivekeep.v1.PushResponse"> & {
  * Use `create(PushResponseSchema)` to create a new message.
  */
 export const PushResponseSchema: GenMessage<PushResponse> = /*@__PURE__*/
-  messageDesc(file_hivekeep_v1_sync, 4);
+  messageDesc(file_hivekeep_v1_sync, 6);
 
 /**
  * @generated from message hivekeep.v1.Conflict
@@ -212,7 +264,7 @@ export type Conflict = Message<"hivekeep.v1.Conflict"> & {
  * Use `create(ConflictSchema)` to create a new message.
  */
 export const ConflictSchema: GenMessage<Conflict> = /*@__PURE__*/
-  messageDesc(file_hivekeep_v1_sync, 5);
+  messageDesc(file_hivekeep_v1_sync, 7);
 
 /**
  * Error detail of a failed Push: every bad change of the batch.
@@ -231,7 +283,7 @@ export type PushRejection = Message<"hivekeep.v1.PushRejection"> & {
  * Use `create(PushRejectionSchema)` to create a new message.
  */
 export const PushRejectionSchema: GenMessage<PushRejection> = /*@__PURE__*/
-  messageDesc(file_hivekeep_v1_sync, 6);
+  messageDesc(file_hivekeep_v1_sync, 8);
 
 /**
  * @generated from message hivekeep.v1.ChangeRejection
@@ -262,7 +314,7 @@ export type ChangeRejection = Message<"hivekeep.v1.ChangeRejection"> & {
  * Use `create(ChangeRejectionSchema)` to create a new message.
  */
 export const ChangeRejectionSchema: GenMessage<ChangeRejection> = /*@__PURE__*/
-  messageDesc(file_hivekeep_v1_sync, 7);
+  messageDesc(file_hivekeep_v1_sync, 9);
 
 /**
  * @generated from message hivekeep.v1.SubscribeRequest
@@ -279,7 +331,7 @@ export type SubscribeRequest = Message<"hivekeep.v1.SubscribeRequest"> & {
  * Use `create(SubscribeRequestSchema)` to create a new message.
  */
 export const SubscribeRequestSchema: GenMessage<SubscribeRequest> = /*@__PURE__*/
-  messageDesc(file_hivekeep_v1_sync, 8);
+  messageDesc(file_hivekeep_v1_sync, 10);
 
 /**
  * @generated from message hivekeep.v1.SubscribeResponse
@@ -303,7 +355,7 @@ export type SubscribeResponse = Message<"hivekeep.v1.SubscribeResponse"> & {
  * Use `create(SubscribeResponseSchema)` to create a new message.
  */
 export const SubscribeResponseSchema: GenMessage<SubscribeResponse> = /*@__PURE__*/
-  messageDesc(file_hivekeep_v1_sync, 9);
+  messageDesc(file_hivekeep_v1_sync, 11);
 
 /**
  * @generated from service hivekeep.v1.SyncService
@@ -339,6 +391,17 @@ export const SyncService: GenService<{
     methodKind: "server_streaming";
     input: typeof SubscribeRequestSchema;
     output: typeof SubscribeResponseSchema;
+  },
+  /**
+   * A photo a Pull with photo_refs named by reference: the data URL of the
+   * element of the inspection's photo_keys whose reference is `ref`.
+   *
+   * @generated from rpc hivekeep.v1.SyncService.GetPhoto
+   */
+  getPhoto: {
+    methodKind: "unary";
+    input: typeof GetPhotoRequestSchema;
+    output: typeof GetPhotoResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_hivekeep_v1_sync, 0);

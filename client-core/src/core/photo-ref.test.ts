@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { formatHlc } from "./hlc.ts";
+import { hasPhotoSets, isPhotoRef, payloadWithPhotoRefs, photoRef } from "./photo-ref.ts";
+
+/** A stand-in for SHA-256 (the core takes the hash as an argument): 43 base64url characters. */
+const sha256 = (text: string): string => {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
+  return h
+    .toString(36)
+    .padStart(43, "0")
+    .replace(/[^A-Za-z0-9_-]/g, "_");
+};
+
+const photo = (n: number) => `data:image/jpeg;base64,${"A".repeat(n)}`;
+
+describe("photo references", () => {
+  it("names a photo by the SHA-256 of its data URL: the same photo, the same reference", () => {
+    const ref = photoRef(photo(10), sha256);
+    expect(ref).toBe(`hkphoto:${sha256(photo(10))}`);
+    expect(ref).toHaveLength("hkphoto:".length + 43);
+    expect(photoRef(photo(10), sha256)).toBe(ref);
+    expect(photoRef(photo(11), sha256)).not.toBe(ref);
+    expect(isPhotoRef(ref)).toBe(true);
+    expect(isPhotoRef(photo(10))).toBe(false);
+    expect(isPhotoRef(`${ref}x`)).toBe(false);
+    expect(isPhotoRef(`hkphoto:${"+".repeat(43)}`)).toBe(false);
+  });
+
+  it("replaces the photos a change adds, keeps its removals, other columns and references", () => {
+    const tag = formatHlc({ ms: 1, counter: 0, node: "dev" });
+    const ref = photoRef(photo(3), sha256);
+    const payload = {
+      note: "brood on 6 frames",
+      photo_keys: { add: [photo(1), ref], remove: [tag] },
+    };
+    expect(payloadWithPhotoRefs("inspection", payload, sha256)).toEqual({
+      note: "brood on 6 frames",
+      photo_keys: { add: [photoRef(photo(1), sha256), ref], remove: [tag] },
+    });
+    // Inputs are not changed; a payload adding no photo is answered as it is.
+    expect(payload.photo_keys.add[0]).toBe(photo(1));
+    const removal = { photo_keys: { remove: [tag] } };
+    expect(payloadWithPhotoRefs("inspection", removal, sha256)).toBe(removal);
+    const hive = { name: "Linde", photo: photo(2) };
+    expect(payloadWithPhotoRefs("hive", hive, sha256)).toBe(hive);
+  });
+
+  it("knows which entities hold photo sets", () => {
+    expect(hasPhotoSets("inspection")).toBe(true);
+    expect(hasPhotoSets("hive")).toBe(false);
+    expect(hasPhotoSets("event")).toBe(false);
+  });
+});
