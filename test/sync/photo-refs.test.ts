@@ -27,7 +27,7 @@ const codeOf = (p: Promise<unknown>) =>
   );
 
 describe.each(databaseKinds)("photos by reference on %s", (kind) => {
-  const t = useTestServer(kind, { ...loginEnv, ...relaxedThrottle });
+  const t = useTestServer(kind, loginEnv, { throttle: relaxedThrottle });
 
   /** An inspection with photos a and b, and c added and removed again. */
   async function inspectionWithPhotos(s: TestServer) {
