@@ -9,4 +9,5 @@ export {
   type HivekeepClientOptions,
 } from "./device/create-client.ts";
 export type { NoticeKind, NoticeRecord, SyncNotice } from "./device/notices.ts";
+export { type DevicePhotos, defaultKeepDays, type PhotoState } from "./device/photos.ts";
 export type { QuarantinedItem, SyncStatus } from "./device/sync-engine.ts";

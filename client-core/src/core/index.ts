@@ -225,6 +225,8 @@ export {
   payloadWithPhotoRefs,
   photoRef,
   photoRefPrefix,
+  samePhoto,
+  withoutHeldPhotos,
 } from "./photo-ref.ts";
 export { maxQuotedLength, quote } from "./quote.ts";
 export {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { formatHlc } from "./hlc.ts";
-import { hasPhotoSets, isPhotoRef, payloadWithPhotoRefs, photoRef } from "./photo-ref.ts";
+import {
+  hasPhotoSets,
+  isPhotoRef,
+  payloadWithPhotoRefs,
+  photoRef,
+  samePhoto,
+  withoutHeldPhotos,
+} from "./photo-ref.ts";
 
 /** A stand-in for SHA-256 (the core takes the hash as an argument): 43 base64url characters. */
 const sha256 = (text: string): string => {
@@ -50,5 +57,41 @@ describe("photo references", () => {
     expect(hasPhotoSets("inspection")).toBe(true);
     expect(hasPhotoSets("hive")).toBe(false);
     expect(hasPhotoSets("event")).toBe(false);
+  });
+});
+
+describe("a replica holding photos in full and by reference", () => {
+  const tag = formatHlc({ ms: 5, counter: 0, node: "dev-a" });
+  const other = formatHlc({ ms: 6, counter: 0, node: "dev-b" });
+  const [p, q] = [photo(1), photo(2)];
+
+  it("knows a photo and its reference as the same photo", () => {
+    expect(samePhoto(p, p, sha256)).toBe(true);
+    expect(samePhoto(p, photoRef(p, sha256), sha256)).toBe(true);
+    expect(samePhoto(photoRef(p, sha256), p, sha256)).toBe(true);
+    expect(samePhoto(photoRef(p, sha256), photoRef(p, sha256), sha256)).toBe(true);
+    expect(samePhoto(p, q, sha256)).toBe(false);
+    expect(samePhoto(p, photoRef(q, sha256), sha256)).toBe(false);
+    expect(samePhoto(photoRef(p, sha256), photoRef(q, sha256), sha256)).toBe(false);
+  });
+
+  it("drops from a pulled change the photos the row holds in full under the change's tag", () => {
+    const held = { photo_keys: { adds: [{ tag, value: p }], removed: [] } };
+    const echo = {
+      entity: "inspection" as const,
+      hlc: tag,
+      payload: { photo_keys: { add: [photoRef(p, sha256), photoRef(q, sha256)] } },
+    };
+    expect(withoutHeldPhotos(echo, held, sha256).payload).toEqual({
+      photo_keys: { add: [photoRef(q, sha256)] },
+    });
+    const only = { ...echo, payload: { note: "x", photo_keys: { add: [photoRef(p, sha256)] } } };
+    expect(withoutHeldPhotos(only, held, sha256).payload).toEqual({ note: "x" });
+    // Another change's tag, a row that holds the reference, or no row: the change as it came.
+    const another = { ...echo, hlc: other };
+    expect(withoutHeldPhotos(another, held, sha256)).toBe(another);
+    const byRef = { photo_keys: { adds: [{ tag, value: photoRef(p, sha256) }], removed: [] } };
+    expect(withoutHeldPhotos(echo, byRef, sha256)).toBe(echo);
+    expect(withoutHeldPhotos(echo, undefined, sha256)).toBe(echo);
   });
 });

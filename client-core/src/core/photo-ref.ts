@@ -16,8 +16,9 @@
  */
 import type { EntityName } from "./entities.ts";
 import { entities } from "./entities.ts";
+import type { Hlc } from "./hlc.ts";
 import type { Values } from "./merge.ts";
-import type { OrSetPatch } from "./or-set.ts";
+import type { OrSetPatch, OrSetState } from "./or-set.ts";
 
 /** SHA-256 of the UTF-8 of `text`, base64url without padding (43 characters). */
 export type PhotoHash = (text: string) => string;
@@ -73,4 +74,54 @@ export function payloadWithPhotoRefs(entity: EntityName, payload: Values, hash: 
     };
   }
   return out ?? payload;
+}
+
+/**
+ * The same photo: equal values, or a photo and its reference. A replica holds a photo it added
+ * itself in full and one pulled by reference; the photo operations compare with this.
+ */
+export function samePhoto(a: string, b: string, hash: PhotoHash): boolean {
+  if (a === b) return true;
+  const aRef = isPhotoRef(a);
+  if (aRef === isPhotoRef(b)) return false;
+  return aRef ? photoRef(b, hash) === a : photoRef(a, hash) === b;
+}
+
+/**
+ * The live tags of `photo` in a set: of the adds of that photo, in full or by reference when
+ * `hash` is given (a device), else of exactly that value (the server holds photos only).
+ */
+export function photoTags(state: OrSetState, photo: string, hash: PhotoHash | undefined): Hlc[] {
+  return state.adds
+    .filter((a) => (hash === undefined ? a.value === photo : samePhoto(a.value, photo, hash)))
+    .map((a) => a.tag);
+}
+
+/**
+ * A pulled change without the photos the row already holds in full under the change's own tag:
+ * the device's own photo coming back by reference (its echo, or a page pulled again). Joined as
+ * it came, the set would hold the photo twice, in full and by reference, under one tag. The same
+ * object when nothing is dropped.
+ */
+export function withoutHeldPhotos<C extends { entity: EntityName; hlc: string; payload: Values }>(
+  change: C,
+  held: Values | undefined,
+  hash: PhotoHash,
+): C {
+  let payload: Values | undefined;
+  for (const column of photoColumns(change.entity)) {
+    const patch = change.payload[column] as OrSetPatch | undefined;
+    const set = held?.[column] as OrSetState | undefined;
+    if (!patch?.add?.length || set === undefined) continue;
+    const mine = set.adds.filter((a) => a.tag === change.hlc && !isPhotoRef(a.value));
+    if (mine.length === 0) continue;
+    const refs = new Set(mine.map((a) => photoRef(a.value, hash)));
+    const add = patch.add.filter((value) => !refs.has(value));
+    if (add.length === patch.add.length) continue;
+    payload ??= { ...change.payload };
+    if (add.length > 0) payload[column] = { ...patch, add };
+    else if (patch.remove?.length) payload[column] = { remove: patch.remove };
+    else delete payload[column];
+  }
+  return payload === undefined ? change : { ...change, payload };
 }

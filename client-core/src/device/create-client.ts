@@ -33,6 +33,8 @@ import { type AccountRecord, lastAccount, rememberAccount } from "./accounts.ts"
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
 import { listNotices, noticesTable, type SyncNotice } from "./notices.ts";
+import { devicePhotoHash } from "./photo-hash.ts";
+import { type DevicePhotos, devicePhotos } from "./photos.ts";
 import { readPushResponse } from "./push-delegate.ts";
 import { type RemovedRecords, removedRecords } from "./removed.ts";
 import { entityTables, openReplicaDb, type ReplicaDb } from "./replica-db.ts";
@@ -112,6 +114,11 @@ export interface HivekeepClient extends RecordClients {
    */
   /** Records deleted (on another device) as the replica last held them, with when. */
   readonly removed: RemovedRecords;
+  /**
+   * Photos by reference (photos.ts): `resolve` gives what to show for a value of an
+   * inspection's `photoKeys` (a data URL as it is; a reference from this device or fetched).
+   */
+  readonly photos: DevicePhotos;
   readonly notices: {
     list(): Promise<SyncNotice[]>;
     live(): Observable<SyncNotice[]>;
@@ -216,6 +223,7 @@ export async function createHivekeepClient(
   let token: string | undefined;
   const sync = createSyncClient({
     baseUrl,
+    photoRefs: true,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     headers: (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {}),
   });
@@ -266,6 +274,11 @@ export async function createHivekeepClient(
     ...(options.intervalMs ? { intervalMs: options.intervalMs } : {}),
   });
 
+  const photos = devicePhotos(
+    db,
+    async (inspectionId, ref) => (await feed.getPhoto({ inspectionId, ref })).dataUrl,
+    () => clock.nowMs(),
+  );
   const store: ReplicaStore = dexieStore(db, {
     clock,
     metaOnWrite: () => clock.meta(),
@@ -279,6 +292,16 @@ export async function createHivekeepClient(
     now: () => new Date(clock.nowMs()),
     newId: () => uuidv7(),
     stamp: () => clock.stamp(),
+    photoHash: devicePhotoHash,
+    async photoOf(inspectionId, ref) {
+      const state = await photos.resolve(inspectionId, ref);
+      if (state.kind === "ready") return state.src;
+      if (state.reason === "gone") return undefined;
+      throw new ConnectError(
+        `a photo of inspection ${inspectionId} is not on this device and the server cannot be reached (${state.reason}): connect and try again`,
+        Code.Unavailable,
+      );
+    },
   };
   const local = createRouterTransport(
     recordServices(() => session),
@@ -298,6 +321,23 @@ export async function createHivekeepClient(
       },
     },
   );
+
+  // After each sync that reached the feed's end, the leader fetches the photos of recent visits
+  // (one run at a time), so they are there offline.
+  let keeping: Promise<unknown> | undefined;
+  let keptAfter: Date | undefined;
+  const unsubscribeKeep = engine.subscribe((status) => {
+    const synced = status.lastSyncedAt;
+    if (!status.leader || !status.online || synced === undefined || keeping) return;
+    if (keptAfter !== undefined && synced <= keptAfter) return;
+    keptAfter = synced;
+    keeping = photos
+      .keepRecent()
+      .catch(() => 0)
+      .finally(() => {
+        keeping = undefined;
+      });
+  });
 
   // The outbox is shared by every tab: a write in any of them is pushed by the leader.
   const outboxWatch = liveQuery(() => db.outbox.count()).subscribe({
@@ -327,6 +367,7 @@ export async function createHivekeepClient(
       discard: (id) => engine.discard(id),
     },
     removed: removedRecords(store, account.organizationId, node),
+    photos,
     notices: {
       list: () => listNotices(db),
       live: () => watch(dbName, () => listNotices(db), { tables: [noticesTable] }),
@@ -336,6 +377,8 @@ export async function createHivekeepClient(
     },
     async close() {
       engine.stop();
+      unsubscribeKeep();
+      await keeping;
       worker?.terminate();
       outboxWatch.unsubscribe();
       db.close();

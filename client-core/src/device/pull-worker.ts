@@ -36,6 +36,7 @@ async function handle(request: PullRequestMessage): Promise<PullReplyMessage> {
     const { token } = request;
     const sync = createFeedClient({
       baseUrl: request.baseUrl,
+      photoRefs: true,
       headers: (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {}),
     });
     const result = await pullFeed(

@@ -11,6 +11,8 @@
  * - `meta`: the cursor, the HLC clock, the measured server clock offset, who the replica is for.
  * - `notices` (version 3): what sync overrode or set aside of the user's work, until dismissed
  *   (notices.ts).
+ * - `photos` (version 4): photos the replica holds by reference (core/photo-ref.ts), fetched
+ *   when shown or ahead for recent visits, keyed by reference (photos.ts).
  *
  * Schema changes add a `version(n)` with an upgrade function; versions are never edited. A new
  * ordered index on a table that had none needs its upgrade to write `live` into that table's rows.
@@ -27,6 +29,18 @@ import type { Change } from "../core/change.ts";
 import { type EntityName, entities, entityNames } from "../core/entities.ts";
 import type { ScopedRowState } from "../core/merge-change.ts";
 import { noticesTable, type SyncNotice } from "./notices.ts";
+
+export const photosTable = "photos";
+
+/** A photo held by reference, fetched (photos.ts). */
+export interface CachedPhoto {
+  /** "hkphoto:…" (core/photo-ref.ts). */
+  readonly ref: string;
+  /** The photo, a data:image/ URL. */
+  readonly dataUrl: string;
+  /** When it was last shown or fetched (ms): what is kept longest. */
+  readonly usedAt: number;
+}
 
 export interface DeviceRow extends ScopedRowState {
   readonly id: string;
@@ -158,6 +172,7 @@ function stores(): Record<string, string> {
 
 export type ReplicaDb = Dexie & {
   notices: EntityTable<SyncNotice, "key">;
+  photos: EntityTable<CachedPhoto, "ref">;
   outbox: EntityTable<OutboxEntry, "seq">;
   quarantine: EntityTable<QuarantineEntry, "seq">;
   meta: EntityTable<MetaEntry, "key">;
@@ -191,6 +206,8 @@ export function openReplicaDb(name: string, options: ReplicaDbOptions = {}): Rep
     });
   // Notices of overridden work (issue 25): a new table, nothing to rewrite.
   db.version(3).stores({ ...stores(), [noticesTable]: "key" });
+  // Photos by reference (issue 29): a new table, nothing to rewrite (photos already in rows stay).
+  db.version(4).stores({ ...stores(), [noticesTable]: "key", [photosTable]: "ref, usedAt" });
   return db;
 }
 

@@ -19,6 +19,7 @@ import type { EntityName } from "../core/entities.ts";
 import type { Hlc } from "../core/hlc.ts";
 import { mergeChange } from "../core/merge-change.ts";
 import { withPending } from "../core/pending.ts";
+import { withoutHeldPhotos } from "../core/photo-ref.ts";
 import { deviceRow, readRows, stateOf } from "./dexie-store.ts";
 import { exclusive } from "./exclusive.ts";
 import {
@@ -28,6 +29,7 @@ import {
   type SyncNotice,
   withWinners,
 } from "./notices.ts";
+import { devicePhotoHash } from "./photo-hash.ts";
 import {
   type DeviceRow,
   entityTable,
@@ -73,10 +75,12 @@ export async function applyPulled(
       const rows = await readRows(tx, changes);
       const before = new Map(rows);
       const dirty = new Map<EntityName, Map<string, DeviceRow>>();
-      for (const change of changes) {
-        if (maxSeen === undefined || change.hlc > maxSeen) maxSeen = change.hlc;
-        const key = rowKey(change.entity, change.entityId);
+      for (const pulled of changes) {
+        if (maxSeen === undefined || pulled.hlc > maxSeen) maxSeen = pulled.hlc;
+        const key = rowKey(pulled.entity, pulled.entityId);
         const current = rows.get(key);
+        // Photos come by reference; one this device added itself it holds in full (photo-ref.ts).
+        const change = withoutHeldPhotos(pulled, current?.values, devicePhotoHash);
         const merged = mergeChange(current && stateOf(current), change);
         // The confirmed base takes every pulled change, even one the row's newer pending values
         // hide: it is what the row falls back to when those are discarded.

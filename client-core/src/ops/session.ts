@@ -6,6 +6,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { CommandContext } from "../core/commands/context.ts";
 import type { Hlc } from "../core/hlc.ts";
+import type { PhotoHash } from "../core/photo-ref.ts";
 import type { ReplicaStore } from "./replica-store.ts";
 import type { StatsSource } from "./stats-source.ts";
 
@@ -27,6 +28,14 @@ export interface OpsSession {
    * after the read is later than the rows it edits.
    */
   stamp(): Hlc;
+  /** As `CommandContext.photoHash`: a device's replica holds pulled photos by reference. */
+  readonly photoHash?: PhotoHash;
+  /**
+   * A device: the photo (data URL) of a value of an inspection's photos held by reference, read
+   * from the device or fetched; undefined when it was removed meanwhile; throws ConnectError
+   * when it cannot be had (offline). What a backup writes instead of the reference.
+   */
+  readonly photoOf?: (inspectionId: string, ref: string) => Promise<string | undefined>;
 }
 
 /** How the services find the session of a call (the caller travels in the context values). */
@@ -39,5 +48,6 @@ export function commandContext(session: OpsSession): CommandContext {
     authorId: session.userId,
     newId: () => session.newId(),
     stamp: () => session.stamp(),
+    ...(session.photoHash ? { photoHash: session.photoHash } : {}),
   };
 }

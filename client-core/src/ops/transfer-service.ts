@@ -14,6 +14,7 @@ import {
 } from "@hivekeep/proto";
 import { rowKey } from "../core/change.ts";
 import { type EntityName, entityNames } from "../core/entities.ts";
+import { isPhotoRef } from "../core/photo-ref.ts";
 import { type BackupSource, recordOf, writeBackup } from "../core/transfer/backup.ts";
 import { isTimeZone } from "../core/transfer/csv.ts";
 import { idsToLookUp, type OrganizationFacts, planImport } from "../core/transfer/plan.ts";
@@ -25,7 +26,7 @@ import {
   type KnownPlaces,
   needsKnownPlaces,
 } from "../core/transfer/read-file.ts";
-import type { ImportProblem, ReadFile, RecordSet } from "../core/transfer/record-set.ts";
+import type { ImportProblem, ReadFile, RecordRow, RecordSet } from "../core/transfer/record-set.ts";
 import { invalidArgument } from "./errors.ts";
 import type { Filter, ListQuery } from "./query.ts";
 import type { ReplicaReader } from "./replica-store.ts";
@@ -42,6 +43,31 @@ export const exportChunkLength = 256 * 1024;
  * personal tasks only the caller's own), every treatment (deleted ones are the register's trail)
  * and, after the live events, the tombstoned TREATMENT events.
  */
+/**
+ * Records with the photos a device holds by reference (core/photo-ref.ts) as the photos
+ * themselves, as a backup carries them: read from the device or fetched (an export that cannot
+ * get one fails, unavailable, rather than write a file without it); a photo removed meanwhile is
+ * left out. Records with no reference are answered as they are.
+ */
+async function withPhotos(
+  s: OpsSession,
+  entity: EntityName,
+  records: RecordRow[],
+): Promise<RecordRow[]> {
+  const photoOf = s.photoOf;
+  if (photoOf === undefined || entity !== "inspection") return records;
+  return Promise.all(
+    records.map(async (record) => {
+      const keys = record.photo_keys;
+      if (!Array.isArray(keys) || !keys.some((k) => isPhotoRef(String(k)))) return record;
+      const photos = await Promise.all(
+        keys.map((k) => (isPhotoRef(String(k)) ? photoOf(record.id, String(k)) : String(k))),
+      );
+      return { ...record, photo_keys: photos.filter((p) => p !== undefined) };
+    }),
+  );
+}
+
 function backupSource(s: OpsSession, name: string): BackupSource {
   const readable: Filter = { readableBy: s.userId };
   async function* pagesOf(entity: EntityName, query: Omit<ListQuery, "offset" | "limit">) {
@@ -49,7 +75,12 @@ function backupSource(s: OpsSession, name: string): BackupSource {
     // Keyset paging in id order: each page one read from where the last one ended.
     for (let afterId = ""; ; ) {
       const { rows } = await s.store.read((r) => r.list(entity, { ...query, afterId, limit }));
-      if (rows.length > 0) yield rows.map((row) => recordOf(entity, row));
+      if (rows.length > 0)
+        yield await withPhotos(
+          s,
+          entity,
+          rows.map((row) => recordOf(entity, row)),
+        );
       const last = rows.at(-1);
       if (rows.length < limit || last === undefined) return;
       afterId = last.id;
@@ -77,10 +108,12 @@ function backupSource(s: OpsSession, name: string): BackupSource {
       }
     },
     byIds: (entity, ids) =>
-      s.store.read(async (r) => {
-        const rows = await Promise.all(ids.map((id) => r.get(entity, id, { evenDeleted: true })));
-        return rows.flatMap((row) => (row === undefined ? [] : [recordOf(entity, row)]));
-      }),
+      s.store
+        .read(async (r) => {
+          const rows = await Promise.all(ids.map((id) => r.get(entity, id, { evenDeleted: true })));
+          return rows.flatMap((row) => (row === undefined ? [] : [recordOf(entity, row)]));
+        })
+        .then((records) => withPhotos(s, entity, records)),
   };
 }
 

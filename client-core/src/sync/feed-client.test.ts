@@ -5,16 +5,19 @@ import { encodePullRequest, syncServiceName } from "./feed-client.ts";
 
 describe("feed client", () => {
   it.each([
-    ["", 0],
-    ["", 5000],
-    ["0000000000000042", 500],
-    ["ö-cursor", -1],
-    ["x".repeat(300), 2_147_483_647],
-  ])("encodes PullRequest{%j, %i} as protobuf-es does", (cursor, limit) => {
-    expect(encodePullRequest(cursor, limit)).toEqual(
-      toBinary(PullRequestSchema, create(PullRequestSchema, { cursor, limit })),
-    );
-  });
+    ["", 0, false],
+    ["", 5000, true],
+    ["0000000000000042", 500, true],
+    ["ö-cursor", -1, false],
+    ["x".repeat(300), 2_147_483_647, true],
+  ])(
+    "encodes PullRequest{%j, %i, photoRefs %s} as protobuf-es does",
+    (cursor, limit, photoRefs) => {
+      expect(encodePullRequest(cursor, limit, photoRefs)).toEqual(
+        toBinary(PullRequestSchema, create(PullRequestSchema, { cursor, limit, photoRefs })),
+      );
+    },
+  );
 
   it("names the service and its methods as sync.proto does", () => {
     expect(syncServiceName).toBe(SyncService.typeName);
@@ -24,6 +27,7 @@ describe("feed client", () => {
     expect(PullRequestSchema.fields.map((f) => [f.name, f.number])).toEqual([
       ["cursor", 1],
       ["limit", 2],
+      ["photo_refs", 3],
     ]);
   });
 });

@@ -26,6 +26,11 @@ export interface SyncClientOptions {
   readonly fetch?: typeof globalThis.fetch;
   /** Headers for every call, e.g. `{ authorization: "Bearer …" }`. */
   readonly headers?: () => RequestInit["headers"];
+  /**
+   * Pull photos by reference (PullRequest.photo_refs; core/photo-ref.ts), as a device does:
+   * it fetches a photo when it is shown. Default false: the feed as stored.
+   */
+  readonly photoRefs?: boolean;
 }
 
 export interface FeedClient {
@@ -59,11 +64,15 @@ export async function bodyBytes(response: Response): Promise<Uint8Array> {
   }
 }
 
-/** PullRequest { cursor = 1; limit = 2 } (sync.proto), as protobuf-es would write it. */
-export function encodePullRequest(cursor: string, limit: number): Uint8Array {
+/**
+ * PullRequest { cursor = 1; limit = 2; photo_refs = 3 } (sync.proto), as protobuf-es would write
+ * it.
+ */
+export function encodePullRequest(cursor: string, limit: number, photoRefs = false): Uint8Array {
   const w = new BinaryWriter();
   if (cursor !== "") w.tag(1, 2).string(cursor);
   if (limit !== 0) w.tag(2, 0).int32(limit);
+  if (photoRefs) w.tag(3, 0).bool(true);
   return w.finish();
 }
 
@@ -123,7 +132,7 @@ export function syncCall(options: SyncClientOptions) {
 export function createFeedClient(options: SyncClientOptions): FeedClient {
   const call = syncCall(options);
   const pullResponse = (cursor: string, limit: number, signal?: AbortSignal) =>
-    call("Pull", encodePullRequest(cursor, limit), signal);
+    call("Pull", encodePullRequest(cursor, limit, options.photoRefs), signal);
   return {
     async pull(cursor, limit = 0, signal) {
       return decoded(

@@ -1,4 +1,5 @@
 import type { Hlc } from "../hlc.ts";
+import type { PhotoHash } from "../photo-ref.ts";
 
 /**
  * What a domain command needs from its surroundings; the server and every
@@ -13,4 +14,9 @@ export interface CommandContext {
   newId(): string;
   /** A fresh HLC, greater than every stamp this node has issued or seen. */
   stamp(): Hlc;
+  /**
+   * Where photos may be held by reference (a device: core/photo-ref.ts), the hash that tells a
+   * photo and its reference for the same photo; absent on the server, which holds photos only.
+   */
+  readonly photoHash?: PhotoHash;
 }

@@ -11,7 +11,8 @@ import type { Change } from "../change.ts";
 import { invalid, notFound } from "../domain-error.ts";
 import { columnSpec, entities } from "../entities.ts";
 import { checkHappened } from "../happened.ts";
-import { type OrSetState, orSetTags, orSetValues } from "../or-set.ts";
+import type { OrSetState } from "../or-set.ts";
+import { photoTags } from "../photo-ref.ts";
 import { upsert } from "./change-builders.ts";
 import type { CommandContext } from "./context.ts";
 import {
@@ -133,7 +134,7 @@ export function addInspectionPhoto(
 ): Change[] {
   const value = checkPhoto("photo", photo);
   if (current === undefined) throw notFound("inspection", inspectionId);
-  if (orSetValues(current.photoKeys).includes(value)) return [];
+  if (photoTags(current.photoKeys, value, ctx.photoHash).length > 0) return [];
   const patch = { add: [value] };
   const change = upsert(ctx, "inspection", current.id, current.scopeId, { photo_keys: patch });
   checkPhotoCount("photo", current.photoKeys, patch, change.hlc);
@@ -155,7 +156,7 @@ export function removeInspectionPhoto(
 ): Change[] {
   if (photo === "") throw invalid("photo", "photo is required");
   if (current === undefined) throw notFound("inspection", inspectionId);
-  const tags = orSetTags(current.photoKeys, photo);
+  const tags = photoTags(current.photoKeys, photo, ctx.photoHash);
   const most = columnSpec("inspection", "photo_keys").maxElements ?? tags.length;
   const changes: Change[] = [];
   for (let i = 0; i < tags.length; i += most) {
