@@ -117,6 +117,41 @@ browserSuite("PWA: photos of an inspection", () => {
     expect(desktop.pageErrors).toEqual([]);
   });
 
+  it("a new device gets an old visit's photo by reference and fetches it when shown", async () => {
+    const { apiary } = await rpc(app.server, "ApiaryService/CreateApiary", { name: "Old yard" });
+    const { hive } = await rpc(app.server, "HiveService/CreateHive", {
+      name: "Archive",
+      apiaryId: apiary.id,
+    });
+    const { inspection } = await rpc(app.server, "InspectionService/CreateInspection", {
+      hiveId: hive.id,
+      date: new Date(Date.now() - 90 * 86_400_000).toISOString(),
+    });
+    const photo = `data:image/png;base64,${pngImage(600).toString("base64")}`;
+    await rpc(app.server, "InspectionService/AddInspectionPhoto", {
+      inspectionId: inspection.id,
+      photo,
+    });
+    const { page, pageErrors } = await app.openPage({ serviceWorkers: "block" });
+    const fetched: string[] = [];
+    page.on("request", (r) => {
+      // Of this inspection: the photos of recent visits (the other tests') are fetched ahead.
+      if (r.url().endsWith("/GetPhoto") && r.postData()?.includes(inspection.id)) {
+        fetched.push(r.url());
+      }
+    });
+    await page.goto(`${app.server.url}/inspections/${inspection.id}`);
+    // The first sync brought the reference; the photo comes when the page shows it, once.
+    const thumb = page.getByRole("button", { name: "View photo 1 large" }).locator("img");
+    await expect.poll(() => thumb.getAttribute("src"), { timeout: 30_000 }).toMatch(/^blob:/);
+    expect(fetched).toHaveLength(1);
+    await page.getByRole("button", { name: "View photo 1 large" }).click();
+    const image = page.getByRole("dialog", { name: "Photo 1 of 1" }).getByRole("img");
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(600);
+    expect(fetched).toHaveLength(1);
+    expect(pageErrors).toEqual([]);
+  });
+
   it("takes at most the limit from a bigger pick, names the rest, then offers no more", async () => {
     const { apiary } = await rpc(app.server, "ApiaryService/CreateApiary", { name: "Photo yard" });
     const { hive } = await rpc(app.server, "HiveService/CreateHive", {

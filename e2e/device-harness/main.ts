@@ -14,9 +14,13 @@ declare global {
 }
 
 window.hivekeepBench = bench;
-window.hivekeepReady = createHivekeepClient({ baseUrl: location.origin }).then((client) => {
-  window.hivekeep = client;
-  const state = document.getElementById("state");
-  if (state) state.textContent = "ready";
-  return client;
-});
+// `?photoRefs=0`: photos in their rows (the photo benchmark's baseline).
+const photoRefs = new URLSearchParams(location.search).get("photoRefs") !== "0";
+window.hivekeepReady = createHivekeepClient({ baseUrl: location.origin, photoRefs }).then(
+  (client) => {
+    window.hivekeep = client;
+    const state = document.getElementById("state");
+    if (state) state.textContent = "ready";
+    return client;
+  },
+);

@@ -76,6 +76,12 @@ export interface HivekeepClientOptions {
    * `permission_denied`, as the server would, before it touches the replica.
    */
   readonly readOnly?: boolean;
+  /**
+   * Pull photos by reference and fetch each when shown (default true: devices/photos.ts). false:
+   * photos travel in their rows through every first sync, as before issue 29 (the benchmark's
+   * baseline).
+   */
+  readonly photoRefs?: boolean;
 }
 
 export interface HivekeepClient extends RecordClients {
@@ -223,7 +229,7 @@ export async function createHivekeepClient(
   let token: string | undefined;
   const sync = createSyncClient({
     baseUrl,
-    photoRefs: true,
+    photoRefs: options.photoRefs ?? true,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     headers: (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {}),
   });
@@ -251,7 +257,9 @@ export async function createHivekeepClient(
   const nav = (globalThis as { navigator?: Navigator }).navigator;
   const useWorker =
     options.pullInWorker ?? (typeof Worker !== "undefined" && typeof window !== "undefined");
-  const worker = useWorker ? createWorkerPull(baseUrl, dbName) : undefined;
+  const worker = useWorker
+    ? createWorkerPull(baseUrl, dbName, options.photoRefs ?? true)
+    : undefined;
   const engine: SyncEngine = new SyncEngine({
     db,
     transport,

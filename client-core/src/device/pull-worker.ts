@@ -15,6 +15,8 @@ export interface PullRequestMessage {
   readonly dbName: string;
   readonly limit: number;
   readonly token: string | undefined;
+  /** Photos by reference (HivekeepClientOptions.photoRefs). */
+  readonly photoRefs: boolean;
 }
 
 export type PullReplyMessage =
@@ -36,7 +38,7 @@ async function handle(request: PullRequestMessage): Promise<PullReplyMessage> {
     const { token } = request;
     const sync = createFeedClient({
       baseUrl: request.baseUrl,
-      photoRefs: true,
+      photoRefs: request.photoRefs,
       headers: (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {}),
     });
     const result = await pullFeed(

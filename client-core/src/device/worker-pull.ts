@@ -17,7 +17,7 @@ export interface WorkerPull {
   terminate(): void;
 }
 
-export function createWorkerPull(baseUrl: string, dbName: string): WorkerPull {
+export function createWorkerPull(baseUrl: string, dbName: string, photoRefs = true): WorkerPull {
   const waiting = new Map<number, (reply: PullReplyMessage) => void>();
   let nextId = 0;
   // Started on the first pull that needs it (a long feed), so a small account never loads it.
@@ -45,7 +45,7 @@ export function createWorkerPull(baseUrl: string, dbName: string): WorkerPull {
           if ("error" in reply) reject(new ConnectError(reply.error.message, reply.error.code));
           else resolve(reply.result);
         });
-        const request: PullRequestMessage = { id, baseUrl, dbName, limit, token };
+        const request: PullRequestMessage = { id, baseUrl, dbName, limit, token, photoRefs };
         worker().postMessage(request);
       });
     },

@@ -593,6 +593,10 @@ const es: Translation<"many"> = {
   },
   inspections: {
     photoOf: "Foto {{n}} de {{count}}",
+    photoLoading: "Cargando la foto …",
+    photoOffline: "Aún no está en este dispositivo: se muestra con conexión.",
+    photoGone: "Esta foto se ha eliminado.",
+    photoLoadFailed: "No se pudo cargar la foto.",
     zoomIn: "Ampliar",
     zoomOut: "Reducir",
     zoomReset: "Ajustar a la pantalla",

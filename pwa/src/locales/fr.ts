@@ -599,6 +599,10 @@ const fr: Translation<"many"> = {
   },
   inspections: {
     photoOf: "Photo {{n}} sur {{count}}",
+    photoLoading: "Chargement de la photo …",
+    photoOffline: "Pas encore sur cet appareil : affichée en ligne.",
+    photoGone: "Cette photo a été supprimée.",
+    photoLoadFailed: "La photo n’a pas pu être chargée.",
     zoomIn: "Agrandir",
     zoomOut: "Réduire",
     zoomReset: "Adapter à l’écran",

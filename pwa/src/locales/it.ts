@@ -589,6 +589,10 @@ const it: Translation<"many"> = {
   },
   inspections: {
     photoOf: "Foto {{n}} di {{count}}",
+    photoLoading: "Caricamento della foto …",
+    photoOffline: "Non ancora su questo dispositivo: visibile online.",
+    photoGone: "Questa foto è stata rimossa.",
+    photoLoadFailed: "Impossibile caricare la foto.",
     zoomIn: "Ingrandisci",
     zoomOut: "Riduci",
     zoomReset: "Adatta allo schermo",

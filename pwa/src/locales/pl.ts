@@ -607,6 +607,10 @@ const pl: Translation<"few" | "many"> = {
   },
   inspections: {
     photoOf: "Zdjęcie {{n}} z {{count}}",
+    photoLoading: "Wczytywanie zdjęcia …",
+    photoOffline: "Jeszcze nie na tym urządzeniu: widoczne online.",
+    photoGone: "To zdjęcie usunięto.",
+    photoLoadFailed: "Nie udało się wczytać zdjęcia.",
     zoomIn: "Powiększ",
     zoomOut: "Pomniejsz",
     zoomReset: "Dopasuj do ekranu",

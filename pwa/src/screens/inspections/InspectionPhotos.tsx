@@ -51,7 +51,7 @@ export function Photos(props: { readonly inspection: Inspection; readonly readOn
                 aria-label={t("viewPhoto", { n: n + 1 })}
                 onClick={() => setViewing(n)}
               >
-                <PhotoThumb photo={p} alt="" />
+                <PhotoThumb photo={p} alt="" inspectionId={inspection.id} />
               </button>
               {!readOnly && (
                 <ConfirmButton
@@ -83,6 +83,7 @@ export function Photos(props: { readonly inspection: Inspection; readonly readOn
       )}
       {viewing !== undefined && photos[viewing] !== undefined && (
         <PhotoViewer
+          inspectionId={inspection.id}
           photos={photos}
           index={viewing}
           onIndex={setViewing}

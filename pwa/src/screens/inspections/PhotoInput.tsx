@@ -11,6 +11,7 @@ import { errorText } from "../../ui/page.tsx";
 import { inspectionMessages } from "./messages.ts";
 import { PhotoError, preparePhoto } from "./photo.ts";
 import { useThumbnail } from "./thumbnail.ts";
+import { usePhoto } from "./use-photo.ts";
 
 /** How many more photos an inspection holding `count` can take (core's one limit). */
 export const photoRoom = (count: number): number => Math.max(0, maxInspectionPhotos - count);
@@ -122,8 +123,22 @@ export function PhotoStatus(props: {
  * A stored photo small, in a list: its thumbnail (thumbnail.ts) once made, the cell's background
  * until then, so a list never decodes its photos at full size.
  */
-export function PhotoThumb(props: { readonly photo: string; readonly alt: string }) {
-  const src = useThumbnail(props.photo);
+export function PhotoThumb(props: {
+  readonly photo: string;
+  readonly alt: string;
+  /** The inspection of a stored photo (one held by reference is fetched through it). */
+  readonly inspectionId?: string;
+}) {
+  const t = useMessages(inspectionMessages);
+  const state = usePhoto(props.inspectionId, props.photo);
+  const src = useThumbnail(state?.kind === "ready" ? state.src : undefined);
+  if (state?.kind === "missing") {
+    return (
+      <span className="photos__thumb photos__thumb--missing" role="img" aria-label={props.alt}>
+        {t(missingMessage[state.reason])}
+      </span>
+    );
+  }
   return src === undefined ? (
     // Named like the photo while it is made; with no name (the button around it has one) hidden.
     props.alt ? (
@@ -135,6 +150,13 @@ export function PhotoThumb(props: { readonly photo: string; readonly alt: string
     <img className="photos__thumb" src={src} alt={props.alt} decoding="async" />
   );
 }
+
+/** Why a photo cannot be shown, as a message key. */
+export const missingMessage = {
+  offline: "photoOffline",
+  gone: "photoGone",
+  failed: "photoLoadFailed",
+} as const;
 
 /** The line icons of the photo controls (PhotoInput's buttons and the viewer's). */
 export const iconProps = {

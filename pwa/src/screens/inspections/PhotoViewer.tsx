@@ -19,7 +19,8 @@ import {
 import { useMessages } from "../../i18n.ts";
 import { commonMessages } from "../../ui/messages.ts";
 import { inspectionMessages } from "./messages.ts";
-import { iconProps } from "./PhotoInput.tsx";
+import { iconProps, missingMessage } from "./PhotoInput.tsx";
+import { usePhoto } from "./use-photo.ts";
 import { type Box, fitted, fittedSize, panBy, type View, zoomAt, zoomStep } from "./zoom.ts";
 
 /** The history entry's mark: a back press while it is current closes the viewer. */
@@ -27,6 +28,8 @@ const historyMark = "hivekeepPhotoViewer";
 const isMarked = () => !!(history.state as Record<string, unknown> | null)?.[historyMark];
 
 export function PhotoViewer(props: {
+  /** The inspection the photos are of (a photo held by reference is fetched through it). */
+  readonly inspectionId?: string;
   readonly photos: readonly string[];
   readonly index: number;
   readonly onIndex: (index: number) => void;
@@ -128,7 +131,8 @@ export function PhotoViewer(props: {
   const go = (to: number) => {
     if (to >= 0 && to < photos.length) onIndex(to);
   };
-  const src = photos[index];
+  const shown = usePhoto(props.inspectionId, photos[index] ?? "");
+  const src = shown?.kind === "ready" ? shown.src : undefined;
   return (
     <dialog
       ref={dialog}
@@ -168,6 +172,10 @@ export function PhotoViewer(props: {
         onDoubleClick={onDoubleTap}
         onWheel={(e) => zoomBy(e.deltaY < 0 ? 1.2 : 1 / 1.2, fromCentre(e.clientX, e.clientY))}
       >
+        {shown === undefined && <p className="photo-viewer__note">{t("photoLoading")}</p>}
+        {shown?.kind === "missing" && (
+          <p className="photo-viewer__note">{t(missingMessage[shown.reason])}</p>
+        )}
         {src !== undefined && (
           <img
             key={src}

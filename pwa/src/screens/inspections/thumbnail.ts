@@ -77,9 +77,10 @@ export function thumbnailUrl(dataUrl: string): Promise<string> {
 }
 
 /** The thumbnail's URL once made; undefined until then (the cell shows its background). */
-export function useThumbnail(dataUrl: string): string | undefined {
+export function useThumbnail(dataUrl: string | undefined): string | undefined {
   const [url, setUrl] = useState<{ of: string; url: string } | undefined>();
   useEffect(() => {
+    if (dataUrl === undefined) return;
     let live = true;
     void thumbnailUrl(dataUrl).then((u) => {
       if (live) setUrl({ of: dataUrl, url: u });
@@ -88,5 +89,5 @@ export function useThumbnail(dataUrl: string): string | undefined {
       live = false;
     };
   }, [dataUrl]);
-  return url?.of === dataUrl ? url.url : undefined;
+  return dataUrl !== undefined && url?.of === dataUrl ? url.url : undefined;
 }
