@@ -16,6 +16,7 @@ export function usePhoto(inspectionId: string | undefined, value: string): Photo
     held ? { kind: "ready", src: value } : undefined,
   );
   const [attempt, setAttempt] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt (back online) fetches again.
   useEffect(() => {
     if (held) {
       setState({ kind: "ready", src: value });
