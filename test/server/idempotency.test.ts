@@ -4,6 +4,7 @@
  * malformed key are refused and write nothing; keys are per method and per user; after 24 hours
  * (the server clock, moved by the test) a key is forgotten and swept.
  */
+import { TaskService } from "@hivekeep/proto";
 import { localOrganizationId, localUserId } from "@hivekeep/server";
 import { describe, expect, it } from "vitest";
 import { idempotencyKeyTtlMs, lockSlot } from "../../server/src/store/idempotency-keys.ts";
@@ -45,6 +46,13 @@ describe.each(databaseKinds)("Idempotency-Key on %s", (kind) => {
       '"reading-0745"',
     );
     expect(again).toEqual(first);
+    const raw = await fetch(`${t.url}/hivekeep.v1.InspectionService/CreateInspection`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "Idempotency-Key": "reading-0745" },
+      body: JSON.stringify(reading),
+    });
+    expect(raw.headers.get("content-type")).toBe("application/json");
+    expect(await raw.json()).toEqual(first.body);
     expect((await pullAll(t, head)).changes).toEqual([]);
     expect(await listed(hiveId)).toBe(1);
     // Other Create calls too: the apiary's answer comes back, no second apiary.
@@ -52,6 +60,16 @@ describe.each(databaseKinds)("Idempotency-Key on %s", (kind) => {
     expect(apiaryAgain).toEqual(apiary);
     const apiaries = await t.call("ApiaryService/ListApiaries", {});
     expect(apiaries.body.page.total).toBe(1);
+  });
+
+  it("a binary protobuf client gets the first answer too", async () => {
+    const client = t.client(TaskService);
+    const headers = { "Idempotency-Key": "task-bin" };
+    const first = await client.createTask({ title: "Weigh" }, { headers });
+    const again = await client.createTask({ title: "Weigh" }, { headers });
+    expect(again.task?.id).toBe(first.task?.id);
+    const tasks = await client.listTasks({});
+    expect(tasks.tasks.filter((x) => x.title === "Weigh")).toHaveLength(1);
   });
 
   it("AddInspectionPhoto and CreateReadings take the header", async () => {

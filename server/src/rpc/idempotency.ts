@@ -112,6 +112,17 @@ export function idempotencyInterceptor(deps: Deps): Interceptor {
 const fingerprintOf = (req: UnaryRequest): string =>
   createHash("sha256").update(toBinary(req.method.input, req.message)).digest("hex");
 
+/**
+ * The headers of a replayed answer. What an interceptor answers replaces the handler's response
+ * headers, and a unary answer's only one is its Content-Type, which follows the request's
+ * (Connect: application/json or application/proto).
+ */
+function replayHeader(req: UnaryRequest): Headers {
+  const sent = req.header.get("content-type") ?? "";
+  const type = /^application\/(proto|json)\b/i.exec(sent)?.[1]?.toLowerCase() ?? "json";
+  return new Headers({ "content-type": `application/${type}` });
+}
+
 async function keyedCall(
   deps: Deps,
   slot: IdempotencySlot,
@@ -136,7 +147,7 @@ async function keyedCall(
         stream: false,
         service: req.service,
         method: req.method,
-        header: new Headers(),
+        header: replayHeader(req),
         trailer: new Headers(),
         message,
       };
