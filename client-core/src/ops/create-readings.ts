@@ -144,9 +144,11 @@ export async function createReadings(
     const changes: Change[] = [];
     /** The first reading of this call under each derived id: its values and date. */
     const firstOf = new Map<string, { reading: Reading; date: string }>();
+    const refusedEarly = new Set(problems.map((p) => p.index));
     const results = items.map(({ index, reading, date, id }) => {
       const answer = (inspectionId: string, status: ReadingStatus) => ({ inspectionId, status });
-      if (id !== undefined && date !== "") {
+      if (refusedEarly.has(index)) return answer("", ReadingStatus.UNSPECIFIED);
+      if (id !== undefined) {
         const row = storedRow.get(id);
         const first = firstOf.get(id);
         const before = row ? differs(row.values, reading, date) : undefined;
@@ -167,7 +169,6 @@ export async function createReadings(
         firstOf.set(id, { reading, date });
       }
       try {
-        if (date === "") return answer("", ReadingStatus.UNSPECIFIED);
         const timeline = timelineOf.get(reading.hiveId);
         const hive = timeline && {
           id: reading.hiveId,
@@ -217,7 +218,8 @@ function asValues(reading: Reading, date: string): Record<string, unknown> {
  * of them. The code is theirs when they share one (every hive unknown: not_found), else
  * invalid_argument.
  */
-function rejection(problems: readonly Problem[]): ConnectError {
+function rejection(unordered: readonly Problem[]): ConnectError {
+  const problems = [...unordered].sort((a, b) => a.index - b.index);
   const codes = new Set(problems.map((p) => p.code));
   const [only] = codes;
   const code =
