@@ -251,6 +251,32 @@ export async function notifyRoundTrips(db: Db, n: number): Promise<number[]> {
   }
 }
 
+/** The values of a reading's inspection columns a scale leaves out. */
+const readingColumns: Record<string, unknown> = {
+  note: "",
+  weather: "",
+  queen_seen: false,
+  eggs_seen: false,
+  covered_larva: false,
+  frames: 0,
+  brood_frames: 0,
+  stores: 0,
+  temperament: 0,
+  calmness: 0,
+  queen_cells: 0,
+  varroa: "",
+  super_added: false,
+};
+const inspectionTypes = `hive_id text, apiary_id text, queen_id text, date timestamptz,
+  note text, created_at timestamptz, weight_kg float8, temp_hive float8, temp_outside float8,
+  humidity_hive float8, humidity_outside float8, weather text, queen_seen boolean,
+  eggs_seen boolean, covered_larva boolean, frames integer, brood_frames integer,
+  stores integer, temperament integer, calmness integer, queen_cells integer, varroa text,
+  super_added boolean`;
+const eventTypes = `type integer, date timestamptz, apiary_id text, hive_id text,
+  queen_id text, ref_entity text, ref_id text, amount_kg float8, detail_json text,
+  author_id text, title text, created_at timestamptz`;
+
 /** One scale reading as the readings bench sends it (CreateReadings' JSON). */
 export interface BenchReading {
   readonly hiveId: string;
@@ -338,18 +364,23 @@ export function rawCreateReadings(
       const apiaryId = String(placement?.apiary_id ?? hive.apiary_id);
       const queenId = String(queen?.id ?? "");
       const id = crypto.randomUUID();
-      const inspection = {
+      // Every column, as CreateInspection's command writes a reading (left-out fields as 0,
+      // false or ""), in the order of inspectionColumns and eventColumns.
+      const inspection = Object.fromEntries(
+        names(inspectionColumns).map((c) => [c, readingColumns[c] ?? ""]),
+      );
+      Object.assign(inspection, {
         hive_id: r.hiveId,
         apiary_id: apiaryId,
         queen_id: queenId,
         date: r.date,
+        created_at: createdAt,
         weight_kg: r.weightKg,
         temp_hive: r.tempHive,
         temp_outside: r.tempOutside,
         humidity_hive: r.humidityHive,
         humidity_outside: r.humidityOutside,
-        created_at: createdAt,
-      };
+      });
       const event = {
         type: 5,
         date: r.date,
@@ -358,6 +389,8 @@ export function rawCreateReadings(
         queen_id: queenId,
         ref_entity: "inspection",
         ref_id: id,
+        amount_kg: 0,
+        detail_json: "",
         author_id: userId,
         title: "Inspection",
         created_at: createdAt,
@@ -387,25 +420,18 @@ export function rawCreateReadings(
     await Promise.all([
       tx.query(
         `insert into rpc_raw_inspections (organization_id, id, scope_id, clock, deleted, complete,
-           hive_id, apiary_id, queen_id, date, weight_kg, temp_hive, temp_outside, humidity_hive,
-           humidity_outside, created_at)
-         select $1, id, scope_id, clock::jsonb, false, true, hive_id, apiary_id, queen_id, date,
-           weight_kg, temp_hive, temp_outside, humidity_hive, humidity_outside, created_at
+           ${inspectionColumns})
+         select $1, id, scope_id, clock::jsonb, false, true, ${inspectionColumns}
          from jsonb_to_recordset($2::text::jsonb) as r(id text, scope_id text, clock text,
-           hive_id text, apiary_id text, queen_id text, date timestamptz, weight_kg float8,
-           temp_hive float8, temp_outside float8, humidity_hive float8, humidity_outside float8,
-           created_at timestamptz)`,
+           ${inspectionTypes})`,
         [organizationId, JSON.stringify(inspections)],
       ),
       tx.query(
         `insert into rpc_raw_events (organization_id, id, scope_id, clock, deleted, complete,
-           type, date, apiary_id, hive_id, queen_id, ref_entity, ref_id, author_id, title,
-           created_at)
-         select $1, id, scope_id, clock::jsonb, false, true, type, date, apiary_id, hive_id,
-           queen_id, ref_entity, ref_id, author_id, title, created_at
+           ${eventColumns})
+         select $1, id, scope_id, clock::jsonb, false, true, ${eventColumns}
          from jsonb_to_recordset($2::text::jsonb) as r(id text, scope_id text, clock text,
-           type integer, date timestamptz, apiary_id text, hive_id text, queen_id text,
-           ref_entity text, ref_id text, author_id text, title text, created_at timestamptz)`,
+           ${eventTypes})`,
         [organizationId, JSON.stringify(events)],
       ),
       tx.query(

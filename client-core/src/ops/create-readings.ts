@@ -27,7 +27,7 @@ import {
 } from "@hivekeep/proto";
 import { v5 as uuidv5 } from "uuid";
 import type { Change } from "../core/change.ts";
-import { createInspection } from "../core/commands/inspection.ts";
+import { createInspection, type InspectionFields } from "../core/commands/inspection.ts";
 import { DomainError, invalid } from "../core/domain-error.ts";
 import { idempotencyKeyProblem } from "../core/idempotency-key.ts";
 import { maxReadingsPerCall } from "../core/limits.ts";
@@ -42,6 +42,9 @@ const readingIdNamespace = "5b0c2c2e-8a4e-4f0e-9d0a-6a1f3c2b7e29";
 /** The id of the reading a hive's scale sent under `key`. */
 export const readingId = (hiveId: string, key: string): string =>
   uuidv5(`${hiveId}\u0000${key}`, readingIdNamespace);
+
+/** A reading's inspection fields besides its measurements: CreateInspection's defaults. */
+const noStockCard: InspectionFields = create(CreateInspectionRequestSchema);
 
 /** The measurement columns of a reading, as the inspection row holds them. */
 const measurements = [
@@ -174,15 +177,17 @@ export async function createReadings(
           id: reading.hiveId,
           ...pick(timelineAt(timeline, date)),
         };
-        const input = create(CreateInspectionRequestSchema, {
+        const made = createInspection(cc, hive, {
+          ...noStockCard,
           hiveId: reading.hiveId,
+          date,
+          id,
           weightKg: reading.weightKg,
           tempHive: reading.tempHive,
           tempOutside: reading.tempOutside,
           humidityHive: reading.humidityHive,
           humidityOutside: reading.humidityOutside,
         });
-        const made = createInspection(cc, hive, { ...input, date, id });
         changes.push(...made.changes);
         return answer(made.id, ReadingStatus.CREATED);
       } catch (err) {
