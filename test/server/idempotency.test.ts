@@ -91,6 +91,21 @@ describe.each(databaseKinds)("Idempotency-Key on %s", (kind) => {
     expect((await pullAll(t, head)).changes).toEqual([]);
   });
 
+  it("every other Create call of the record services takes the header too", async () => {
+    const calls: [string, object][] = [
+      ["QueenService/CreateQueen", { hiveId, year: 2026 }],
+      ["TreatmentService/CreateTreatment", { hiveId, product: "Oxalic acid" }],
+      ["HarvestService/CreateHarvest", { hiveId, amountKg: 12.5 }],
+    ];
+    for (const [path, body] of calls) {
+      const first = await keyed(path, body, `every-${path}`);
+      expect(first.status, JSON.stringify(first.body)).toBe(200);
+      const head = await feedHead(t);
+      expect(await keyed(path, body, `every-${path}`)).toEqual(first);
+      expect((await pullAll(t, head)).changes, path).toEqual([]);
+    }
+  });
+
   it("the same key with another body is failed_precondition and writes nothing", async () => {
     const head = await feedHead(t);
     const other = await keyed(
