@@ -124,7 +124,7 @@ describe.each(targetKinds)("CreateReadings on %s", (kind) => {
     expect(all.page.total).toBe(7);
   });
 
-  it("the same key for another hive is another reading; the same key with other values is refused", async () => {
+  it("the same key for another hive is another reading; a stored reading keeps its correction when sent again; one key twice in a call with other values is refused", async () => {
     const { apiaryId, hiveId } = await withApiaryAndHive(t);
     const other = (await callOk(t, "HiveService/CreateHive", { apiaryId, name: "Hive 2" })).hive.id;
     const date = "2026-03-02T00:00:00Z";
@@ -136,11 +136,24 @@ describe.each(targetKinds)("CreateReadings on %s", (kind) => {
       ],
     });
     expect(both.created).toBe(2);
+    // The beekeeper corrects the reading; the scale sends it again, as it measured it.
+    const id = both.results[0].inspectionId;
+    await callOk(t, "InspectionService/UpdateInspection", {
+      inspection: { id, date, weightKg: 19.5, note: "scale drifted" },
+    });
     const head = await feedHead(t);
+    const again = await callOk(t, "InspectionService/CreateReadings", {
+      readings: [{ ...r, hiveId }],
+    });
+    expect(again.results).toEqual([{ inspectionId: id, status: "READING_STATUS_ALREADY_STORED" }]);
+    expect((await pullAll(t, head)).changes).toEqual([]);
+    const kept = await callOk(t, "InspectionService/GetInspection", { id });
+    expect(kept.inspection).toMatchObject({ weightKg: 19.5, note: "scale drifted" });
+    // One key twice in one call with other values: the scale reused a key.
     const changed = await readings({
       readings: [
         { ...r, hiveId, idempotencyKey: "new" },
-        { ...r, hiveId, weightKg: 21 },
+        { ...r, hiveId, idempotencyKey: "new", weightKg: 21 },
       ],
     });
     const e = refused(changed, 400);

@@ -11,8 +11,10 @@
  * sent again, in a retried or an overlapping batch, or twice in one batch, it is found, not
  * written, and answered ALREADY_STORED with its id. The reading row is the key's record, in the
  * same transaction as its write by construction, and kept as long as the reading is (a scale's
- * backlog may be older than the 24 hours the Idempotency-Key header is remembered). A key sent
- * again with other values (date or a measurement) is refused: the scale reused a key.
+ * backlog may be older than the 24 hours the Idempotency-Key header is remembered). A stored
+ * reading stays as it is, corrections and deletion included: it is not compared with the one
+ * sent again. One key twice in one call with other values (date or a measurement) is refused:
+ * the scale reused a key.
  */
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -46,13 +48,13 @@ export const readingId = (hiveId: string, key: string): string =>
 /** A reading's inspection fields besides its measurements: CreateInspection's defaults. */
 const noStockCard: InspectionFields = create(CreateInspectionRequestSchema);
 
-/** The measurement columns of a reading, as the inspection row holds them. */
+/** The measurement fields of a reading. */
 const measurements = [
-  ["weightKg", "weight_kg"],
-  ["tempHive", "temp_hive"],
-  ["tempOutside", "temp_outside"],
-  ["humidityHive", "humidity_hive"],
-  ["humidityOutside", "humidity_outside"],
+  "weightKg",
+  "tempHive",
+  "tempOutside",
+  "humidityHive",
+  "humidityOutside",
 ] as const;
 
 interface Problem {
@@ -77,18 +79,15 @@ const connectCodes: Record<string, Code> = {
   failed_precondition: Code.FailedPrecondition,
 };
 
-/** A stored reading sent again under its key with other values: what differs, or undefined. */
+/** A reading sent twice in one call under one key with other values: what differs. */
 function differs(
-  values: Readonly<Record<string, unknown>>,
-  reading: Reading,
+  first: Reading,
+  firstDate: string,
+  again: Reading,
   date: string,
 ): string | undefined {
-  if (values.date !== date) return "date";
-  for (const [field, column] of measurements) {
-    const stored = typeof values[column] === "number" ? values[column] : 0;
-    if (stored !== reading[field]) return field;
-  }
-  return undefined;
+  if (firstDate !== date) return "date";
+  return measurements.find((field) => first[field] !== again[field]);
 }
 
 export async function createReadings(
@@ -138,12 +137,6 @@ export async function createReadings(
     const timelineOf = new Map<string, HiveTimeline | undefined>(
       hiveIds.map((h, i) => [h, timelines[i]]),
     );
-    const storedIds = [...stored.keys()];
-    const storedRows = await settled(
-      storedIds.map((id) => w.get("inspection", id, { evenDeleted: true })),
-    );
-    const storedRow = new Map(storedIds.map((id, i) => [id, storedRows[i]]));
-
     const changes: Change[] = [];
     /** The first reading of this call under each derived id: its values and date. */
     const firstOf = new Map<string, { reading: Reading; date: string }>();
@@ -152,23 +145,20 @@ export async function createReadings(
       const answer = (inspectionId: string, status: ReadingStatus) => ({ inspectionId, status });
       if (refusedEarly.has(index)) return answer("", ReadingStatus.UNSPECIFIED);
       if (id !== undefined) {
-        const row = storedRow.get(id);
         const first = firstOf.get(id);
-        const before = row ? differs(row.values, reading, date) : undefined;
-        const earlier = first && differs(asValues(first.reading, first.date), reading, date);
-        const field = before ?? earlier;
+        const field = first && differs(first.reading, first.date, reading, date);
         if (field !== undefined) {
           refuse(
             index,
             new DomainError(
               "precondition",
-              `the idempotencyKey was used for another reading of this hive (its ${field} differs)`,
+              `the idempotencyKey was used for another reading of this hive in this call (its ${field} differs)`,
               "idempotencyKey",
             ),
           );
           return answer(id, ReadingStatus.UNSPECIFIED);
         }
-        if (row || first) return answer(id, ReadingStatus.ALREADY_STORED);
+        if (first || stored.has(id)) return answer(id, ReadingStatus.ALREADY_STORED);
         firstOf.set(id, { reading, date });
       }
       try {
@@ -210,13 +200,6 @@ const pick = (at: { apiaryId: string; queenId: string }) => ({
   apiaryId: at.apiaryId,
   queenId: at.queenId,
 });
-
-/** A reading of this call as the row's values it will write, to compare a later one with. */
-function asValues(reading: Reading, date: string): Record<string, unknown> {
-  const values: Record<string, unknown> = { date };
-  for (const [field, column] of measurements) values[column] = reading[field];
-  return values;
-}
 
 /**
  * Every bad reading, in order: the message names the first few, the ReadingRejection detail all
