@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from "./support/server.ts";
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 const block = /this works as written:\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1];
 const hostedBlock = /posts with it, as written:\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+const scaleBlock = /a scale's calls, as written:\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1];
 
 const runScript = async (script: string) =>
   (
@@ -47,6 +48,33 @@ describe("README", () => {
       "CHANGE_OP_UPSERT",
       "CHANGE_OP_UPSERT",
       "CHANGE_OP_DELETE",
+    ]);
+  });
+
+  it("has a curl example of a hive scale: a reading retried under its key, a backlog sent twice", async () => {
+    expect(scaleBlock, "the README's hive scale example").toBeDefined();
+    const script = (scaleBlock ?? "").replace("HK=http://127.0.0.1:8080", `HK=${t.url}`);
+    expect(script).toContain(`HK=${t.url}`);
+    const replies = (await runScript(script))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const [reading, retried, backlog, resent, listed] = replies;
+    expect(reading.inspection).toMatchObject({ weightKg: 41.7, tempHive: 34.6, humidityHive: 58 });
+    expect(retried).toEqual(reading);
+    expect(backlog.created).toBe(3);
+    expect(resent).toEqual({
+      results: backlog.results.map((r: { inspectionId: string }) => ({
+        inspectionId: r.inspectionId,
+        status: "READING_STATUS_ALREADY_STORED",
+      })),
+      alreadyStored: 3,
+    });
+    expect(listed.page.total).toBe(4);
+    expect(listed.inspections.map((i: { date: string }) => i.date).slice(1)).toEqual([
+      "2026-06-01T00:00:00Z",
+      "2026-05-31T23:45:00Z",
+      "2026-05-31T23:30:00Z",
     ]);
   });
 

@@ -23,7 +23,7 @@ import {
 import type { Deps } from "./rpc/deps.ts";
 import { type DemoTenant, demoPreparer } from "./seed/demo.ts";
 import { type FeedNotifier, startFeedNotifier } from "./store/feed-notifier.ts";
-import { newServerClock } from "./store/server-clock.ts";
+import { newServerClock, ServerClock } from "./store/server-clock.ts";
 import { ensureLocalTenant, localCaller } from "./store/tenants.ts";
 
 export interface RunningServer {
@@ -46,6 +46,8 @@ export interface StartOptions {
   readonly heartbeatMs?: number;
   /** Sign-in throttling (tests lower or raise the limits). */
   readonly throttle?: ThrottleLimits;
+  /** The server clock's wall time in ms (default Date.now; tests move it). */
+  readonly now?: () => number;
 }
 
 export async function startServer(
@@ -88,7 +90,7 @@ export async function startServer(
   };
   const deps: Deps = {
     db,
-    clock: newServerClock(),
+    clock: options.now ? new ServerClock(newServerClock().node, options.now) : newServerClock(),
     newId: () => uuidv7(),
     notifier,
     log,

@@ -27,6 +27,7 @@ type Module = { run(ctx: BenchContext): Promise<BenchRun[]> };
 const modules: { figures: string[]; load: () => Promise<Module> }[] = [
   { figures: ["push", "pull"], load: () => import("./push-pull.ts") },
   { figures: ["rpc-create-inspection", "rpc-list"], load: () => import("./rpc.ts") },
+  { figures: ["readings-batch-ingest"], load: () => import("./readings.ts") },
   { figures: ["fan-out"], load: () => import("./fan-out.ts") },
   { figures: ["initial-sync", "local-write"], load: () => import("./device.ts") },
   { figures: ["photo-sync"], load: () => import("./photos.ts") },

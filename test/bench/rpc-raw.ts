@@ -250,3 +250,203 @@ export async function notifyRoundTrips(db: Db, n: number): Promise<number[]> {
     await unlisten();
   }
 }
+
+/** The values of a reading's inspection columns a scale leaves out. */
+const readingColumns: Record<string, unknown> = {
+  note: "",
+  weather: "",
+  queen_seen: false,
+  eggs_seen: false,
+  covered_larva: false,
+  frames: 0,
+  brood_frames: 0,
+  stores: 0,
+  temperament: 0,
+  calmness: 0,
+  queen_cells: 0,
+  varroa: "",
+  super_added: false,
+};
+const inspectionTypes = `hive_id text, apiary_id text, queen_id text, date timestamptz,
+  note text, created_at timestamptz, weight_kg float8, temp_hive float8, temp_outside float8,
+  humidity_hive float8, humidity_outside float8, weather text, queen_seen boolean,
+  eggs_seen boolean, covered_larva boolean, frames integer, brood_frames integer,
+  stores integer, temperament integer, calmness integer, queen_cells integer, varroa text,
+  super_added boolean`;
+const eventTypes = `type integer, date timestamptz, apiary_id text, hive_id text,
+  queen_id text, ref_entity text, ref_id text, amount_kg float8, detail_json text,
+  author_id text, title text, created_at timestamptz`;
+
+/** One scale reading as the readings bench sends it (CreateReadings' JSON). */
+export interface BenchReading {
+  readonly hiveId: string;
+  readonly date: string;
+  readonly idempotencyKey: string;
+  readonly weightKg: number;
+  readonly tempHive: number;
+  readonly tempOutside: number;
+  readonly humidityHive: number;
+  readonly humidityOutside: number;
+}
+
+/**
+ * `n` readings of one hive, 15 minutes apart, ending `endMs` (in the past), each with its own
+ * key (`<scale>:<date>`): what a scale's backlog sends.
+ */
+export function scaleReadings(hiveId: string, scale: string, endMs: number, n: number) {
+  return Array.from({ length: n }, (_, i): BenchReading => {
+    const date = new Date(endMs - (n - 1 - i) * 15 * 60_000).toISOString();
+    return {
+      hiveId,
+      date,
+      idempotencyKey: `${scale}:${date}`,
+      weightKg: 40 + (i % 50) / 10,
+      tempHive: 34.2,
+      tempOutside: 11.5,
+      humidityHive: 60,
+      humidityOutside: 78,
+    };
+  });
+}
+
+/**
+ * A CreateReadings batch, raw: the same rows our write path writes for it, by hand, set-based,
+ * in one transaction: lock the feed head row; read the hive, its placements and queens once and
+ * pick the apiary and queen per reading; one multi-row insert each of the inspections, their
+ * INSPECTION events and their feed rows (two per reading); bump the head and pg_notify. The
+ * tables are createRpcRawTables' (`like` ours). What ours does beyond this: parse and validate
+ * the JSON, each reading's command and checks, the keys' lookup, the merge, the feed's encoded
+ * head, the invariant repair's pass, and the answer.
+ */
+export function rawCreateReadings(
+  db: Db,
+  organizationId: string,
+  userId: string,
+  readings: readonly BenchReading[],
+): Promise<void> {
+  const now = new Date();
+  const createdAt = now.toISOString();
+  const hlc = formatHlc({ ms: now.getTime(), counter: ++counter % 100_000, node: "raw" });
+  const hiveId = readings[0]?.hiveId ?? "";
+  return db.transaction(async (tx) => {
+    const [head] = await tx.query<{ feed_seq: number }>(
+      "select feed_seq from rpc_raw_heads where organization_id = $1 for update",
+      [organizationId],
+    );
+    const live = "organization_id = $1 and complete and not deleted";
+    const [[hive], placements, queens] = await Promise.all([
+      tx.query(`select * from hives where ${live} and id = $2`, [organizationId, hiveId]),
+      tx.query(`select * from placements where ${live} and hive_id = $2 order by started_at, id`, [
+        organizationId,
+        hiveId,
+      ]),
+      tx.query(
+        `select * from queens where ${live} and hive_id = $2
+         order by coalesce(introduced_at, created_at) desc, id desc`,
+        [organizationId, hiveId],
+      ),
+    ]);
+    if (!hive) throw new Error(`hive ${hiveId} not found`);
+    let seq = Number(head?.feed_seq ?? 0);
+    const inspections: Record<string, unknown>[] = [];
+    const events: Record<string, unknown>[] = [];
+    const feed: Record<string, unknown>[] = [];
+    for (const r of readings) {
+      const placement =
+        placements.find(
+          (p) => iso(p.started_at) <= r.date && (p.ended_at == null || iso(p.ended_at) > r.date),
+        ) ?? placements[0];
+      const queen = queens.find(
+        (q) =>
+          iso(q.introduced_at ?? q.created_at) <= r.date &&
+          (q.replaced_at == null || iso(q.replaced_at) > r.date),
+      );
+      const apiaryId = String(placement?.apiary_id ?? hive.apiary_id);
+      const queenId = String(queen?.id ?? "");
+      const id = crypto.randomUUID();
+      // Every column, as CreateInspection's command writes a reading (left-out fields as 0,
+      // false or ""), in the order of inspectionColumns and eventColumns.
+      const inspection = Object.fromEntries(
+        names(inspectionColumns).map((c) => [c, readingColumns[c] ?? ""]),
+      );
+      Object.assign(inspection, {
+        hive_id: r.hiveId,
+        apiary_id: apiaryId,
+        queen_id: queenId,
+        date: r.date,
+        created_at: createdAt,
+        weight_kg: r.weightKg,
+        temp_hive: r.tempHive,
+        temp_outside: r.tempOutside,
+        humidity_hive: r.humidityHive,
+        humidity_outside: r.humidityOutside,
+      });
+      const event = {
+        type: 5,
+        date: r.date,
+        apiary_id: apiaryId,
+        hive_id: r.hiveId,
+        queen_id: queenId,
+        ref_entity: "inspection",
+        ref_id: id,
+        amount_kg: 0,
+        detail_json: "",
+        author_id: userId,
+        title: "Inspection",
+        created_at: createdAt,
+      };
+      const eventId = crypto.randomUUID();
+      const clock = (row: object) => JSON.stringify({ [hlc]: Object.keys(row) });
+      inspections.push({ id, scope_id: apiaryId, clock: clock(inspection), ...inspection });
+      events.push({ id: eventId, scope_id: apiaryId, clock: clock(event), ...event });
+      const scope_id = apiaryId;
+      feed.push(
+        {
+          seq: ++seq,
+          entity: "inspection",
+          entity_id: id,
+          scope_id,
+          payload: JSON.stringify(inspection),
+        },
+        {
+          seq: ++seq,
+          entity: "event",
+          entity_id: eventId,
+          scope_id,
+          payload: JSON.stringify(event),
+        },
+      );
+    }
+    await Promise.all([
+      tx.query(
+        `insert into rpc_raw_inspections (organization_id, id, scope_id, clock, deleted, complete,
+           ${inspectionColumns})
+         select $1, id, scope_id, clock::jsonb, false, true, ${inspectionColumns}
+         from jsonb_to_recordset($2::text::jsonb) as r(id text, scope_id text, clock text,
+           ${inspectionTypes})`,
+        [organizationId, JSON.stringify(inspections)],
+      ),
+      tx.query(
+        `insert into rpc_raw_events (organization_id, id, scope_id, clock, deleted, complete,
+           ${eventColumns})
+         select $1, id, scope_id, clock::jsonb, false, true, ${eventColumns}
+         from jsonb_to_recordset($2::text::jsonb) as r(id text, scope_id text, clock text,
+           ${eventTypes})`,
+        [organizationId, JSON.stringify(events)],
+      ),
+      tx.query(
+        `insert into rpc_raw_changes
+           (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
+         select $1, seq, entity, entity_id, scope_id, 1, payload, $3, $4
+         from jsonb_to_recordset($2::text::jsonb) as r(seq bigint, entity text, entity_id text,
+           scope_id text, payload text)`,
+        [organizationId, JSON.stringify(feed), hlc, userId],
+      ),
+    ]);
+    await tx.query(
+      `with bump as (update rpc_raw_heads set feed_seq = $2 where organization_id = $1)
+       select pg_notify('rpc_raw_feed', $3)`,
+      [organizationId, seq, `${organizationId}:${seq}`],
+    );
+  });
+}

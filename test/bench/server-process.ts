@@ -11,7 +11,8 @@
  * fan-out.ts; the raw work is rpc-raw.ts's): {id, op: "seedSeason", hivesPerApiary} (the sample
  * season through the server's handlers in process; answers the hive with the most inspections
  * and their number), {id, op: "rawCreateInspections", hiveId, n, concurrency},
- * {id, op: "rawListInspections", hiveId, n}, {id, op: "rawDashboard", n} and
+ * {id, op: "rawListInspections", hiveId, n}, {id, op: "rawCreateReadings", batches} (readings.ts:
+ * CreateReadings' rows by hand; answers the seconds of all batches, one after another), {id, op: "rawDashboard", n} and
  * {id, op: "notifyRoundTrips", n} (each answers every call's latency), and {id, op: "listeners"}
  * (rows = the open Subscribe streams' feed listeners: the server's own count). Each is answered with
  * {id, …}; the first message out is {ready: url}.
@@ -21,10 +22,12 @@ import pino from "pino";
 import { inProcessTransport } from "../../server/src/seed/in-process.ts";
 import { seedSeason } from "../../server/src/seed/season.ts";
 import {
+  type BenchReading,
   createRpcRawTables,
   inFlight,
   notifyRoundTrips,
   rawCreateInspection,
+  rawCreateReadings,
   rawDashboard,
   rawListInspections,
 } from "./rpc-raw.ts";
@@ -36,6 +39,7 @@ export type Request =
   | { id: number; op: "seedSeason"; hivesPerApiary: number }
   | { id: number; op: "rawCreateInspections"; hiveId: string; n: number; concurrency: number }
   | { id: number; op: "rawListInspections"; hiveId: string; n: number }
+  | { id: number; op: "rawCreateReadings"; batches: BenchReading[][] }
   | { id: number; op: "rawDashboard"; n: number }
   | { id: number; op: "notifyRoundTrips"; n: number }
   | { id: number; op: "listeners" };
@@ -96,6 +100,14 @@ async function handle(request: Request): Promise<Omit<Reply, "id">> {
       await createRpcRawTables(db, org);
       const { hiveId, n, concurrency } = request;
       return inFlight(n, concurrency, () => rawCreateInspection(db, org, localUserId, hiveId));
+    }
+    case "rawCreateReadings": {
+      await createRpcRawTables(db, org);
+      const { batches } = request;
+      const { seconds } = await timed(async () => {
+        for (const readings of batches) await rawCreateReadings(db, org, localUserId, readings);
+      });
+      return { seconds };
     }
     case "rawListInspections":
       return blockOf(request.n, () => rawListInspections(db, org, request.hiveId, 50));

@@ -161,6 +161,11 @@ export {
   tick,
 } from "./hlc.ts";
 export {
+  idempotencyKeyProblem,
+  maxIdempotencyKeyLength,
+  parseIdempotencyKey,
+} from "./idempotency-key.ts";
+export {
   activeQueensInOrder,
   apiaryAt,
   type HiveRows,
@@ -180,6 +185,7 @@ export {
   maxPageSize,
   maxPullLimit,
   maxPushChanges,
+  maxReadingsPerCall,
   requestedLimit,
 } from "./limits.ts";
 export type { ApplyResult, ChangeInput, RowState, Values } from "./merge.ts";

@@ -20,6 +20,9 @@ export const maxPullLimit = 5000;
 /** The most changes one Push may carry (a device splits larger outboxes). */
 export const maxPushChanges = 5000;
 
+/** The most readings one CreateReadings may carry (a scale splits a larger backlog). */
+export const maxReadingsPerCall = 5000;
+
 /**
  * The limit to apply for `requested` (0 = `fallback`, capped at `max`); `field` names the
  * request field in the error of a negative one.

@@ -19,12 +19,18 @@ export interface HiveAt {
 
 const text = (v: unknown): string => (typeof v === "string" ? v : "");
 
-/** undefined when the hive does not exist (live) in the tenant. `at` is RFC 3339 (ms, UTC). */
-export async function hiveAt(
+/** A hive with its placements and queens: enough to answer hiveAt for any time. */
+export interface HiveTimeline {
+  readonly hive: StoredRow;
+  readonly placements: readonly StoredRow[];
+  readonly queens: readonly StoredRow[];
+}
+
+/** undefined when the hive does not exist (live) in the tenant. */
+export async function hiveTimeline(
   r: ReplicaReader,
   hiveId: string,
-  at: string,
-): Promise<HiveAt | undefined> {
+): Promise<HiveTimeline | undefined> {
   const byHive = { where: [{ column: "hive_id", eq: hiveId }] } as const;
   // Read together (a database pipelines them; a device sends them in one go).
   const [hive, { rows: placements }, { rows: queens }] = await settled([
@@ -38,14 +44,28 @@ export async function hiveAt(
       ],
     }),
   ]);
-  if (!hive) return undefined;
-  const placement = placementAt(placements, at);
-  const queen = queenAt(queens, at);
+  return hive && { hive, placements, queens };
+}
+
+/** Where the hive of a timeline stood and which queen reigned at `at` (RFC 3339, ms, UTC). */
+export function timelineAt(timeline: HiveTimeline, at: string): HiveAt {
+  const placement = placementAt(timeline.placements, at);
+  const queen = queenAt(timeline.queens, at);
   return {
-    hive,
-    apiaryId: text(placement?.values.apiary_id) || text(hive.values.apiary_id),
+    hive: timeline.hive,
+    apiaryId: text(placement?.values.apiary_id) || text(timeline.hive.values.apiary_id),
     queenId: queen?.id ?? "",
   };
+}
+
+/** undefined when the hive does not exist (live) in the tenant. `at` is RFC 3339 (ms, UTC). */
+export async function hiveAt(
+  r: ReplicaReader,
+  hiveId: string,
+  at: string,
+): Promise<HiveAt | undefined> {
+  const timeline = await hiveTimeline(r, hiveId);
+  return timeline && timelineAt(timeline, at);
 }
 
 /**

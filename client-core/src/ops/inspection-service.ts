@@ -27,6 +27,7 @@ import {
   updateInspection,
 } from "../core/commands/inspection.ts";
 import { emptyOrSet, type OrSetState } from "../core/or-set.ts";
+import { createReadings } from "./create-readings.ts";
 import { hiveAsOf } from "./hive-at.ts";
 import { getRecord, listPage } from "./record-reads.ts";
 import { hiveRecordState } from "./record-state.ts";
@@ -115,6 +116,10 @@ export function inspectionService(sessionOf: SessionOf): ServiceImpl<typeof Insp
         return mustGetInspection(w, s.organizationId, id);
       });
       return create(UpdateInspectionResponseSchema, { inspection });
+    },
+
+    async createReadings(req, ctx) {
+      return createReadings(sessionOf(ctx), req);
     },
 
     async deleteInspection(req, ctx) {

@@ -25,6 +25,7 @@ import { type Db, unreadyReason } from "../db/db.ts";
 import { edgeCallerKey } from "../rpc/auth-interceptor.ts";
 import { clientAddressKey } from "../rpc/context.ts";
 import type { Deps } from "../rpc/deps.ts";
+import { idempotencyInterceptor, idempotencyKeyHeader } from "../rpc/idempotency.ts";
 import { errorInterceptor, routes } from "../rpc/router.ts";
 import {
   answerRefused,
@@ -102,6 +103,7 @@ export function createApp(opts: AppOptions): Hono<Env> {
           "Authorization",
           "Connect-Protocol-Version",
           "Connect-Timeout-Ms",
+          idempotencyKeyHeader,
         ],
         exposeHeaders: ["Content-Type", "Connect-Protocol-Version", "Retry-After", nextPageHeader],
         maxAge: 3600,
@@ -109,6 +111,8 @@ export function createApp(opts: AppOptions): Hono<Env> {
     );
   }
 
+  // One set of running keys for both routers.
+  const keyedCalls = idempotencyInterceptor(opts.deps);
   const newRouter = (readMaxBytes: number) =>
     createConnectRouter({
       grpc: false,
@@ -119,7 +123,12 @@ export function createApp(opts: AppOptions): Hono<Env> {
       acceptCompression: [gzipRequests],
       compressMinBytes: neverCompressResponses,
       shutdownSignal: opts.deps.shutdown,
-      interceptors: [unreadableRequests, errorInterceptor(opts.deps), opts.authInterceptor],
+      interceptors: [
+        unreadableRequests,
+        errorInterceptor(opts.deps),
+        opts.authInterceptor,
+        keyedCalls,
+      ],
     });
   const register = routes(opts.deps);
   const router = newRouter(opts.maxBodyBytes);

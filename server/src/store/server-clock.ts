@@ -11,7 +11,7 @@ import { type Clock, createClock, type Hlc, receive, tick } from "@hivekeep/clie
 export class ServerClock {
   private clock: Clock;
   constructor(
-    node: string,
+    readonly node: string,
     private readonly now: () => number = Date.now,
   ) {
     this.clock = createClock(node);

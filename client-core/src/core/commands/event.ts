@@ -78,8 +78,9 @@ export function recordOfHive(
   hive: HiveAsOf,
   fields: Values,
   event: Pick<EventInput, "type" | "date" | "title" | "amountKg" | "detail">,
+  /** The record's id: a fresh one unless the caller derived it (a scale reading's key). */
+  id: string = ctx.newId(),
 ): { id: string; changes: Change[] } {
-  const id = ctx.newId();
   return {
     id,
     changes: [

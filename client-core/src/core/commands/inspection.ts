@@ -53,6 +53,8 @@ export interface CreateInspectionInput extends InspectionFields {
   readonly hiveId: string;
   /** RFC 3339; the caller defaults it to now (it also reads the hive as of it). */
   readonly date: string;
+  /** The new inspection's id; a fresh one when left out (a scale reading's key derives it). */
+  readonly id?: string;
 }
 
 /** The hive as of the inspection's date. */
@@ -115,11 +117,18 @@ export function createInspection(
   if (input.hiveId.trim() === "") throw invalid("hiveId", "hiveId is required");
   const fields = inspectionColumns(ctx, input, "");
   if (hive === undefined) throw notFound("hive", input.hiveId);
-  return recordOfHive(ctx, "inspection", hive, fields, {
-    type: EventType.INSPECTION,
-    date: fields.date as string,
-    title: "Inspection",
-  });
+  return recordOfHive(
+    ctx,
+    "inspection",
+    hive,
+    fields,
+    {
+      type: EventType.INSPECTION,
+      date: fields.date as string,
+      title: "Inspection",
+    },
+    input.id,
+  );
 }
 
 /**

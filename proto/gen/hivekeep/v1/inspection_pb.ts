@@ -2,8 +2,8 @@
 // @generated from file hivekeep/v1/inspection.proto (package hivekeep.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { PageRequest, PageResponse, Stores, Temperament } from "./common_pb.ts";
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hivekeep/v1/inspection.proto.
  */
 export const file_hivekeep_v1_inspection: GenFile = /*@__PURE__*/
-  fileDesc("ChxoaXZla2VlcC92MS9pbnNwZWN0aW9uLnByb3RvEgtoaXZla2VlcC52MSLlBAoKSW5zcGVjdGlvbhIKCgJpZBgBIAEoCRIXCg9vcmdhbml6YXRpb25faWQYAiABKAkSDwoHaGl2ZV9pZBgDIAEoCRIRCglhcGlhcnlfaWQYBCABKAkSEAoIcXVlZW5faWQYBSABKAkSKAoEZGF0ZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEbm90ZRgHIAEoCRIuCgpjcmVhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwaG90b19rZXlzGAkgAygJEhEKCXdlaWdodF9rZxgKIAEoARIRCgl0ZW1wX2hpdmUYCyABKAESFAoMdGVtcF9vdXRzaWRlGAwgASgBEhUKDWh1bWlkaXR5X2hpdmUYDSABKAESGAoQaHVtaWRpdHlfb3V0c2lkZRgOIAEoARIPCgd3ZWF0aGVyGA8gASgJEhIKCnF1ZWVuX3NlZW4YECABKAgSEQoJZWdnc19zZWVuGBEgASgIEhUKDWNvdmVyZWRfbGFydmEYEiABKAgSDgoGZnJhbWVzGBMgASgFEhQKDGJyb29kX2ZyYW1lcxgUIAEoBRIjCgZzdG9yZXMYFSABKA4yEy5oaXZla2VlcC52MS5TdG9yZXMSLQoLdGVtcGVyYW1lbnQYFiABKA4yGC5oaXZla2VlcC52MS5UZW1wZXJhbWVudBIQCghjYWxtbmVzcxgXIAEoBRITCgtxdWVlbl9jZWxscxgYIAEoBRIOCgZ2YXJyb2EYGSABKAkSEwoLc3VwZXJfYWRkZWQYGiABKAgiUQoWTGlzdEluc3BlY3Rpb25zUmVxdWVzdBIPCgdoaXZlX2lkGAEgASgJEiYKBHBhZ2UYAiABKAsyGC5oaXZla2VlcC52MS5QYWdlUmVxdWVzdCJwChdMaXN0SW5zcGVjdGlvbnNSZXNwb25zZRIsCgtpbnNwZWN0aW9ucxgBIAMoCzIXLmhpdmVrZWVwLnYxLkluc3BlY3Rpb24SJwoEcGFnZRgCIAEoCzIZLmhpdmVrZWVwLnYxLlBhZ2VSZXNwb25zZSIiChRHZXRJbnNwZWN0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSJEChVHZXRJbnNwZWN0aW9uUmVzcG9uc2USKwoKaW5zcGVjdGlvbhgBIAEoCzIXLmhpdmVrZWVwLnYxLkluc3BlY3Rpb24i5AMKF0NyZWF0ZUluc3BlY3Rpb25SZXF1ZXN0Eg8KB2hpdmVfaWQYASABKAkSKAoEZGF0ZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEbm90ZRgDIAEoCRIRCgl3ZWlnaHRfa2cYCiABKAESEQoJdGVtcF9oaXZlGAsgASgBEhQKDHRlbXBfb3V0c2lkZRgMIAEoARIVCg1odW1pZGl0eV9oaXZlGA0gASgBEhgKEGh1bWlkaXR5X291dHNpZGUYDiABKAESDwoHd2VhdGhlchgPIAEoCRISCgpxdWVlbl9zZWVuGBAgASgIEhEKCWVnZ3Nfc2VlbhgRIAEoCBIVCg1jb3ZlcmVkX2xhcnZhGBIgASgIEg4KBmZyYW1lcxgTIAEoBRIUCgxicm9vZF9mcmFtZXMYFCABKAUSIwoGc3RvcmVzGBUgASgOMhMuaGl2ZWtlZXAudjEuU3RvcmVzEi0KC3RlbXBlcmFtZW50GBYgASgOMhguaGl2ZWtlZXAudjEuVGVtcGVyYW1lbnQSEAoIY2FsbW5lc3MYFyABKAUSEwoLcXVlZW5fY2VsbHMYGCABKAUSDgoGdmFycm9hGBkgASgJEhMKC3N1cGVyX2FkZGVkGBogASgIIkcKGENyZWF0ZUluc3BlY3Rpb25SZXNwb25zZRIrCgppbnNwZWN0aW9uGAEgASgLMhcuaGl2ZWtlZXAudjEuSW5zcGVjdGlvbiJBChlBZGRJbnNwZWN0aW9uUGhvdG9SZXF1ZXN0EhUKDWluc3BlY3Rpb25faWQYASABKAkSDQoFcGhvdG8YAiABKAkiSQoaQWRkSW5zcGVjdGlvblBob3RvUmVzcG9uc2USKwoKaW5zcGVjdGlvbhgBIAEoCzIXLmhpdmVrZWVwLnYxLkluc3BlY3Rpb24iRAocUmVtb3ZlSW5zcGVjdGlvblBob3RvUmVxdWVzdBIVCg1pbnNwZWN0aW9uX2lkGAEgASgJEg0KBXBob3RvGAIgASgJIkwKHVJlbW92ZUluc3BlY3Rpb25QaG90b1Jlc3BvbnNlEisKCmluc3BlY3Rpb24YASABKAsyFy5oaXZla2VlcC52MS5JbnNwZWN0aW9uIkYKF1VwZGF0ZUluc3BlY3Rpb25SZXF1ZXN0EisKCmluc3BlY3Rpb24YASABKAsyFy5oaXZla2VlcC52MS5JbnNwZWN0aW9uIkcKGFVwZGF0ZUluc3BlY3Rpb25SZXNwb25zZRIrCgppbnNwZWN0aW9uGAEgASgLMhcuaGl2ZWtlZXAudjEuSW5zcGVjdGlvbiIlChdEZWxldGVJbnNwZWN0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSIaChhEZWxldGVJbnNwZWN0aW9uUmVzcG9uc2UywwUKEUluc3BlY3Rpb25TZXJ2aWNlElwKD0xpc3RJbnNwZWN0aW9ucxIjLmhpdmVrZWVwLnYxLkxpc3RJbnNwZWN0aW9uc1JlcXVlc3QaJC5oaXZla2VlcC52MS5MaXN0SW5zcGVjdGlvbnNSZXNwb25zZRJWCg1HZXRJbnNwZWN0aW9uEiEuaGl2ZWtlZXAudjEuR2V0SW5zcGVjdGlvblJlcXVlc3QaIi5oaXZla2VlcC52MS5HZXRJbnNwZWN0aW9uUmVzcG9uc2USXwoQQ3JlYXRlSW5zcGVjdGlvbhIkLmhpdmVrZWVwLnYxLkNyZWF0ZUluc3BlY3Rpb25SZXF1ZXN0GiUuaGl2ZWtlZXAudjEuQ3JlYXRlSW5zcGVjdGlvblJlc3BvbnNlEmUKEkFkZEluc3BlY3Rpb25QaG90bxImLmhpdmVrZWVwLnYxLkFkZEluc3BlY3Rpb25QaG90b1JlcXVlc3QaJy5oaXZla2VlcC52MS5BZGRJbnNwZWN0aW9uUGhvdG9SZXNwb25zZRJuChVSZW1vdmVJbnNwZWN0aW9uUGhvdG8SKS5oaXZla2VlcC52MS5SZW1vdmVJbnNwZWN0aW9uUGhvdG9SZXF1ZXN0GiouaGl2ZWtlZXAudjEuUmVtb3ZlSW5zcGVjdGlvblBob3RvUmVzcG9uc2USXwoQVXBkYXRlSW5zcGVjdGlvbhIkLmhpdmVrZWVwLnYxLlVwZGF0ZUluc3BlY3Rpb25SZXF1ZXN0GiUuaGl2ZWtlZXAudjEuVXBkYXRlSW5zcGVjdGlvblJlc3BvbnNlEl8KEERlbGV0ZUluc3BlY3Rpb24SJC5oaXZla2VlcC52MS5EZWxldGVJbnNwZWN0aW9uUmVxdWVzdBolLmhpdmVrZWVwLnYxLkRlbGV0ZUluc3BlY3Rpb25SZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_hivekeep_v1_common]);
+  fileDesc("ChxoaXZla2VlcC92MS9pbnNwZWN0aW9uLnByb3RvEgtoaXZla2VlcC52MSLlBAoKSW5zcGVjdGlvbhIKCgJpZBgBIAEoCRIXCg9vcmdhbml6YXRpb25faWQYAiABKAkSDwoHaGl2ZV9pZBgDIAEoCRIRCglhcGlhcnlfaWQYBCABKAkSEAoIcXVlZW5faWQYBSABKAkSKAoEZGF0ZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEbm90ZRgHIAEoCRIuCgpjcmVhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwaG90b19rZXlzGAkgAygJEhEKCXdlaWdodF9rZxgKIAEoARIRCgl0ZW1wX2hpdmUYCyABKAESFAoMdGVtcF9vdXRzaWRlGAwgASgBEhUKDWh1bWlkaXR5X2hpdmUYDSABKAESGAoQaHVtaWRpdHlfb3V0c2lkZRgOIAEoARIPCgd3ZWF0aGVyGA8gASgJEhIKCnF1ZWVuX3NlZW4YECABKAgSEQoJZWdnc19zZWVuGBEgASgIEhUKDWNvdmVyZWRfbGFydmEYEiABKAgSDgoGZnJhbWVzGBMgASgFEhQKDGJyb29kX2ZyYW1lcxgUIAEoBRIjCgZzdG9yZXMYFSABKA4yEy5oaXZla2VlcC52MS5TdG9yZXMSLQoLdGVtcGVyYW1lbnQYFiABKA4yGC5oaXZla2VlcC52MS5UZW1wZXJhbWVudBIQCghjYWxtbmVzcxgXIAEoBRITCgtxdWVlbl9jZWxscxgYIAEoBRIOCgZ2YXJyb2EYGSABKAkSEwoLc3VwZXJfYWRkZWQYGiABKAgiUQoWTGlzdEluc3BlY3Rpb25zUmVxdWVzdBIPCgdoaXZlX2lkGAEgASgJEiYKBHBhZ2UYAiABKAsyGC5oaXZla2VlcC52MS5QYWdlUmVxdWVzdCJwChdMaXN0SW5zcGVjdGlvbnNSZXNwb25zZRIsCgtpbnNwZWN0aW9ucxgBIAMoCzIXLmhpdmVrZWVwLnYxLkluc3BlY3Rpb24SJwoEcGFnZRgCIAEoCzIZLmhpdmVrZWVwLnYxLlBhZ2VSZXNwb25zZSIiChRHZXRJbnNwZWN0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSJEChVHZXRJbnNwZWN0aW9uUmVzcG9uc2USKwoKaW5zcGVjdGlvbhgBIAEoCzIXLmhpdmVrZWVwLnYxLkluc3BlY3Rpb24i5AMKF0NyZWF0ZUluc3BlY3Rpb25SZXF1ZXN0Eg8KB2hpdmVfaWQYASABKAkSKAoEZGF0ZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEbm90ZRgDIAEoCRIRCgl3ZWlnaHRfa2cYCiABKAESEQoJdGVtcF9oaXZlGAsgASgBEhQKDHRlbXBfb3V0c2lkZRgMIAEoARIVCg1odW1pZGl0eV9oaXZlGA0gASgBEhgKEGh1bWlkaXR5X291dHNpZGUYDiABKAESDwoHd2VhdGhlchgPIAEoCRISCgpxdWVlbl9zZWVuGBAgASgIEhEKCWVnZ3Nfc2VlbhgRIAEoCBIVCg1jb3ZlcmVkX2xhcnZhGBIgASgIEg4KBmZyYW1lcxgTIAEoBRIUCgxicm9vZF9mcmFtZXMYFCABKAUSIwoGc3RvcmVzGBUgASgOMhMuaGl2ZWtlZXAudjEuU3RvcmVzEi0KC3RlbXBlcmFtZW50GBYgASgOMhguaGl2ZWtlZXAudjEuVGVtcGVyYW1lbnQSEAoIY2FsbW5lc3MYFyABKAUSEwoLcXVlZW5fY2VsbHMYGCABKAUSDgoGdmFycm9hGBkgASgJEhMKC3N1cGVyX2FkZGVkGBogASgIIkcKGENyZWF0ZUluc3BlY3Rpb25SZXNwb25zZRIrCgppbnNwZWN0aW9uGAEgASgLMhcuaGl2ZWtlZXAudjEuSW5zcGVjdGlvbiJBChlBZGRJbnNwZWN0aW9uUGhvdG9SZXF1ZXN0EhUKDWluc3BlY3Rpb25faWQYASABKAkSDQoFcGhvdG8YAiABKAkiSQoaQWRkSW5zcGVjdGlvblBob3RvUmVzcG9uc2USKwoKaW5zcGVjdGlvbhgBIAEoCzIXLmhpdmVrZWVwLnYxLkluc3BlY3Rpb24iRAocUmVtb3ZlSW5zcGVjdGlvblBob3RvUmVxdWVzdBIVCg1pbnNwZWN0aW9uX2lkGAEgASgJEg0KBXBob3RvGAIgASgJIkwKHVJlbW92ZUluc3BlY3Rpb25QaG90b1Jlc3BvbnNlEisKCmluc3BlY3Rpb24YASABKAsyFy5oaXZla2VlcC52MS5JbnNwZWN0aW9uIkYKF1VwZGF0ZUluc3BlY3Rpb25SZXF1ZXN0EisKCmluc3BlY3Rpb24YASABKAsyFy5oaXZla2VlcC52MS5JbnNwZWN0aW9uIkcKGFVwZGF0ZUluc3BlY3Rpb25SZXNwb25zZRIrCgppbnNwZWN0aW9uGAEgASgLMhcuaGl2ZWtlZXAudjEuSW5zcGVjdGlvbiIlChdEZWxldGVJbnNwZWN0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSIaChhEZWxldGVJbnNwZWN0aW9uUmVzcG9uc2UiygEKB1JlYWRpbmcSDwoHaGl2ZV9pZBgBIAEoCRIoCgRkYXRlGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIXCg9pZGVtcG90ZW5jeV9rZXkYAyABKAkSEQoJd2VpZ2h0X2tnGAogASgBEhEKCXRlbXBfaGl2ZRgLIAEoARIUCgx0ZW1wX291dHNpZGUYDCABKAESFQoNaHVtaWRpdHlfaGl2ZRgNIAEoARIYChBodW1pZGl0eV9vdXRzaWRlGA4gASgBIj8KFUNyZWF0ZVJlYWRpbmdzUmVxdWVzdBImCghyZWFkaW5ncxgBIAMoCzIULmhpdmVrZWVwLnYxLlJlYWRpbmciUgoNUmVhZGluZ1Jlc3VsdBIVCg1pbnNwZWN0aW9uX2lkGAEgASgJEioKBnN0YXR1cxgCIAEoDjIaLmhpdmVrZWVwLnYxLlJlYWRpbmdTdGF0dXMibgoWQ3JlYXRlUmVhZGluZ3NSZXNwb25zZRIrCgdyZXN1bHRzGAEgAygLMhouaGl2ZWtlZXAudjEuUmVhZGluZ1Jlc3VsdBIPCgdjcmVhdGVkGAIgASgFEhYKDmFscmVhZHlfc3RvcmVkGAMgASgFIkEKEFJlYWRpbmdSZWplY3Rpb24SLQoIcHJvYmxlbXMYASADKAsyGy5oaXZla2VlcC52MS5SZWFkaW5nUHJvYmxlbSJNCg5SZWFkaW5nUHJvYmxlbRINCgVpbmRleBgBIAEoBRINCgVmaWVsZBgCIAEoCRIMCgRjb2RlGAMgASgJEg8KB21lc3NhZ2UYBCABKAkqbgoNUmVhZGluZ1N0YXR1cxIeChpSRUFESU5HX1NUQVRVU19VTlNQRUNJRklFRBAAEhoKFlJFQURJTkdfU1RBVFVTX0NSRUFURUQQARIhCh1SRUFESU5HX1NUQVRVU19BTFJFQURZX1NUT1JFRBACMp4GChFJbnNwZWN0aW9uU2VydmljZRJcCg9MaXN0SW5zcGVjdGlvbnMSIy5oaXZla2VlcC52MS5MaXN0SW5zcGVjdGlvbnNSZXF1ZXN0GiQuaGl2ZWtlZXAudjEuTGlzdEluc3BlY3Rpb25zUmVzcG9uc2USVgoNR2V0SW5zcGVjdGlvbhIhLmhpdmVrZWVwLnYxLkdldEluc3BlY3Rpb25SZXF1ZXN0GiIuaGl2ZWtlZXAudjEuR2V0SW5zcGVjdGlvblJlc3BvbnNlEl8KEENyZWF0ZUluc3BlY3Rpb24SJC5oaXZla2VlcC52MS5DcmVhdGVJbnNwZWN0aW9uUmVxdWVzdBolLmhpdmVrZWVwLnYxLkNyZWF0ZUluc3BlY3Rpb25SZXNwb25zZRJlChJBZGRJbnNwZWN0aW9uUGhvdG8SJi5oaXZla2VlcC52MS5BZGRJbnNwZWN0aW9uUGhvdG9SZXF1ZXN0GicuaGl2ZWtlZXAudjEuQWRkSW5zcGVjdGlvblBob3RvUmVzcG9uc2USbgoVUmVtb3ZlSW5zcGVjdGlvblBob3RvEikuaGl2ZWtlZXAudjEuUmVtb3ZlSW5zcGVjdGlvblBob3RvUmVxdWVzdBoqLmhpdmVrZWVwLnYxLlJlbW92ZUluc3BlY3Rpb25QaG90b1Jlc3BvbnNlEl8KEFVwZGF0ZUluc3BlY3Rpb24SJC5oaXZla2VlcC52MS5VcGRhdGVJbnNwZWN0aW9uUmVxdWVzdBolLmhpdmVrZWVwLnYxLlVwZGF0ZUluc3BlY3Rpb25SZXNwb25zZRJfChBEZWxldGVJbnNwZWN0aW9uEiQuaGl2ZWtlZXAudjEuRGVsZXRlSW5zcGVjdGlvblJlcXVlc3QaJS5oaXZla2VlcC52MS5EZWxldGVJbnNwZWN0aW9uUmVzcG9uc2USWQoOQ3JlYXRlUmVhZGluZ3MSIi5oaXZla2VlcC52MS5DcmVhdGVSZWFkaW5nc1JlcXVlc3QaIy5oaXZla2VlcC52MS5DcmVhdGVSZWFkaW5nc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_hivekeep_v1_common]);
 
 /**
  * @generated from message hivekeep.v1.Inspection
@@ -520,6 +520,224 @@ export const DeleteInspectionResponseSchema: GenMessage<DeleteInspectionResponse
   messageDesc(file_hivekeep_v1_inspection, 14);
 
 /**
+ * One measurement of a hive scale or climate tracker.
+ *
+ * @generated from message hivekeep.v1.Reading
+ */
+export type Reading = Message<"hivekeep.v1.Reading"> & {
+  /**
+   * @generated from field: string hive_id = 1;
+   */
+  hiveId: string;
+
+  /**
+   * When it was measured; defaults to now.
+   *
+   * @generated from field: google.protobuf.Timestamp date = 2;
+   */
+  date?: Timestamp | undefined;
+
+  /**
+   * Optional, at most 255 printable ASCII characters: a reading sent again with the same key
+   * for the same hive (a retried or overlapping batch) is not written a second time.
+   *
+   * @generated from field: string idempotency_key = 3;
+   */
+  idempotencyKey: string;
+
+  /**
+   * @generated from field: double weight_kg = 10;
+   */
+  weightKg: number;
+
+  /**
+   * @generated from field: double temp_hive = 11;
+   */
+  tempHive: number;
+
+  /**
+   * @generated from field: double temp_outside = 12;
+   */
+  tempOutside: number;
+
+  /**
+   * @generated from field: double humidity_hive = 13;
+   */
+  humidityHive: number;
+
+  /**
+   * @generated from field: double humidity_outside = 14;
+   */
+  humidityOutside: number;
+};
+
+/**
+ * Describes the message hivekeep.v1.Reading.
+ * Use `create(ReadingSchema)` to create a new message.
+ */
+export const ReadingSchema: GenMessage<Reading> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_inspection, 15);
+
+/**
+ * @generated from message hivekeep.v1.CreateReadingsRequest
+ */
+export type CreateReadingsRequest = Message<"hivekeep.v1.CreateReadingsRequest"> & {
+  /**
+   * At most 5000.
+   *
+   * @generated from field: repeated hivekeep.v1.Reading readings = 1;
+   */
+  readings: Reading[];
+};
+
+/**
+ * Describes the message hivekeep.v1.CreateReadingsRequest.
+ * Use `create(CreateReadingsRequestSchema)` to create a new message.
+ */
+export const CreateReadingsRequestSchema: GenMessage<CreateReadingsRequest> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_inspection, 16);
+
+/**
+ * The answer for one reading, in the order of the request.
+ *
+ * @generated from message hivekeep.v1.ReadingResult
+ */
+export type ReadingResult = Message<"hivekeep.v1.ReadingResult"> & {
+  /**
+   * The inspection that holds the reading.
+   *
+   * @generated from field: string inspection_id = 1;
+   */
+  inspectionId: string;
+
+  /**
+   * @generated from field: hivekeep.v1.ReadingStatus status = 2;
+   */
+  status: ReadingStatus;
+};
+
+/**
+ * Describes the message hivekeep.v1.ReadingResult.
+ * Use `create(ReadingResultSchema)` to create a new message.
+ */
+export const ReadingResultSchema: GenMessage<ReadingResult> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_inspection, 17);
+
+/**
+ * @generated from message hivekeep.v1.CreateReadingsResponse
+ */
+export type CreateReadingsResponse = Message<"hivekeep.v1.CreateReadingsResponse"> & {
+  /**
+   * @generated from field: repeated hivekeep.v1.ReadingResult results = 1;
+   */
+  results: ReadingResult[];
+
+  /**
+   * @generated from field: int32 created = 2;
+   */
+  created: number;
+
+  /**
+   * @generated from field: int32 already_stored = 3;
+   */
+  alreadyStored: number;
+};
+
+/**
+ * Describes the message hivekeep.v1.CreateReadingsResponse.
+ * Use `create(CreateReadingsResponseSchema)` to create a new message.
+ */
+export const CreateReadingsResponseSchema: GenMessage<CreateReadingsResponse> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_inspection, 18);
+
+/**
+ * The error detail of a refused CreateReadings: every bad reading.
+ *
+ * @generated from message hivekeep.v1.ReadingRejection
+ */
+export type ReadingRejection = Message<"hivekeep.v1.ReadingRejection"> & {
+  /**
+   * @generated from field: repeated hivekeep.v1.ReadingProblem problems = 1;
+   */
+  problems: ReadingProblem[];
+};
+
+/**
+ * Describes the message hivekeep.v1.ReadingRejection.
+ * Use `create(ReadingRejectionSchema)` to create a new message.
+ */
+export const ReadingRejectionSchema: GenMessage<ReadingRejection> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_inspection, 19);
+
+/**
+ * @generated from message hivekeep.v1.ReadingProblem
+ */
+export type ReadingProblem = Message<"hivekeep.v1.ReadingProblem"> & {
+  /**
+   * Index of the reading in the request.
+   *
+   * @generated from field: int32 index = 1;
+   */
+  index: number;
+
+  /**
+   * The field at fault, e.g. "readings[3].weightKg".
+   *
+   * @generated from field: string field = 2;
+   */
+  field: string;
+
+  /**
+   * Connect code, e.g. "invalid_argument" or "not_found".
+   *
+   * @generated from field: string code = 3;
+   */
+  code: string;
+
+  /**
+   * @generated from field: string message = 4;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message hivekeep.v1.ReadingProblem.
+ * Use `create(ReadingProblemSchema)` to create a new message.
+ */
+export const ReadingProblemSchema: GenMessage<ReadingProblem> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_inspection, 20);
+
+/**
+ * @generated from enum hivekeep.v1.ReadingStatus
+ */
+export enum ReadingStatus {
+  /**
+   * @generated from enum value: READING_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Written by this call.
+   *
+   * @generated from enum value: READING_STATUS_CREATED = 1;
+   */
+  CREATED = 1,
+
+  /**
+   * Its idempotency key was written before (by an earlier call, or earlier in this one).
+   *
+   * @generated from enum value: READING_STATUS_ALREADY_STORED = 2;
+   */
+  ALREADY_STORED = 2,
+}
+
+/**
+ * Describes the enum hivekeep.v1.ReadingStatus.
+ */
+export const ReadingStatusSchema: GenEnum<ReadingStatus> = /*@__PURE__*/
+  enumDesc(file_hivekeep_v1_inspection, 0);
+
+/**
  * @generated from service hivekeep.v1.InspectionService
  */
 export const InspectionService: GenService<{
@@ -586,6 +804,20 @@ export const InspectionService: GenService<{
     methodKind: "unary";
     input: typeof DeleteInspectionRequestSchema;
     output: typeof DeleteInspectionResponseSchema;
+  },
+  /**
+   * Beside the contract: a scale's readings in one call (its backlog, backfilled with past
+   * dates). Each reading is what CreateInspection with measurement fields writes (the
+   * inspection, its INSPECTION event, the hive's apiary and queen as of its date). All or
+   * nothing: one invalid reading fails the call (invalid_argument, every bad reading named by
+   * its index). A reading with an idempotency_key is written once per hive and key.
+   *
+   * @generated from rpc hivekeep.v1.InspectionService.CreateReadings
+   */
+  createReadings: {
+    methodKind: "unary";
+    input: typeof CreateReadingsRequestSchema;
+    output: typeof CreateReadingsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_hivekeep_v1_inspection, 0);
