@@ -28,7 +28,10 @@ const modules: { figures: string[]; load: () => Promise<Module> }[] = [
   { figures: ["push", "pull"], load: () => import("./push-pull.ts") },
   { figures: ["rpc-create-inspection", "rpc-list"], load: () => import("./rpc.ts") },
   { figures: ["fan-out"], load: () => import("./fan-out.ts") },
-  { figures: ["initial-sync", "local-write"], load: () => import("./device.ts") },
+  {
+    figures: ["initial-sync", "local-write", "hive-page-readings"],
+    load: () => import("./device.ts"),
+  },
   { figures: ["photo-sync"], load: () => import("./photos.ts") },
   { figures: ["first-load", "first-load-css"], load: () => import("./first-load.ts") },
   { figures: ["memory-idle", "memory-growth"], load: () => import("./memory.ts") },

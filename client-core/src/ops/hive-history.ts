@@ -58,8 +58,11 @@ export interface HiveHistory {
 /** Swarm alerts are shown for this many days. */
 export const alertDays = 7;
 
-/** Rows per page when a long run of inspections is read: a bounded amount of memory at a time. */
-export const historyPageSize = 5000;
+/**
+ * Rows per page when a long run of inspections is read: a bounded amount of memory at a time,
+ * and few pages (each page of the device's index counts the range and skips to its offset).
+ */
+export const historyPageSize = 25_000;
 
 const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 const ms = (v: unknown): number => (typeof v === "string" ? Date.parse(v) : Number.NaN);
@@ -82,17 +85,24 @@ const timelineTypes = Object.values(EventType).filter(
     typeof t === "number" && t !== EventType.UNSPECIFIED && t !== EventType.INSPECTION,
 );
 
-/** Pages of live rows in `order` (an ordered index's window each), until `enough` says so. */
+/**
+ * Pages of live inspections in `orderBy` (an ordered index's window each) until `visit` answers
+ * true or the rows end. Pages start at `firstPage` rows and double up to `historyPageSize`: a
+ * read that usually stops early (the last visit) reads little, and one that goes through years
+ * of readings takes few pages (each page of the device's index counts the range and skips to
+ * its offset, so many small pages would cost the square of the rows).
+ */
 async function eachPage(
   r: ReplicaReader,
   where: { column: string; eq: string }[],
   orderBy: OrderTerm[],
-  pageSize: number,
+  firstPage: number,
   visit: (rows: readonly StoredRow[]) => boolean | undefined,
 ): Promise<void> {
-  for (let offset = 0; ; offset += pageSize) {
-    const { rows } = await r.list("inspection", { where, orderBy, offset, limit: pageSize });
-    if (visit(rows) === true || rows.length < pageSize) return;
+  let limit = firstPage;
+  for (let offset = 0; ; offset += limit, limit = Math.min(2 * limit, historyPageSize)) {
+    const { rows } = await r.list("inspection", { where, orderBy, offset, limit });
+    if (visit(rows) === true || rows.length < limit) return;
   }
 }
 
@@ -101,7 +111,7 @@ export async function hiveHistory(
   r: ReplicaReader,
   hiveId: string,
   organizationId: string,
-  pageSize = historyPageSize,
+  firstPage = historyPageSize,
 ): Promise<HiveHistory> {
   const readings: ReadingColumns = {
     at: [],
@@ -116,7 +126,7 @@ export async function hiveHistory(
     r,
     [{ column: "hive_id", eq: hiveId }],
     inspectionsOldestFirst,
-    pageSize,
+    firstPage,
     (rows) => {
       for (const row of rows) {
         const v = row.values;
@@ -178,11 +188,11 @@ export async function hiveHistory(
 export async function lastVisits(
   r: ReplicaReader,
   hiveIds: readonly string[],
-  pageSize = 500,
+  firstPage = 500,
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const hiveId of new Set(hiveIds)) {
-    await eachPage(r, [{ column: "hive_id", eq: hiveId }], newestFirst, pageSize, (rows) => {
+    await eachPage(r, [{ column: "hive_id", eq: hiveId }], newestFirst, firstPage, (rows) => {
       const visit = rows.find((row) => !isReadingRow(row.values));
       if (visit === undefined) return false;
       out.set(hiveId, String(visit.values.date));
@@ -197,11 +207,11 @@ export async function recentVisits(
   r: ReplicaReader,
   count: number,
   organizationId: string,
-  pageSize = 500,
+  firstPage = 500,
 ): Promise<Inspection[]> {
   const found: StoredRow[] = [];
   if (count <= 0) return [];
-  await eachPage(r, [], newestFirst, pageSize, (rows) => {
+  await eachPage(r, [], newestFirst, firstPage, (rows) => {
     for (const row of rows) {
       if (!isReadingRow(row.values)) found.push(row);
       if (found.length === count) return true;
@@ -223,7 +233,7 @@ export async function hiveAlerts(
   hiveIds: readonly string[],
   nowMs: number,
   thresholdKg: number | undefined,
-  pageSize = 500,
+  firstPage = 500,
 ): Promise<Map<string, HiveAlert[]>> {
   const out = new Map<string, HiveAlert[]>();
   const swarmSince = nowMs - alertDays * dayMs - swarmWindowMs;
@@ -238,7 +248,7 @@ export async function hiveAlerts(
     const readings: WeightPoint[] = [];
     const visits: number[] = [];
     let latest: WeightPoint | undefined;
-    await eachPage(r, [{ column: "hive_id", eq: hiveId }], newestFirst, pageSize, (rows) => {
+    await eachPage(r, [{ column: "hive_id", eq: hiveId }], newestFirst, firstPage, (rows) => {
       for (const row of rows) {
         const at = ms(row.values.date);
         if (Number.isNaN(at) || at > nowMs) continue;
