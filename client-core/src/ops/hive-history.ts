@@ -188,16 +188,24 @@ export async function hiveHistory(
 export async function lastVisits(
   r: ReplicaReader,
   hiveIds: readonly string[],
-  firstPage = 500,
+  firstPage = 16,
 ): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  // The hives side by side (one read's requests in flight together), answered in their order.
+  await Promise.all(
+    [...new Set(hiveIds)].map((hiveId) =>
+      eachPage(r, [{ column: "hive_id", eq: hiveId }], newestFirst, firstPage, (rows) => {
+        const visit = rows.find((row) => !isReadingRow(row.values));
+        if (visit === undefined) return false;
+        found.set(hiveId, String(visit.values.date));
+        return true;
+      }),
+    ),
+  );
   const out = new Map<string, string>();
-  for (const hiveId of new Set(hiveIds)) {
-    await eachPage(r, [{ column: "hive_id", eq: hiveId }], newestFirst, firstPage, (rows) => {
-      const visit = rows.find((row) => !isReadingRow(row.values));
-      if (visit === undefined) return false;
-      out.set(hiveId, String(visit.values.date));
-      return true;
-    });
+  for (const id of new Set(hiveIds)) {
+    const at = found.get(id);
+    if (at !== undefined) out.set(id, at);
   }
   return out;
 }
@@ -207,7 +215,7 @@ export async function recentVisits(
   r: ReplicaReader,
   count: number,
   organizationId: string,
-  firstPage = 500,
+  firstPage = 16,
 ): Promise<Inspection[]> {
   const found: StoredRow[] = [];
   if (count <= 0) return [];
@@ -233,11 +241,10 @@ export async function hiveAlerts(
   hiveIds: readonly string[],
   nowMs: number,
   thresholdKg: number | undefined,
-  firstPage = 500,
+  firstPage = 16,
 ): Promise<Map<string, HiveAlert[]>> {
-  const out = new Map<string, HiveAlert[]>();
   const swarmSince = nowMs - alertDays * dayMs - swarmWindowMs;
-  for (const hiveId of new Set(hiveIds)) {
+  const ofHive = async (hiveId: string): Promise<HiveAlert[]> => {
     const hive = await r.get("hive", hiveId);
     const apiary =
       typeof hive?.values.apiary_id === "string"
@@ -272,7 +279,15 @@ export async function hiveAlerts(
     ];
     const starving = starvingAlert(latest ? [latest] : [], thresholdKg, nowMs, hemisphere);
     if (starving) alerts.push(starving);
-    if (alerts.length > 0) out.set(hiveId, alerts);
-  }
+    return alerts;
+  };
+  // The hives side by side (one read's requests in flight together), answered in their order.
+  const ids = [...new Set(hiveIds)];
+  const all = await Promise.all(ids.map(ofHive));
+  const out = new Map<string, HiveAlert[]>();
+  ids.forEach((id, k) => {
+    const alerts = all[k] ?? [];
+    if (alerts.length > 0) out.set(id, alerts);
+  });
   return out;
 }
