@@ -1,8 +1,10 @@
 /**
  * What the benchmark runs inside the page (test/bench/device.ts): the baseline of a first sync
- * (raw Dexie bulkPut of the same rows into the same indexes) and the local write loop.
+ * (raw Dexie bulkPut of the same rows into the same indexes), the local write loop, and the hive
+ * page's data with years of scale readings.
  */
 import { Dexie } from "dexie";
+import { downsample } from "../../client-core/src/core/downsample.ts";
 import { entities, entityNames } from "../../client-core/src/core/entities.ts";
 import { openReplicaDb } from "../../client-core/src/device/replica-db.ts";
 
@@ -167,4 +169,95 @@ export async function benchPhotos(seed = 1): Promise<{
     now: await preparePhoto(source, photoLadder),
     former: await preparePhoto(source, formerPhotoLadder),
   };
+}
+
+/**
+ * Writes `n` 15-minute scale readings (measurement-only inspections, as the device stores a
+ * pulled one: values, a stamp per column, live) of a hive straight into the replica, ending now,
+ * in 5000-row transactions: the hive page figure's data (issue 29) without syncing it.
+ */
+export async function seedReadings(hiveId: string, apiaryId: string, n: number): Promise<void> {
+  const db = window.hivekeep.db;
+  const table = db.table(entities.inspection.table);
+  const end = Date.now() - 60_000;
+  const stamp = (ms: number) => `${String(ms).padStart(15, "0")}:00000:bench-scale`;
+  for (let i = 0; i < n; i += 5000) {
+    const rows: unknown[] = [];
+    for (let k = i; k < Math.min(n, i + 5000); k++) {
+      const at = end - (n - 1 - k) * 15 * 60_000;
+      const date = new Date(at).toISOString();
+      const hlc = stamp(at);
+      const values = {
+        hive_id: hiveId,
+        apiary_id: apiaryId,
+        queen_id: "",
+        date,
+        created_at: date,
+        weight_kg: Math.round((40 + 8 * Math.sin(k / 2000) + (k % 7) / 10) * 100) / 100,
+        temp_hive: 34 + (k % 5) / 10,
+        temp_outside: 10 + 10 * Math.sin(k / 96),
+        humidity_hive: 60 + (k % 9),
+        humidity_outside: 70 + (k % 11),
+      };
+      const clock = Object.fromEntries(Object.keys(values).map((c) => [c, hlc]));
+      rows.push({
+        id: `0190bench-${hiveId.slice(0, 8)}-${String(k).padStart(8, "0")}`,
+        scopeId: apiaryId,
+        values,
+        clock,
+        deleted: false,
+        complete: 1,
+        live: 1,
+      });
+    }
+    await db.transaction("rw", table, () => table.bulkPut(rows));
+  }
+}
+
+/**
+ * The hive page's data with a scale's readings (issue 29), `runs` times each, alternating: ours is
+ * `client.history.hive` (visits, readings as columns, timeline) plus thinning the weight to
+ * `buckets` points (client-core's downsample: what the chart draws); the baseline reads the same
+ * inspection rows raw through the same Dexie index. Milliseconds per run.
+ */
+export async function hivePageLoop(
+  hiveId: string,
+  runs: number,
+  buckets = 400,
+): Promise<{
+  ours: number[];
+  raw: number[];
+  lastVisit: number[];
+  readings: number;
+  visits: number;
+  points: number;
+}> {
+  const client = window.hivekeep;
+  const table = client.db.table(entities.inspection.table);
+  const ours: number[] = [];
+  const raw: number[] = [];
+  const lastVisit: number[] = [];
+  let readings = 0;
+  let visits = 0;
+  let points = 0;
+  for (let i = 0; i < runs; i++) {
+    let start = performance.now();
+    const h = await client.history.hive(hiveId);
+    const x = h.readings.at.map((ms) => ms / 1000);
+    points = downsample(x, h.readings.weightKg, buckets).length;
+    ours.push(performance.now() - start);
+    readings = h.readings.at.length;
+    visits = h.visits.length;
+    start = performance.now();
+    await table
+      .where("[live+values.hive_id+values.date]")
+      .between([1, hiveId, Dexie.minKey], [1, hiveId, Dexie.maxKey])
+      .toArray();
+    raw.push(performance.now() - start);
+    // The overview's and the hive list's read: the last visit, past the readings after it.
+    start = performance.now();
+    await client.history.lastVisits([hiveId]);
+    lastVisit.push(performance.now() - start);
+  }
+  return { ours, raw, lastVisit, readings, visits, points };
 }

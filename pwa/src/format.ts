@@ -69,6 +69,8 @@ export interface Format {
   percent(n: number | undefined): string;
   /** "today", "yesterday", "3 days ago", "in 2 days" */
   relativeDays(when: When, now?: Date): string;
+  /** "5 minutes ago", "2 hours ago", "3 days ago": the largest whole unit since `when`. */
+  relativeTime(when: When, now: Date): string;
 }
 
 export function makeFormat(locale: string): Format {
@@ -110,6 +112,14 @@ export function makeFormat(locale: string): Format {
     relativeDays: (w, now) => {
       const days = daysSince(w, now);
       return days === undefined ? dash : relF.format(-days, "day");
+    },
+    relativeTime: (w, now) => {
+      const d = toDate(w);
+      if (d === undefined) return dash;
+      const minutes = Math.max(0, Math.floor((now.getTime() - d.getTime()) / 60_000));
+      if (minutes < 60) return relF.format(-minutes, "minute");
+      if (minutes < 48 * 60) return relF.format(-Math.floor(minutes / 60), "hour");
+      return relF.format(-Math.floor(minutes / 1440), "day");
     },
   };
 }

@@ -29,7 +29,10 @@ const modules: { figures: string[]; load: () => Promise<Module> }[] = [
   { figures: ["rpc-create-inspection", "rpc-list"], load: () => import("./rpc.ts") },
   { figures: ["readings-batch-ingest"], load: () => import("./readings.ts") },
   { figures: ["fan-out"], load: () => import("./fan-out.ts") },
-  { figures: ["initial-sync", "local-write"], load: () => import("./device.ts") },
+  {
+    figures: ["initial-sync", "local-write", "hive-page-readings"],
+    load: () => import("./device.ts"),
+  },
   { figures: ["photo-sync"], load: () => import("./photos.ts") },
   { figures: ["first-load", "first-load-css"], load: () => import("./first-load.ts") },
   { figures: ["memory-idle", "memory-growth"], load: () => import("./memory.ts") },

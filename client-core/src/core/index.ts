@@ -118,6 +118,8 @@ export {
   notFound,
   RetryLaterError,
 } from "./domain-error.ts";
+// Readings and visits (issue 29): which an inspection is, thinning a series, weight alerts.
+export { bucketWidth, downsample, type MaybeValue } from "./downsample.ts";
 export type { ColumnSpec, ColumnType, EntityName, EntitySpec, ScopeRule } from "./entities.ts";
 export {
   camelCase,
@@ -144,6 +146,22 @@ export {
   latestHappenedMs,
   latestQueenYear,
 } from "./happened.ts";
+export {
+  type Hemisphere,
+  type HiveAlert,
+  hemisphereOf,
+  inSwarmSeason,
+  inWinter,
+  recentAlerts,
+  type StarvingAlert,
+  type SwarmAlert,
+  starvingAlert,
+  swarmAlerts,
+  swarmDropKg,
+  swarmWindowMs,
+  type WeightPoint,
+  winterStart,
+} from "./hive-alerts.ts";
 export type { Clock, Hlc, HlcParts } from "./hlc.ts";
 export {
   compareHlc,
@@ -165,6 +183,13 @@ export {
   maxIdempotencyKeyLength,
   parseIdempotencyKey,
 } from "./idempotency-key.ts";
+export {
+  type InspectionKindFields,
+  isReading,
+  isReadingRow,
+  measurementColumns,
+  visitColumns,
+} from "./inspection-kind.ts";
 export {
   activeQueensInOrder,
   apiaryAt,

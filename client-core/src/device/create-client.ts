@@ -17,11 +17,19 @@ import {
   type Transport,
 } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { AuthService, SyncService } from "@hivekeep/proto";
+import { AuthService, type Inspection, SyncService } from "@hivekeep/proto";
 import { Dexie, liveQuery, type Observable } from "dexie";
 import { v7 as uuidv7 } from "uuid";
+import type { HiveAlert } from "../core/hive-alerts.ts";
 import type { Clock } from "../core/hlc.ts";
 import { errorInterceptor } from "../ops/errors.ts";
+import {
+  type HiveHistory,
+  hiveAlerts,
+  hiveHistory,
+  lastVisits,
+  recentVisits,
+} from "../ops/hive-history.ts";
 import { localStats } from "../ops/local-stats.ts";
 import { readOnlyInterceptor } from "../ops/read-only.ts";
 import type { ReplicaStore } from "../ops/replica-store.ts";
@@ -125,6 +133,22 @@ export interface HivekeepClient extends RecordClients {
    * inspection's `photoKeys` (a data URL as it is; a reference from this device or fetched).
    */
   readonly photos: DevicePhotos;
+  /**
+   * Visits and readings apart (issue 29, ops/hive-history.ts): the app's reads beside the
+   * contract's, which list and count readings as inspections.
+   */
+  readonly history: {
+    hive(hiveId: string): Promise<HiveHistory>;
+    /** Each hive's last visit (RFC 3339); a hive never visited is absent. */
+    lastVisits(hiveIds: readonly string[]): Promise<Map<string, string>>;
+    recentVisits(count: number): Promise<Inspection[]>;
+    /** Weight alerts of these hives at `now`; `thresholdKg` is the winter weight (unset: none). */
+    alerts(
+      hiveIds: readonly string[],
+      now: Date,
+      thresholdKg: number | undefined,
+    ): Promise<Map<string, HiveAlert[]>>;
+  };
   readonly notices: {
     list(): Promise<SyncNotice[]>;
     live(): Observable<SyncNotice[]>;
@@ -376,6 +400,13 @@ export async function createHivekeepClient(
     },
     removed: removedRecords(store, account.organizationId, node),
     photos,
+    history: {
+      hive: (hiveId) => store.read((r) => hiveHistory(r, hiveId, account.organizationId)),
+      lastVisits: (hiveIds) => store.read((r) => lastVisits(r, hiveIds)),
+      recentVisits: (count) => store.read((r) => recentVisits(r, count, account.organizationId)),
+      alerts: (hiveIds, now, thresholdKg) =>
+        store.read((r) => hiveAlerts(r, hiveIds, now.getTime(), thresholdKg)),
+    },
     notices: {
       list: () => listNotices(db),
       live: () => watch(dbName, () => listNotices(db), { tables: [noticesTable] }),

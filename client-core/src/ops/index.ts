@@ -5,6 +5,7 @@
  */
 export { apiaryService } from "./apiary-service.ts";
 export { dayMs, wholeDaysSince } from "./days.ts";
+export { type Due, dueHives, type InspectionAge, inspectionAge } from "./due.ts";
 export {
   errorInterceptor,
   invalidArgument,
@@ -14,6 +15,15 @@ export {
 export { eventService } from "./event-service.ts";
 export { harvestService } from "./harvest-service.ts";
 export { type HiveAt, hiveAt } from "./hive-at.ts";
+export {
+  alertDays,
+  type HiveHistory,
+  hiveAlerts,
+  hiveHistory,
+  lastVisits,
+  type ReadingColumns,
+  recentVisits,
+} from "./hive-history.ts";
 export { hiveService } from "./hive-service.ts";
 export { inspectionService } from "./inspection-service.ts";
 export { localStats } from "./local-stats.ts";

@@ -14,8 +14,8 @@
  */
 import { EventType } from "@hivekeep/proto";
 import type { EntityName } from "../core/entities.ts";
-import { wholeDaysSince } from "./days.ts";
-import { compareText, foldAscii, type OrderTerm } from "./query.ts";
+import { dueHives } from "./due.ts";
+import { compareText, type OrderTerm } from "./query.ts";
 import type { ReplicaReader, ReplicaStore, StoredRow } from "./replica-store.ts";
 import type { DashboardFigures, DashboardQuery, HoneyStat, StatsSource } from "./stats-source.ts";
 
@@ -117,19 +117,13 @@ async function dashboard(r: ReplicaReader, q: DashboardQuery): Promise<Dashboard
 
   const last = new Map([...lastDate].map(([hive, date]) => [hive, ms(date)]));
   const apiaryName = new Map(apiaries.map((a) => [a.id, text(a.values.name)]));
-  const due = hives
-    .map((h) => {
-      const at = last.get(h.id);
-      const days = at === undefined ? -1 : wholeDaysSince(now, at);
-      return { h, at, days };
-    })
-    .filter(({ at, days }) => at === undefined || days >= q.thresholdDays)
-    .sort(
-      (a, b) =>
-        (a.at ?? -Infinity) - (b.at ?? -Infinity) ||
-        compareText(foldAscii(text(a.h.values.name)), foldAscii(text(b.h.values.name))) ||
-        compareText(a.h.id, b.h.id),
-    );
+  const due = dueHives(
+    hives,
+    { id: (h) => h.id, name: (h) => text(h.values.name) },
+    last,
+    now,
+    q.thresholdDays,
+  );
   const year = utc(q.now).year;
   const months = groupBy(events, (e) => {
     const { year, month } = utc(e.values.date);
@@ -143,7 +137,7 @@ async function dashboard(r: ReplicaReader, q: DashboardQuery): Promise<Dashboard
     openTasks: open.length,
     overdueTasks: open.filter((t) => t.values.due_at != null && ms(t.values.due_at) < now).length,
     honeyKgSeason: kgOf(events.filter((e) => utc(e.values.date).year === year)),
-    dueInspections: due.map(({ h, days }) => ({
+    dueInspections: due.map(({ hive: h, days }) => ({
       hiveId: h.id,
       hiveName: text(h.values.name),
       apiaryName: apiaryName.get(text(h.values.apiary_id)) ?? "",

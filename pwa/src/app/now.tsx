@@ -6,7 +6,7 @@
  * record with, so a phone whose clock runs ahead proposes no date they refuse as "in the
  * future"), the wall clock outside a session, or a fixed time a test (or a story) provides.
  */
-import { createContext, type ReactNode, useContext } from "react";
+import { createContext, type ReactNode, useContext, useMemo } from "react";
 import { useOptionalClient } from "./client.tsx";
 
 const NowContext = createContext<(() => Date) | undefined>(undefined);
@@ -26,4 +26,14 @@ export function useNow(): Date {
   const client = useOptionalClient();
   if (fixed) return fixed();
   return client ? client.now() : new Date();
+}
+
+/**
+ * "Now" as a function, for a live query that runs again later (each run asks for the time
+ * then): the fixed time of a provider, the device's corrected clock, or the wall clock.
+ */
+export function useClock(): () => Date {
+  const fixed = useContext(NowContext);
+  const client = useOptionalClient();
+  return useMemo(() => fixed ?? (client ? () => client.now() : () => new Date()), [fixed, client]);
 }

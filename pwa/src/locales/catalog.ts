@@ -24,6 +24,7 @@ import type { syncMessages } from "../screens/sync/messages.ts";
 import type { chartMessages } from "../ui/charts/messages.ts";
 import type { numberMessages } from "../ui/forms.tsx";
 import type { commonMessages } from "../ui/messages.ts";
+import type { readingsMessages } from "../ui/readings-messages.ts";
 
 /** Every messages object of the app; a new `defineMessages` belongs here. */
 type AppMessages =
@@ -43,7 +44,8 @@ type AppMessages =
   | typeof syncMessages
   | typeof apiaryMessages
   | typeof dashboardMessages
-  | typeof printMessages;
+  | typeof printMessages
+  | typeof readingsMessages;
 
 /** `days` of `days_one` / `days_other`; never for a key that is no plural. */
 type PluralOf<K> = K extends `${infer B}_${"one" | "other"}` ? B : never;

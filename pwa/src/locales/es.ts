@@ -735,7 +735,6 @@ const es: Translation<"many"> = {
     noOtherApiary: "No hay otro colmenar al que trasladar esta colmena.",
     stockCard: "Ficha de la colmena",
     lastInspection: "Última revisión",
-    latestReading: "Última medición",
     notInspected: "Aún sin revisar.",
     onDate: "{{date}} ({{when}})",
     openInspection: "Abrir la revisión del {{date}}",
@@ -942,10 +941,6 @@ const es: Translation<"many"> = {
     recentTitle: "Revisiones recientes",
     recentNone: "Aún no hay revisiones.",
     removedHive: "Colmena retirada",
-    measurement: "Medición",
-    measurements_one: "{{count}} medición",
-    measurements_other: "{{count}} mediciones",
-    measurements_many: "{{count}} mediciones",
     outsideValue: "{{value}} fuera",
     honeyTitle: "Miel",
     honeyNone: "Aún no hay cosechas registradas. Anota una cosecha en la página de una colmena.",
@@ -1044,6 +1039,22 @@ const es: Translation<"many"> = {
   },
   language: {
     language: "Idioma",
+  },
+  readings: {
+    alertsTitle: "Avisos",
+    swarm: "Posible enjambrazón",
+    swarmText: "El peso bajó de {{from}} a {{to}} en menos de una hora ({{when}}).",
+    starving: "Posible falta de alimento",
+    starvingText: "{{kg}} el {{date}}: por debajo de tu peso de invierno de {{threshold}}.",
+    latestTitle: "Últimas mediciones",
+    scaleContact: "Último contacto de la báscula: {{when}}",
+    readingsCount_one: "{{count}} medición desde el {{date}}",
+    readingsCount_many: "{{count}} mediciones desde el {{date}}",
+    readingsCount_other: "{{count}} mediciones desde el {{date}}",
+    winterTitle: "Aviso de peso invernal",
+    winterLabel: "Avisar cuando una colmena pese menos de",
+    winterHint:
+      "En invierno (de noviembre a marzo; de mayo a septiembre al sur del ecuador) una colmena cuyo último peso esté por debajo puede quedarse sin alimento. Para todas las colmenas, guardado en este dispositivo. Vacío: sin aviso.",
   },
 };
 

@@ -742,7 +742,6 @@ const fr: Translation<"many"> = {
     noOtherApiary: "Il n’y a pas d’autre rucher où déplacer cette ruche.",
     stockCard: "Fiche de ruche",
     lastInspection: "Dernière visite",
-    latestReading: "Dernière mesure",
     notInspected: "Pas encore visitée.",
     onDate: "{{date}} ({{when}})",
     openInspection: "Ouvrir la visite du {{date}}",
@@ -952,10 +951,6 @@ const fr: Translation<"many"> = {
     recentTitle: "Visites récentes",
     recentNone: "Pas encore de visites.",
     removedHive: "Ruche retirée",
-    measurement: "Mesure",
-    measurements_one: "{{count}} mesure",
-    measurements_other: "{{count}} mesures",
-    measurements_many: "{{count}} mesures",
     outsideValue: "{{value}} à l’extérieur",
     honeyTitle: "Miel",
     honeyNone: "Aucune récolte enregistrée. Notez une récolte sur la page d’une ruche.",
@@ -1059,6 +1054,22 @@ const fr: Translation<"many"> = {
   },
   language: {
     language: "Langue",
+  },
+  readings: {
+    alertsTitle: "Alertes",
+    swarm: "Essaimage possible",
+    swarmText: "Le poids est passé de {{from}} à {{to}} en moins d’une heure ({{when}}).",
+    starving: "Risque de famine",
+    starvingText: "{{kg}} le {{date}} : sous votre poids d’hiver de {{threshold}}.",
+    latestTitle: "Dernières mesures",
+    scaleContact: "Dernier contact de la balance : {{when}}",
+    readingsCount_one: "{{count}} mesure depuis le {{date}}",
+    readingsCount_many: "{{count}} mesures depuis le {{date}}",
+    readingsCount_other: "{{count}} mesures depuis le {{date}}",
+    winterTitle: "Alerte de poids d’hiver",
+    winterLabel: "Avertir quand une ruche pèse moins de",
+    winterHint:
+      "En hiver (de novembre à mars ; de mai à septembre au sud de l’équateur), une ruche dont le dernier poids est inférieur risque la famine. Pour toutes les ruches, enregistré sur cet appareil. Vide : pas d’alerte.",
   },
 };
 

@@ -731,7 +731,6 @@ const it: Translation<"many"> = {
     noOtherApiary: "Non c’è un altro apiario in cui spostare questa arnia.",
     stockCard: "Scheda dell’arnia",
     lastInspection: "Ultima ispezione",
-    latestReading: "Ultima misurazione",
     notInspected: "Non ancora ispezionata.",
     onDate: "{{date}} ({{when}})",
     openInspection: "Apri l’ispezione del {{date}}",
@@ -939,10 +938,6 @@ const it: Translation<"many"> = {
     recentTitle: "Ispezioni recenti",
     recentNone: "Ancora nessuna ispezione.",
     removedHive: "Arnia rimossa",
-    measurement: "Misurazione",
-    measurements_one: "{{count}} misurazione",
-    measurements_other: "{{count}} misurazioni",
-    measurements_many: "{{count}} misurazioni",
     outsideValue: "{{value}} all’esterno",
     honeyTitle: "Miele",
     honeyNone: "Ancora nessun raccolto registrato. Registra un raccolto nella pagina di un’arnia.",
@@ -1043,6 +1038,22 @@ const it: Translation<"many"> = {
   },
   language: {
     language: "Lingua",
+  },
+  readings: {
+    alertsTitle: "Avvisi",
+    swarm: "Possibile sciamatura",
+    swarmText: "Il peso è sceso da {{from}} a {{to}} in meno di un’ora ({{when}}).",
+    starving: "Possibile carenza di scorte",
+    starvingText: "{{kg}} il {{date}}: sotto il tuo peso invernale di {{threshold}}.",
+    latestTitle: "Ultime misurazioni",
+    scaleContact: "Ultimo contatto della bilancia: {{when}}",
+    readingsCount_one: "{{count}} misurazione dal {{date}}",
+    readingsCount_many: "{{count}} misurazioni dal {{date}}",
+    readingsCount_other: "{{count}} misurazioni dal {{date}}",
+    winterTitle: "Avviso peso invernale",
+    winterLabel: "Avvisa quando un’arnia pesa meno di",
+    winterHint:
+      "In inverno (da novembre a marzo; da maggio a settembre a sud dell’equatore) una colonia il cui ultimo peso è inferiore potrebbe restare senza scorte. Per tutte le arnie, salvato su questo dispositivo. Vuoto: nessun avviso.",
   },
 };
 

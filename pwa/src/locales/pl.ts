@@ -747,7 +747,6 @@ const pl: Translation<"few" | "many"> = {
     noOtherApiary: "Nie ma innej pasieki, do której można przenieść ten ul.",
     stockCard: "Karta ula",
     lastInspection: "Ostatni przegląd",
-    latestReading: "Ostatni pomiar",
     notInspected: "Jeszcze nieprzeglądany.",
     onDate: "{{date}} ({{when}})",
     openInspection: "Otwórz przegląd z {{date}}",
@@ -959,11 +958,6 @@ const pl: Translation<"few" | "many"> = {
     recentTitle: "Ostatnie przeglądy",
     recentNone: "Nie ma jeszcze przeglądów.",
     removedHive: "Usunięty ul",
-    measurement: "Pomiar",
-    measurements_one: "{{count}} pomiar",
-    measurements_other: "{{count}} pomiaru",
-    measurements_few: "{{count}} pomiary",
-    measurements_many: "{{count}} pomiarów",
     outsideValue: "{{value}} na zewnątrz",
     honeyTitle: "Miód",
     honeyNone: "Nie zapisano jeszcze miodobrań. Zapisz miodobranie na stronie ula.",
@@ -1066,6 +1060,23 @@ const pl: Translation<"few" | "many"> = {
   },
   language: {
     language: "Język",
+  },
+  readings: {
+    alertsTitle: "Ostrzeżenia",
+    swarm: "Możliwa rójka",
+    swarmText: "Waga spadła z {{from}} do {{to}} w ciągu godziny ({{when}}).",
+    starving: "Możliwy głód",
+    starvingText: "{{kg}} dnia {{date}}: poniżej Twojej wagi zimowej {{threshold}}.",
+    latestTitle: "Ostatnie pomiary",
+    scaleContact: "Ostatni kontakt wagi: {{when}}",
+    readingsCount_one: "{{count}} pomiar od {{date}}",
+    readingsCount_few: "{{count}} pomiary od {{date}}",
+    readingsCount_many: "{{count}} pomiarów od {{date}}",
+    readingsCount_other: "{{count}} pomiaru od {{date}}",
+    winterTitle: "Ostrzeżenie o wadze zimowej",
+    winterLabel: "Ostrzegaj, gdy ul waży mniej niż",
+    winterHint:
+      "Zimą (od listopada do marca; na południe od równika od maja do września) rodzinie, której ostatnia waga jest niższa, może grozić głód. Dla wszystkich uli, zapisane na tym urządzeniu. Puste: bez ostrzeżenia.",
   },
 };
 

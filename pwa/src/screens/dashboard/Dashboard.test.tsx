@@ -60,6 +60,33 @@ describe("the overview", () => {
     expect(app.location()).toMatch(/^\/hives\/.+\/inspect$/);
   });
 
+  it("counts visits only: a hive whose scale posts and nobody looked in for a month is due", async () => {
+    const client = await openTestClient();
+    const home = await seed.apiary(client, { name: "Home meadow" });
+    const scale = await seed.hive(client, { apiaryId: home.id, name: "Scale hive" });
+    await seed.inspection(client, { hiveId: scale.id, date: at(daysAgo(30)), note: "Strong" });
+    for (let d = 29; d >= 1; d--) {
+      await seed.inspection(client, { hiveId: scale.id, date: at(daysAgo(d)), weightKg: 40 });
+    }
+    // A swarm yesterday: 2.4 kg within half an hour, the weight stays down.
+    const start = daysAgo(1, 13).getTime();
+    for (const [k, weightKg] of [41, 41, 38.6, 38.5].entries()) {
+      const date = at(new Date(start + k * 15 * 60_000));
+      await seed.inspection(client, { hiveId: scale.id, date, weightKg });
+    }
+
+    await renderAt("/", { client });
+    const due = within(await findSection("Due for inspection"));
+    expect(
+      due.getByRole("link", { name: /^Scale hive Home meadow Last visit 30 days ago/ }),
+    ).toBeTruthy();
+    const recent = within(await findSection("Recent inspections"));
+    expect(recent.getAllByRole("listitem")).toHaveLength(1);
+    expect(recent.getByText("Strong")).toBeTruthy();
+    const alerts = within(await findSection("Alerts"));
+    expect(alerts.getByRole("link", { name: /^Scale hive: Possible swarm/ })).toBeTruthy();
+  });
+
   it("lists the next tasks, overdue ones said in words, and the recent visits", async () => {
     const client = await openTestClient();
     const home = await seed.apiary(client, { name: "Home meadow" });

@@ -1,6 +1,6 @@
 /**
- * The overview (`/`): the figures, hives due for inspection, next tasks, recent inspections and
- * the honey, all from one live query (queries.ts). A new account sees how to begin instead: an
+ * The overview (`/`): the figures, weight alerts, hives due for a visit, next tasks, recent
+ * visits and the honey, all from one live query (queries.ts). A new account sees how to begin instead: an
  * apiary, then a hive.
  *
  * The query's last answer is kept, so coming back shows it at once while it runs again; the
@@ -12,6 +12,7 @@ import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import { LiveView, Loading, Page } from "../../ui/page.tsx";
+import { AlertsCard } from "./AlertsCard.tsx";
 import { DueCard } from "./DueCard.tsx";
 import { Figures } from "./Figures.tsx";
 import { GetStarted } from "./GetStarted.tsx";
@@ -49,9 +50,10 @@ function Overview(props: { readonly data: Data; readonly year: number }) {
     <Page title={t("title")}>
       {starting && <GetStarted apiaries={d.apiaries} />}
       {d.hives > 0 && <Figures d={d} />}
+      <AlertsCard alerts={props.data.alerts} />
       <WithdrawalsCard treatments={props.data.treatments} hives={props.data.hives} />
       <div className="dash__grid">
-        {d.hives > 0 && <DueCard due={d.dueInspections} />}
+        {d.hives > 0 && <DueCard due={props.data.due} />}
         <div className="dash__col">
           {(d.hives > 0 || d.nextTasks.length > 0) && <TasksCard tasks={d.nextTasks} />}
           {(d.hives > 0 || recent.length > 0) && <RecentCard recent={recent} />}

@@ -1,17 +1,19 @@
-/** The hives due for inspection (never inspected first), the first few with "Show all". */
-import type { DueInspection } from "@hivekeep/proto";
+/**
+ * The hives due for a visit (never visited first), the first few with "Show all". A scale's
+ * readings are no visit: a hive whose scale posts and nobody looked in is due.
+ */
 import { Link } from "wouter";
 import { paths } from "../../app/paths.ts";
 import { useMessages } from "../../i18n.ts";
 import { Card, Empty, Writable } from "../../ui/page.tsx";
 import { useShowAll } from "../../ui/show-all.tsx";
 import { dashboardMessages } from "./messages.ts";
-import { thresholdDays } from "./queries.ts";
+import { type DueHive, thresholdDays } from "./queries.ts";
 
 /** Due hives shown before "Show all". */
 const dueShown = 6;
 
-export function DueCard(props: { readonly due: readonly DueInspection[] }) {
+export function DueCard(props: { readonly due: readonly DueHive[] }) {
   const t = useMessages(dashboardMessages);
   const { due } = props;
   const { shown, listId, toggle } = useShowAll(due, dueShown, {

@@ -1,6 +1,6 @@
 /**
- * The recent visits, newest first: each with its hive, date, readings and note; a scale's run of
- * readings on one hive folded into one row that links to the hive (its charts).
+ * The recent visits, newest first: each with its hive, date, readings and note. A scale's
+ * readings are no visit: they are shown on the hive's page (latest values, charts).
  */
 import { Link } from "wouter";
 import { paths } from "../../app/paths.ts";
@@ -9,7 +9,6 @@ import { useMessages } from "../../i18n.ts";
 import { Card, Empty } from "../../ui/page.tsx";
 import { dashboardMessages } from "./messages.ts";
 import { type Recent, readingsLine } from "./present.ts";
-import { groupRecent } from "./recent.ts";
 
 export function RecentCard(props: { readonly recent: readonly Recent[] }) {
   const t = useMessages(dashboardMessages);
@@ -20,39 +19,12 @@ export function RecentCard(props: { readonly recent: readonly Recent[] }) {
         <Empty>{t("recentNone")}</Empty>
       ) : (
         <ul className="list">
-          {groupRecent(recent).map((row) =>
-            row.kind === "measurements" ? (
-              <MeasurementsRow key={row.items[0]?.id} items={row.items} />
-            ) : (
-              <VisitRow key={row.item.id} visit={row.item} />
-            ),
-          )}
+          {recent.map((visit) => (
+            <VisitRow key={visit.id} visit={visit} />
+          ))}
         </ul>
       )}
     </Card>
-  );
-}
-
-/** A scale's run of readings: how many, from when to when, and the latest readings. */
-function MeasurementsRow(props: { readonly items: readonly Recent[] }) {
-  const t = useMessages(dashboardMessages);
-  const fmt = useFormat();
-  const [latest] = props.items;
-  const oldest = props.items[props.items.length - 1];
-  if (latest === undefined || oldest === undefined) return null;
-  return (
-    <li className="list__item">
-      <Link href={paths.hive(latest.hiveId)} className="list__link">
-        <span className="list__title">{latest.hiveName ?? t("removedHive")}</span>
-        <span className="list__meta">
-          <span className="badge">{t("measurements", { count: props.items.length })}</span>
-          <span>
-            {fmt.dateTime(oldest.date)} – {fmt.dateTime(latest.date)}
-          </span>
-          <Readings visit={latest} />
-        </span>
-      </Link>
-    </li>
   );
 }
 
@@ -66,9 +38,8 @@ function VisitRow(props: { readonly visit: Recent }) {
         <span className="list__title">{r.hiveName ?? t("removedHive")}</span>
         <span className="list__meta">
           <span>{fmt.dateTime(r.date)}</span>
-          {r.measurementOnly && <span className="badge">{t("measurement")}</span>}
           <Readings visit={r} />
-          {!r.measurementOnly && r.note !== "" && <span className="dash__note">{r.note}</span>}
+          {r.note !== "" && <span className="dash__note">{r.note}</span>}
         </span>
       </Link>
     </li>

@@ -17,59 +17,33 @@ const de = makeFormat("de-DE");
 const now = new Date("2026-06-15T12:00:00Z");
 
 describe("joinRecent", () => {
+  const date = timestampFromDate(new Date("2026-06-10T08:00:00Z"));
   const visit = create(InspectionSchema, {
     id: "i1",
     hiveId: "h1",
+    date,
     note: "  Calm colony.  ",
     queenSeen: true,
     weightKg: 42.5,
   });
-  const scale = create(InspectionSchema, { id: "i2", hiveId: "h2", tempOutside: 21 });
-  const date = timestampFromDate(new Date("2026-06-10T08:00:00Z"));
 
-  it("names each visit's hive and says what the inspection holds, in the dashboard's order", () => {
-    const rows = joinRecent(
-      [
-        { id: "i2", hiveId: "h2", date },
-        { id: "i1", hiveId: "h1", date },
-      ],
-      [
-        { id: "h1", name: "Volk 1" },
-        { id: "h2", name: "Waage" },
-      ],
-      [visit, scale],
-    );
+  it("names each visit's hive and says what it holds, in the visits' order", () => {
+    const rows = joinRecent([visit], [{ id: "h1", name: "Volk 1" }]);
     expect(rows).toEqual([
-      {
-        id: "i2",
-        hiveId: "h2",
-        date: new Date("2026-06-10T08:00:00Z"),
-        hiveName: "Waage",
-        measurementOnly: true,
-        readings: [{ kind: "temperature", place: "outside", value: 21 }],
-        note: "",
-      },
       {
         id: "i1",
         hiveId: "h1",
         date: new Date("2026-06-10T08:00:00Z"),
         hiveName: "Volk 1",
-        measurementOnly: false,
         readings: [{ kind: "weight", place: "hive", value: 42.5 }],
         note: "Calm colony.",
       },
     ]);
   });
 
-  it("keeps a visit whose hive or inspection is gone, with nothing to say about it", () => {
-    const [row] = joinRecent([{ id: "gone", hiveId: "removed", date }], [], [visit]);
-    expect(row).toMatchObject({
-      id: "gone",
-      hiveName: undefined,
-      measurementOnly: false,
-      readings: [],
-      note: "",
-    });
+  it("keeps a visit whose hive is gone, without its name", () => {
+    const [row] = joinRecent([visit], []);
+    expect(row).toMatchObject({ id: "i1", hiveName: undefined });
   });
 });
 

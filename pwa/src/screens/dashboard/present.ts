@@ -11,10 +11,8 @@ import type {
   Inspection,
   MarkingColor,
   Queen,
-  RecentInspection,
 } from "@hivekeep/proto";
 import { type Format, toDate, type When } from "../../format.ts";
-import { isMeasurementOnly } from "../inspections/fields.ts";
 import { type Reading, readingsOf, readingValue } from "../inspections/present.ts";
 import { honeyBars, type MonthKg, monthsBefore } from "./honey.ts";
 
@@ -25,31 +23,24 @@ export interface Recent {
   readonly date: Date | undefined;
   /** Undefined: the hive was removed. */
   readonly hiveName: string | undefined;
-  readonly measurementOnly: boolean;
   readonly readings: readonly Reading[];
   readonly note: string;
 }
 
-/** The recent visits (GetDashboard's ids) with their hive's name and what the inspection holds. */
+/** The recent visits (newest first) with their hive's name and what the visit holds. */
 export function joinRecent(
-  recent: readonly Pick<RecentInspection, "id" | "hiveId" | "date">[],
+  visits: readonly Inspection[],
   hives: readonly Pick<Hive, "id" | "name">[],
-  inspections: readonly Inspection[],
 ): Recent[] {
   const hiveName = new Map(hives.map((h) => [h.id, h.name]));
-  const byId = new Map(inspections.map((i) => [i.id, i]));
-  return recent.map((r) => {
-    const inspection = byId.get(r.id);
-    return {
-      id: r.id,
-      hiveId: r.hiveId,
-      date: toDate(r.date),
-      hiveName: hiveName.get(r.hiveId),
-      measurementOnly: inspection !== undefined && isMeasurementOnly(inspection),
-      readings: inspection ? readingsOf(inspection) : [],
-      note: inspection?.note.trim() ?? "",
-    };
-  });
+  return visits.map((i) => ({
+    id: i.id,
+    hiveId: i.hiveId,
+    date: toDate(i.date),
+    hiveName: hiveName.get(i.hiveId),
+    readings: readingsOf(i),
+    note: i.note.trim(),
+  }));
 }
 
 /** A queen's honey of the season; `key` "" is the honey of hives without a recorded queen. */

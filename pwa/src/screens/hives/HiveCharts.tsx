@@ -1,14 +1,17 @@
 /**
- * A hive's measurements over time, from its inspections (a hive scale or climate sensor sends
- * inspections with measurement fields only): weight, temperatures (inside the hive and outside)
- * and humidity, each unit on its own chart. A field holding 0 was not measured: it is never
- * drawn, and a long pause breaks the line. Rendered lazily by the hive page, in a card of its own,
- * from the inspections the page has read already.
+ * A hive's measurements over time, from its readings (what a hive scale or climate sensor sends:
+ * measurement fields only; a visit's hand-taken values are on the visit): weight, temperatures
+ * (inside the hive and outside) and humidity, each unit on its own chart. A field holding 0 was
+ * not measured: it is never drawn, and a long pause breaks the line. Years of 15-minute readings
+ * are thinned to the chart's width first (client-core's min/max `downsample`), so the chart keeps
+ * every peak and drop and the newest value. Rendered lazily by the hive page, in a card of its
+ * own, from the readings the page has read already.
  */
-import type { Inspection } from "@hivekeep/proto";
+import { downsample } from "@hivekeep/client-core/core";
+import type { ReadingColumns } from "@hivekeep/client-core/ops";
 import { useMemo, useState } from "react";
 import { useNow } from "../../app/now.tsx";
-import { type Format, toDate, useFormat } from "../../format.ts";
+import { type Format, useFormat } from "../../format.ts";
 import { useMessages, type Words } from "../../i18n.ts";
 import { type ChartSeries, lineStyles, TimeChart } from "../../ui/charts/Chart.tsx";
 import { chartMessages } from "../../ui/charts/messages.ts";
@@ -43,11 +46,16 @@ function periodRange(period: Period, now: Date): readonly [number, number] | und
   return [to - Number(period) * 86_400, to];
 }
 
+/**
+ * What a chart shows, in words. The thinned points keep each series' first, newest, lowest and
+ * highest value; `counts` are the values of the period before thinning.
+ */
 function summaryOf(
   t: T,
   fmt: Format,
   data: TimeSeries,
   labels: readonly string[],
+  counts: readonly number[],
   formatY: (v: number) => string,
 ): string {
   return labels
@@ -57,7 +65,7 @@ function summaryOf(
       const day = (x: number) => fmt.date(new Date(x * 1000));
       return t("seriesSummary", {
         series,
-        count: s.count,
+        count: counts[k] ?? s.count,
         from: day(s.first.x),
         to: day(s.last.x),
         min: formatY(s.min),
@@ -70,22 +78,34 @@ function summaryOf(
 
 function Measure(props: {
   readonly title: string;
-  readonly readings: readonly Reading[];
-  readonly fields: readonly { label: string; of: (r: Reading) => number }[];
+  readonly readings: ReadingColumns;
+  readonly fields: readonly {
+    label: string;
+    of: (r: Reading) => number;
+    column: (r: ReadingColumns) => readonly number[];
+  }[];
   readonly formatY: (v: number) => string;
   readonly xRange: readonly [number, number] | undefined;
+  /** Unix ms: the period's start (undefined: every reading). */
+  readonly from: number | undefined;
 }) {
   const t = useMessages(chartMessages);
   const fmt = useFormat();
-  const data = useMemo(
-    () =>
-      measurementSeries(
-        props.readings,
-        (r) => r.date,
-        props.fields.map((f) => f.of),
-      ),
-    [props.readings, props.fields],
-  );
+  const { data, counts } = useMemo(() => {
+    const { indices, counts } = thinned(
+      props.readings,
+      props.fields.map((f) => f.column(props.readings)),
+      props.from,
+      chartBuckets(),
+    );
+    const rows = rowsAt(props.readings, indices);
+    const data = measurementSeries(
+      rows,
+      (r) => r.date,
+      props.fields.map((f) => f.of),
+    );
+    return { data, counts };
+  }, [props.readings, props.fields, props.from]);
   if (data.x.length === 0) return null;
   const labels = props.fields.map((f) => f.label);
   const series: ChartSeries[] = props.fields.map((f, k) => ({
@@ -96,7 +116,7 @@ function Measure(props: {
   return (
     <TimeChart
       title={props.title}
-      summary={summaryOf(t, fmt, data, labels, props.formatY)}
+      summary={summaryOf(t, fmt, data, labels, counts, props.formatY)}
       x={data.x}
       xRange={props.xRange}
       series={series}
@@ -105,52 +125,96 @@ function Measure(props: {
   );
 }
 
-/** The measurements of inspections with a date and at least one reading. */
-function chartReadings(inspections: readonly Inspection[]): Reading[] {
-  return inspections
-    .map(
-      (i): Reading => ({
-        date: toDate(i.date),
-        weight: i.weightKg,
-        tempHive: i.tempHive,
-        tempOutside: i.tempOutside,
-        humidityHive: i.humidityHive,
-        humidityOutside: i.humidityOutside,
-      }),
-    )
-    .filter(
-      (r) =>
-        r.date !== undefined &&
-        [r.weight, r.tempHive, r.tempOutside, r.humidityHive, r.humidityOutside].some(measured),
-    );
+/** The readings (columns) as rows, those of `indices` only. */
+function rowsAt(r: ReadingColumns, indices: readonly number[]): Reading[] {
+  return indices.map((i) => ({
+    date: new Date(r.at[i] as number),
+    weight: r.weightKg[i] ?? 0,
+    tempHive: r.tempHive[i] ?? 0,
+    tempOutside: r.tempOutside[i] ?? 0,
+    humidityHive: r.humidityHive[i] ?? 0,
+    humidityOutside: r.humidityOutside[i] ?? 0,
+  }));
 }
 
-export default function HiveCharts(props: { readonly inspections: readonly Inspection[] }) {
+/**
+ * Buckets per chart: one per CSS pixel of the widest a chart is drawn on this screen (min/max
+ * per bucket then draws every pixel column as all the points would), at least 300.
+ */
+function chartBuckets(): number {
+  const width = typeof window === "undefined" ? 1024 : window.innerWidth;
+  return Math.max(300, Math.min(1600, Math.round(width)));
+}
+
+/**
+ * The points to draw of some fields between `from` and the end (indices into the columns): the
+ * union of each field's min/max thinning (client-core's `downsample`), so each line keeps its
+ * extremes and its newest value; and how many values each field has in the period.
+ */
+function thinned(
+  r: ReadingColumns,
+  fields: readonly (readonly number[])[],
+  from: number | undefined,
+  buckets: number,
+): { indices: number[]; counts: number[] } {
+  let start = 0;
+  if (from !== undefined) while (start < r.at.length && (r.at[start] as number) < from) start++;
+  const x = r.at.slice(start).map((ms) => ms / 1000);
+  const keep = new Set<number>();
+  const counts = fields.map((values) => {
+    const ys = values.slice(start).map((v) => (measured(v) ? v : undefined));
+    for (const i of downsample(x, ys, buckets)) keep.add(start + i);
+    return ys.filter((v) => v !== undefined).length;
+  });
+  return { indices: [...keep].sort((a, b) => a - b), counts };
+}
+
+export default function HiveCharts(props: { readonly readings: ReadingColumns }) {
   const t = useMessages(chartMessages);
   const fmt = useFormat();
   const now = useNow();
   const [chosen, setChosen] = useState<Period | undefined>(undefined);
-  const readings = useMemo(() => chartReadings(props.inspections), [props.inspections]);
+  const { readings } = props;
+  const newest = readings.at.at(-1);
 
-  const recent = readings.some((r) => (r.date?.getTime() ?? 0) >= now.getTime() - 365 * dayMs);
+  const recent = newest !== undefined && newest >= now.getTime() - 365 * dayMs;
   const period: Period = chosen ?? (recent ? "365" : "all");
   const xRange = periodRange(period, now);
-  const from = xRange?.[0];
-  const shown = useMemo(() => {
-    if (from === undefined) return readings;
-    return readings.filter((r) => (r.date?.getTime() ?? 0) >= from * 1000);
-  }, [readings, from]);
+  const from = xRange === undefined ? undefined : xRange[0] * 1000;
+  const anyShown = newest !== undefined && (from === undefined || newest >= from);
 
   const fields = useMemo(
     () => ({
-      weight: [{ label: t("hiveWeight"), of: (r: Reading) => r.weight }],
+      weight: [
+        {
+          label: t("hiveWeight"),
+          of: (r: Reading) => r.weight,
+          column: (c: ReadingColumns) => c.weightKg,
+        },
+      ],
       temperature: [
-        { label: t("inside"), of: (r: Reading) => r.tempHive },
-        { label: t("outside"), of: (r: Reading) => r.tempOutside },
+        {
+          label: t("inside"),
+          of: (r: Reading) => r.tempHive,
+          column: (c: ReadingColumns) => c.tempHive,
+        },
+        {
+          label: t("outside"),
+          of: (r: Reading) => r.tempOutside,
+          column: (c: ReadingColumns) => c.tempOutside,
+        },
       ],
       humidity: [
-        { label: t("inside"), of: (r: Reading) => r.humidityHive },
-        { label: t("outside"), of: (r: Reading) => r.humidityOutside },
+        {
+          label: t("inside"),
+          of: (r: Reading) => r.humidityHive,
+          column: (c: ReadingColumns) => c.humidityHive,
+        },
+        {
+          label: t("outside"),
+          of: (r: Reading) => r.humidityOutside,
+          column: (c: ReadingColumns) => c.humidityOutside,
+        },
       ],
     }),
     [t],
@@ -158,7 +222,7 @@ export default function HiveCharts(props: { readonly inspections: readonly Inspe
 
   return (
     <Card title={t("measurementsTitle")} className="hive-charts">
-      {readings.length === 0 ? (
+      {newest === undefined ? (
         <p className="muted">{t("noMeasurements")}</p>
       ) : (
         <>
@@ -172,29 +236,32 @@ export default function HiveCharts(props: { readonly inspections: readonly Inspe
             ]}
             onChange={(v) => setChosen(v)}
           />
-          {shown.length === 0 ? (
+          {!anyShown ? (
             <p className="muted">{t("noneInPeriod")}</p>
           ) : (
             <>
               <Measure
                 title={t("weight")}
-                readings={shown}
+                readings={readings}
                 fields={fields.weight}
                 xRange={xRange}
+                from={from}
                 formatY={fmt.kg}
               />
               <Measure
                 title={t("temperature")}
-                readings={shown}
+                readings={readings}
                 fields={fields.temperature}
                 xRange={xRange}
+                from={from}
                 formatY={fmt.celsius}
               />
               <Measure
                 title={t("humidity")}
-                readings={shown}
+                readings={readings}
                 fields={fields.humidity}
                 xRange={xRange}
+                from={from}
                 formatY={fmt.percent}
               />
             </>

@@ -43,6 +43,18 @@ describe("the hive list", () => {
     ]);
   });
 
+  it("counts visits only: a scale's readings after an old visit leave the hive due", async () => {
+    const { client, ten } = await threeHives();
+    await seed.inspection(client, { hiveId: ten.id, date: at(daysAgo(25)), queenSeen: true });
+    for (const d of [20, 10, 1]) {
+      await seed.inspection(client, { hiveId: ten.id, date: at(daysAgo(d)), weightKg: 41 });
+    }
+    const app = await renderAt("/hives", { client });
+    const row = await app.findByRole("link", { name: /^Hive 10/ });
+    const when = [...row.querySelectorAll(".badge--warn")].map((b) => b.textContent);
+    expect(when).toEqual(["Inspected 25 days ago"]);
+  });
+
   it("finds hives by name or QR code as the search is typed", async () => {
     const { client, ten } = await threeHives();
     const app = await renderAt("/hives", { client });

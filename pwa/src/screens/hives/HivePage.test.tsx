@@ -19,6 +19,29 @@ async function hiveAtHome() {
 }
 
 describe("the hive page", () => {
+  it("shows a scale's readings as measurements, never as visits, and a possible swarm", async () => {
+    const { client, hive } = await hiveAtHome();
+    await seed.inspection(client, { hiveId: hive.id, date: at(daysAgo(30)), queenSeen: true });
+    const start = daysAgo(1).getTime();
+    const kgs = [42, 42.1, 42.1, 39.8, 39.7, 39.7];
+    for (const [k, weightKg] of kgs.entries()) {
+      const date = at(new Date(start + k * 15 * 60_000));
+      await seed.inspection(client, { hiveId: hive.id, date, weightKg, tempHive: 34 });
+    }
+
+    const app = await renderAt(`/hives/${hive.id}`, { client });
+    await app.findByRole("heading", { level: 1, name: "Hive 7" });
+    const visits = within(await findSection("Inspections"));
+    expect(visits.getAllByRole("listitem")).toHaveLength(1);
+    expect(visits.queryByText(/Readings only/)).toBeNull();
+    expect(within(await findSection("Timeline")).queryByText(/Readings only/)).toBeNull();
+    const alert = await app.findByText("Possible swarm");
+    expect(alert.closest("p")?.textContent).toMatch(/42\.1 kg to 39\.8 kg within an hour/);
+    const latest = await findSection("Latest readings");
+    expect(terms(latest)).toMatchObject({ Weight: "39.7 kg", "In the hive": "34°C" });
+    expect(within(latest).getByText("6 readings since Jun 14, 2026")).toBeTruthy();
+  });
+
   it("shows the stock card: the last colony check, the latest reading, the reigning queen, a running withdrawal and the open tasks", async () => {
     const { client, home, hive } = await hiveAtHome();
     const check = await seed.inspection(client, {
@@ -73,7 +96,11 @@ describe("the hive page", () => {
     expect(terms(stock)).toMatchObject({ "Queen seen": "Yes", Eggs: "No", "Brood frames": "6" });
     expect(card.getByText("Calm and strong")).toBeTruthy();
     expect(card.getByText(/In the hive 34\.5/)).toBeTruthy();
-    expect(card.getByText(/Weight 43\.2 kg/)).toBeTruthy();
+    // The scale's reading is a measurement: shown with the readings, not on the stock card.
+    expect(card.queryByText(/43\.2/)).toBeNull();
+    const latest = await findSection("Latest readings");
+    expect(terms(latest)).toMatchObject({ Weight: "43.2 kg" });
+    expect(within(latest).getByText("Scale last contact: 26 hours ago")).toBeTruthy();
     expect(card.getByText("Queen 2025 · Blue")).toBeTruthy();
     expect(card.getByText("Origin: Own rearing")).toBeTruthy();
     expect(card.queryByText("Queen 2024 · Green")).toBeNull();

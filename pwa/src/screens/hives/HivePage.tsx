@@ -1,7 +1,8 @@
 /**
- * One hive (`/hives/:id`): the stock card (last inspection, reigning queen, withdrawal periods,
- * open tasks), the big "Inspect" action and the others, then its inspections, treatments,
- * harvests, where it stood, its event timeline and its charts. Reads only the replica, in one
+ * One hive (`/hives/:id`): its weight alerts, the stock card (last visit, reigning queen,
+ * withdrawal periods, open tasks), the big "Inspect" action and the others, then its visits,
+ * treatments, harvests, where it stood, its event timeline, and its scale's readings (latest
+ * values, last contact, charts). Reads only the replica, in one
  * live query (queries.ts `useHivePage`); the sections are in `page/`.
  */
 import "./hive-page.css";
@@ -12,6 +13,7 @@ import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
+import { AlertNotice } from "../../ui/alerts.tsx";
 import { commonMessages, label } from "../../ui/messages.ts";
 import {
   Card,
@@ -25,6 +27,7 @@ import {
 } from "../../ui/page.tsx";
 import { placementHistory, reigningQueen, runningWithdrawals } from "./hive-logic.ts";
 import { hiveMessages } from "./messages.ts";
+import { LatestReadings } from "./page/LatestReadings.tsx";
 import {
   HarvestsCard,
   InspectionsCard,
@@ -94,6 +97,9 @@ function HiveView({ data }: { data: HivePageData }) {
         </p>
       )}
 
+      {data.alerts.map((a) => (
+        <AlertNotice key={`${a.kind}-${a.at}`} alert={a} />
+      ))}
       {withdrawals.map((w) => (
         <p key={w.id} className="notice notice--warn hive-withdrawal" role="status">
           <strong>
@@ -122,7 +128,7 @@ function HiveView({ data }: { data: HivePageData }) {
       </div>
 
       <div className="grid hive-sections">
-        <InspectionsCard inspections={data.inspections} />
+        <InspectionsCard inspections={data.visits} />
         <TreatmentsCard treatments={data.treatments} />
         <HarvestsCard harvests={data.harvests} treatments={data.treatments} />
         <PlacementsCard
@@ -131,8 +137,9 @@ function HiveView({ data }: { data: HivePageData }) {
         />
       </div>
       <TimelineCard data={data} apiaryName={apiaryName} />
+      <LatestReadings readings={data.readings} />
       <Suspense fallback={<Loading />}>
-        <HiveCharts inspections={data.inspections} />
+        <HiveCharts readings={data.readings} />
       </Suspense>
 
       {!readOnly && !removed && (

@@ -8,7 +8,11 @@ import {
   runningWithdrawals as coreRunningWithdrawals,
   reigningOf,
 } from "@hivekeep/client-core/core";
-import { defaultThresholdDays, wholeDaysSince } from "@hivekeep/client-core/ops";
+import {
+  inspectionAge as ageOf,
+  defaultThresholdDays,
+  type InspectionAge,
+} from "@hivekeep/client-core/ops";
 import {
   type Event,
   EventType,
@@ -51,18 +55,14 @@ export function matchesSearch(hive: Hive, query: string): boolean {
   return words.every((w) => text.includes(w));
 }
 
-export type InspectionAge =
-  | { readonly kind: "never" }
-  | { readonly kind: "days"; readonly days: number; readonly due: boolean };
+export type { InspectionAge };
 
 /**
- * How long ago a hive was last inspected and whether it is due: whole days as the overview
- * counts them (client-core's wholeDaysSince), so the list and the overview agree.
+ * How long ago a hive was last visited and whether it is due: client-core's one rule (ops/due.ts,
+ * GetDashboard's too) at the overview's threshold, so the list and the overview agree.
  */
 export function inspectionAge(last: Date | undefined, now: Date = new Date()): InspectionAge {
-  if (last === undefined) return { kind: "never" };
-  const days = wholeDaysSince(now.getTime(), last.getTime());
-  return { kind: "days", days, due: days >= dueAfterDays };
+  return ageOf(last?.getTime(), now.getTime(), dueAfterDays);
 }
 
 /**

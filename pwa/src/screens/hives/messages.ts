@@ -55,7 +55,6 @@ export const hiveMessages = defineMessages("hives", {
 
     stockCard: "Stock card",
     lastInspection: "Last inspection",
-    latestReading: "Latest reading",
     notInspected: "Not inspected yet.",
     onDate: "{{date}} ({{when}})",
     openInspection: "Open inspection of {{date}}",
@@ -190,7 +189,6 @@ export const hiveMessages = defineMessages("hives", {
 
     stockCard: "Stockkarte",
     lastInspection: "Letzte Durchsicht",
-    latestReading: "Letzte Messung",
     notInspected: "Noch nicht durchgesehen.",
     onDate: "{{date}} ({{when}})",
     openInspection: "Durchsicht vom {{date}} öffnen",

@@ -4,10 +4,11 @@
  * words come from the screen's messages (`useMessages(hiveMessages)`, `useMessages(commonMessages)`)
  * and the numbers and dates from `useFormat()`; a component hands them in as `Words`.
  */
+import { isReading } from "@hivekeep/client-core/core";
+import type { ReadingColumns } from "@hivekeep/client-core/ops";
 import { type Event, EventType, type HiveStatus, type Inspection } from "@hivekeep/proto";
 import type { Format, When } from "../../format.ts";
 import { label } from "../../ui/messages.ts";
-import { isMeasurementOnly } from "../inspections/fields.ts";
 import { type Reading, readingsOf, readingValue } from "../inspections/present.ts";
 import { movedEnds, type Stay, statusChange } from "./hive-logic.ts";
 import type { HiveWords } from "./messages.ts";
@@ -25,7 +26,7 @@ export interface Words {
 /** A few words on an inspection for its row in the history and the timeline. */
 export function inspectionSummary(i: Inspection, { t, tc, fmt }: Words): string {
   const parts: string[] = [];
-  if (isMeasurementOnly(i)) {
+  if (isReading(i)) {
     parts.push(t("measurementOnly"));
   } else {
     if (i.queenSeen) parts.push(t("queenSeen"));
@@ -99,4 +100,34 @@ export function apiaryIdsOf(
   }
   ids.delete("");
   return [...ids];
+}
+
+/** The newest value of each measurement among a hive's readings (undefined: never measured). */
+export interface LatestValues {
+  /** Unix ms of the newest reading: the scale's last contact. */
+  readonly at: number | undefined;
+  readonly weightKg: number | undefined;
+  readonly tempHive: number | undefined;
+  readonly tempOutside: number | undefined;
+  readonly humidityHive: number | undefined;
+  readonly humidityOutside: number | undefined;
+}
+
+/** Each measurement's newest value (a 0 is "not measured"), and when the scale last reported. */
+export function latestValues(r: ReadingColumns): LatestValues {
+  const newest = (values: readonly number[]): number | undefined => {
+    for (let i = values.length - 1; i >= 0; i--) {
+      const v = values[i];
+      if (v !== undefined && v !== 0) return v;
+    }
+    return undefined;
+  };
+  return {
+    at: r.at.at(-1),
+    weightKg: newest(r.weightKg),
+    tempHive: newest(r.tempHive),
+    tempOutside: newest(r.tempOutside),
+    humidityHive: newest(r.humidityHive),
+    humidityOutside: newest(r.humidityOutside),
+  };
 }

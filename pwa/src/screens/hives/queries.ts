@@ -3,7 +3,9 @@
  * changes, as one status (`Live<T>`: loading, ready, not found, failed). Screens only render it.
  */
 import type { HivekeepClient } from "@hivekeep/client-core";
+import type { HiveAlert } from "@hivekeep/client-core/core";
 import { maxEventLimit } from "@hivekeep/client-core/core";
+import type { ReadingColumns } from "@hivekeep/client-core/ops";
 import type {
   Apiary,
   Event,
@@ -14,9 +16,10 @@ import type {
   Task,
   Treatment,
 } from "@hivekeep/proto";
-import { type Live, orMissing, useLiveQuery } from "../../app/client.tsx";
+import { type Live, orMissing, useClient, useLiveQuery } from "../../app/client.tsx";
 import { allApiaries, allHives, listAll } from "../../app/list-all.ts";
-import { toDate } from "../../format.ts";
+import { useClock } from "../../app/now.tsx";
+import { useWinterWeight } from "../../hooks/useWinterWeight.ts";
 import { compareHives, placementHistory, reigningQueens } from "./hive-logic.ts";
 import { apiaryIdsOf } from "./present.ts";
 
@@ -30,21 +33,32 @@ export interface HivePageData {
   readonly deleted?: { readonly at: string; readonly elsewhere: boolean };
   /** The names of the apiaries the page mentions; a deleted one is missing ("Unknown apiary"). */
   readonly apiaryNames: ReadonlyMap<string, string>;
-  readonly inspections: readonly Inspection[];
+  /** The beekeeper's visits, newest first (a scale's readings are not among them). */
+  readonly visits: readonly Inspection[];
+  /** The readings (measurements only) as columns, oldest first: the charts and latest values. */
+  readonly readings: ReadingColumns;
+  /** Swarm and winter weight alerts of the hive now. */
+  readonly alerts: readonly HiveAlert[];
   readonly queens: readonly Queen[];
   /** The open ones. */
   readonly tasks: readonly Task[];
   readonly treatments: readonly Treatment[];
   readonly harvests: readonly Harvest[];
+  /** The timeline: every event but the readings' INSPECTION events. */
   readonly events: readonly Event[];
 }
 
 /**
  * One hive's page (`/hives/:id`): the hive, then its records in one round, then the names of
  * the apiaries they mention, each by id (usually one or two: not every apiary of the account).
- * The charts draw from the same inspections (no second read of them).
+ * Visits, readings and the timeline come from one pass over the hive's inspections through the
+ * replica's index (`client.history.hive`, issue 29); the charts draw from those readings. The
+ * alerts use the winter weight of this device (`thresholdKg`).
  */
 export function useHivePage(id: string): Live<HivePageData> {
+  const clock = useClock();
+  const c0 = useClient();
+  const thresholdKg = useWinterWeight(c0.organizationId);
   return useLiveQuery(
     async (c): Promise<HivePageData | undefined> => {
       // A hive deleted on another device shows as the replica last held it (issue 25).
@@ -52,11 +66,9 @@ export function useHivePage(id: string): Live<HivePageData> {
       const removed = live === undefined ? await c.removed.hive(id) : undefined;
       const hive = live ?? removed?.record;
       if (hive === undefined) return undefined;
-      const [inspections, queens, tasks, treatments, harvests, events] = await Promise.all([
-        listAll(
-          (page) => c.inspections.listInspections({ hiveId: id, page }),
-          (r) => r.inspections,
-        ),
+      const [history, alerts, queens, tasks, treatments, harvests] = await Promise.all([
+        c.history.hive(id),
+        c.history.alerts([id], clock(), thresholdKg),
         listAll(
           (page) => c.queens.listQueens({ hiveId: id, page }),
           (r) => r.queens,
@@ -73,14 +85,16 @@ export function useHivePage(id: string): Live<HivePageData> {
           (page) => c.harvests.listHarvests({ hiveId: id, page }),
           (r) => r.harvests,
         ),
-        c.events.listEvents({ hiveId: id, limit: maxEventLimit }).then((r) => r.events),
       ]);
+      const { visits, readings, events } = history;
       const apiaryNames = await apiaryNamesOf(c, apiaryIdsOf(hive, events));
       return {
         hive,
         ...(removed ? { deleted: { at: removed.deletedAt, elsewhere: removed.elsewhere } } : {}),
         apiaryNames,
-        inspections,
+        visits,
+        readings,
+        alerts: alerts.get(id) ?? [],
         queens,
         tasks,
         treatments,
@@ -88,7 +102,7 @@ export function useHivePage(id: string): Live<HivePageData> {
         events,
       };
     },
-    [id],
+    [id, thresholdKg, clock],
   );
 }
 
@@ -103,7 +117,7 @@ async function apiaryNamesOf(
   return new Map(apiaries.flatMap((a) => (a ? [[a.id, a.name] as const] : [])));
 }
 
-/** A hive in the list, with the date of its newest inspection. */
+/** A hive in the list, with the date of its last visit (a scale's readings do not count). */
 export interface HiveRow {
   readonly hive: Hive;
   readonly lastInspection: Date | undefined;
@@ -120,9 +134,9 @@ export interface HiveListData {
 }
 
 /**
- * The hive list (`/hives`): every hive, apiary and active queen, and each hive's newest
- * inspection by the inspections' hive index (one page of one row per hive, inside this one
- * query: reading every inspection of the account, a scale's readings among them, costs more).
+ * The hive list (`/hives`): every hive, apiary and active queen, and each hive's last visit by
+ * the inspections' hive index, newest first up to the first visit (`client.history.lastVisits`:
+ * a scale's readings are no visit, so a hive with a scale and no visit for three weeks is due).
  */
 export function useHiveList(): Live<HiveListData> {
   return useLiveQuery(async (c) => {
@@ -138,16 +152,13 @@ export function useHiveList(): Live<HiveListData> {
         (r) => r.treatments,
       ),
     ]);
-    const last = await Promise.all(
-      hives.map(
-        async (h) =>
-          (await c.inspections.listInspections({ hiveId: h.id, page: { pageSize: 1 } }))
-            .inspections[0]?.date,
-      ),
-    );
+    const last = await c.history.lastVisits(hives.map((h) => h.id));
     return {
       hives: hives
-        .map((hive, k) => ({ hive, lastInspection: toDate(last[k]) }))
+        .map((hive) => {
+          const at = last.get(hive.id);
+          return { hive, lastInspection: at === undefined ? undefined : new Date(at) };
+        })
         .sort((a, b) => compareHives(a.hive, b.hive)),
       apiaryNames: new Map(apiaries.map((a) => [a.id, a.name])),
       queenOf: reigningQueens(queens),

@@ -8,7 +8,6 @@ import {
   hasPreset,
   invalidMeasurements,
   isColonyCheck,
-  isMeasurementOnly,
   lastColonyState,
   newDraft,
   toCreateFields,
@@ -163,26 +162,6 @@ describe("isColonyCheck", () => {
   it("takes a note, the weather or a photo alone for no look into the colony", () => {
     expect(isColonyCheck(insp({ note: "calm", weather: "sunny", photoKeys: ["k"] }))).toBe(false);
     expect(isColonyCheck(insp({ varroa: "  " }))).toBe(false);
-  });
-});
-
-describe("isMeasurementOnly", () => {
-  it("takes a scale's reading (measurement fields only) for a measurement", () => {
-    expect(isMeasurementOnly(insp({ weightKg: 41.5, tempHive: 34 }))).toBe(true);
-  });
-
-  it("takes anything seen or written at the hive for a visit", () => {
-    for (const fields of [
-      { note: "Calm" },
-      { queenSeen: true },
-      { broodFrames: 4 },
-      { stores: Stores.GOOD },
-      { varroa: "3/day" },
-      { photoKeys: ["data:image/png;base64,AAAA"] },
-      { weather: "sunny" },
-    ]) {
-      expect(isMeasurementOnly(insp({ weightKg: 40, ...fields }))).toBe(false);
-    }
   });
 });
 

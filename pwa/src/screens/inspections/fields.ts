@@ -242,8 +242,8 @@ export function togglePreset(text: string, word: string): string {
 }
 
 // ---- A stored inspection ----
-// The one place that says what kind of record an inspection is (the hive page, the inspection
-// page and the overview all ask).
+// Whether an inspection looked into the colony. Whether it is a reading or a visit at all is
+// client-core's one rule (core/inspection-kind.ts: isReading).
 
 type Observations = ColonyFields &
   Pick<
@@ -265,18 +265,6 @@ export function isColonyCheck(i: Observations): boolean {
     i.superAdded ||
     i.queenCells > 0 ||
     i.varroa.trim() !== ""
-  );
-}
-
-/**
- * Whether an inspection holds only what a hive scale or climate sensor sends: no stock-card
- * field, note, weather or photo (anything of those is a beekeeper's visit).
- */
-export function isMeasurementOnly(
-  i: Observations & Pick<Inspection, "note" | "weather" | "photoKeys">,
-): boolean {
-  return (
-    !isColonyCheck(i) && i.note.trim() === "" && i.weather.trim() === "" && i.photoKeys.length === 0
   );
 }
 

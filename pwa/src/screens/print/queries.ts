@@ -92,10 +92,8 @@ export function useStockCard(hiveId: string): Live<StockCardData> {
           (page) => c.queens.listQueens({ hiveId, page }),
           (r) => r.queens,
         ),
-        listAll(
-          (page) => c.inspections.listInspections({ hiveId, page }),
-          (r) => r.inspections,
-        ),
+        // The stock card lists visits: a scale's readings are no entry of it (issue 29).
+        c.history.hive(hiveId).then((h) => h.visits),
       ]);
       return {
         hive,

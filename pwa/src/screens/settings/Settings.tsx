@@ -1,6 +1,6 @@
 /**
  * Settings: the account (who, which organization, role; log out), switching between the
- * organizations of the account, the language, and this device's storage. API keys and members
+ * organizations of the account, the language, the winter weight alert, and this device's storage. API keys and members
  * have their own screens. In single-user mode only what applies there shows.
  */
 import "./settings.css";
@@ -16,6 +16,7 @@ import { LanguageChoice } from "./LanguageChoice.tsx";
 import { LogOutButton } from "./LogOutButton.tsx";
 import { settingsMessages } from "./messages.ts";
 import { Organizations } from "./Organizations.tsx";
+import { WinterWeight } from "./WinterWeight.tsx";
 
 export default function Settings() {
   const t = useMessages(settingsMessages);
@@ -37,6 +38,7 @@ export default function Settings() {
       <Card>
         <LanguageChoice />
       </Card>
+      <WinterWeight />
       <Card title={tp("openRegister")}>
         <ul className="list settings-links">
           <li className="list__item">

@@ -1,6 +1,6 @@
 /**
- * The hive page's stock card: the last look into the colony (and a scale's latest reading after
- * it), the reigning queen and the open tasks.
+ * The hive page's stock card: the last look into the colony (a scale's readings are shown
+ * with the charts), the reigning queen and the open tasks.
  */
 import type { Inspection, Queen } from "@hivekeep/proto";
 import { Link } from "wouter";
@@ -11,7 +11,7 @@ import { useMessages } from "../../../i18n.ts";
 import { Fact } from "../../../ui/facts.tsx";
 import { label } from "../../../ui/messages.ts";
 import { Card, Writable } from "../../../ui/page.tsx";
-import { isColonyCheck, isMeasurementOnly } from "../../inspections/fields.ts";
+import { isColonyCheck } from "../../inspections/fields.ts";
 import { printMessages } from "../../print/messages.ts";
 import { QueenMark, useWords } from "../parts.tsx";
 import { onDate, readingsLine } from "../present.ts";
@@ -27,41 +27,24 @@ export function StockCard(props: {
   const { t } = words;
   const now = useNow();
   const { data, queen } = props;
-  const latest = data.inspections[0];
-  // The last visit of a beekeeper (a scale's readings come between them).
-  const lastCheck = data.inspections.find((i) => !isMeasurementOnly(i));
-  const latestReadings = latest && readingsLine(latest, words);
+  // The last visit of a beekeeper (a scale's readings are shown with the charts).
+  const lastCheck = data.visits[0];
   // The colony check's weight is among its facts already.
   const checkReadings = lastCheck ? readingsLine(lastCheck, words, { withWeight: false }) : "";
   const when = (i: Inspection) => onDate(toDate(i.date), now, words);
   return (
     <Card title={t("stockCard")} className="hive-card hive-stock">
-      {latest === undefined ? (
+      {lastCheck === undefined ? (
         <p className="hive-stock__none">
           <span className="badge badge--warn">{t("neverInspected")}</span>{" "}
           <span className="muted">{t("notInspected")}</span>
         </p>
-      ) : lastCheck === undefined ? (
-        <>
-          <InspectionHeading title={t("lastInspection")} i={latest} when={when(latest)} />
-          <p>
-            <span className="badge">{t("measurementOnly")}</span> {latestReadings}
-          </p>
-        </>
       ) : (
         <>
           <InspectionHeading title={t("lastInspection")} i={lastCheck} when={when(lastCheck)} />
           <ColonyFacts i={lastCheck} />
           {lastCheck.note.trim() !== "" && <p className="hive-stock__note">{lastCheck.note}</p>}
           {checkReadings !== "" && <p className="muted">{checkReadings}</p>}
-          {lastCheck !== latest && latestReadings && (
-            <p className="hive-stock__reading">
-              <strong>{t("latestReading")}: </strong>
-              <Link href={paths.inspection(latest.id)}>{when(latest)}</Link>
-              {" — "}
-              {latestReadings}
-            </p>
-          )}
         </>
       )}
       <QueenLine queen={queen} />

@@ -52,7 +52,7 @@ function eventDetail(
   const { t, tc, fmt } = words;
   const queens = new Map(data.queens.map((q) => [q.id, q]));
   const treatments = new Map(data.treatments.map((x) => [x.id, x]));
-  const inspections = new Map(data.inspections.map((x) => [x.id, x]));
+  const inspections = new Map(data.visits.map((x) => [x.id, x]));
   const harvests = new Map(data.harvests.map((x) => [x.id, x]));
   return (e) => {
     switch (e.type) {

@@ -1,0 +1,293 @@
+/**
+ * The app's read side of readings and visits (issue 29): what the hive page, the hive list and
+ * the overview show, over the store port, with the one rule of core/inspection-kind.ts. The
+ * contract's operations are not changed by any of it (ListInspections still lists readings,
+ * GetDashboard still counts them); these reads sit beside them, device-side.
+ *
+ * Every read goes through an index of the replica: inspections by `[hive, date]` (or `date`)
+ * windows read in pages, events by `type` (the few that are not INSPECTION, tenant-wide) and by
+ * `ref_id` (the visits' own). A hive's readings are read once, page by page, into plain columns
+ * (numbers, not messages), so three years of 15-minute readings are a few arrays, not 105,000
+ * proto messages.
+ */
+import {
+  type Event,
+  EventSchema,
+  EventType,
+  type Inspection,
+  InspectionSchema,
+} from "@hivekeep/proto";
+import {
+  type HiveAlert,
+  hemisphereOf,
+  recentAlerts,
+  starvingAlert,
+  swarmAlerts,
+  swarmWindowMs,
+  type WeightPoint,
+  winterStart,
+} from "../core/hive-alerts.ts";
+import { isReadingRow } from "../core/inspection-kind.ts";
+import { dayMs } from "./days.ts";
+import { compareRows, type OrderTerm } from "./query.ts";
+import type { ReplicaReader, StoredRow } from "./replica-store.ts";
+import { toProto } from "./to-proto.ts";
+
+/** A hive's readings as columns, oldest first; a measurement not taken is 0 (the contract's unset). */
+export interface ReadingColumns {
+  /** Unix ms. */
+  readonly at: number[];
+  readonly weightKg: number[];
+  readonly tempHive: number[];
+  readonly tempOutside: number[];
+  readonly humidityHive: number[];
+  readonly humidityOutside: number[];
+}
+
+export interface HiveHistory {
+  /** The beekeeper's visits, newest first (ListInspections' order). */
+  readonly visits: Inspection[];
+  readonly readings: ReadingColumns;
+  /**
+   * The hive's timeline, newest first (ListEvents' order): every event but the INSPECTION events
+   * of readings.
+   */
+  readonly events: Event[];
+}
+
+/** Swarm alerts are shown for this many days. */
+export const alertDays = 7;
+
+/**
+ * Rows per page when a long run of inspections is read: a bounded amount of memory at a time,
+ * and few pages (each page of the device's index counts the range and skips to its offset).
+ */
+export const historyPageSize = 25_000;
+
+const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+const ms = (v: unknown): number => (typeof v === "string" ? Date.parse(v) : Number.NaN);
+
+const inspectionsOldestFirst: OrderTerm[] = [{ column: "date" }, { column: "id" }];
+const newestFirst: OrderTerm[] = [
+  { column: "date", desc: true },
+  { column: "id", desc: true },
+];
+/** ListEvents' order. */
+const eventOrder: OrderTerm[] = [
+  { column: "date", desc: true },
+  { column: "type", stamp: true, desc: true },
+  { column: "id", desc: true },
+];
+
+/** The event types a hive's timeline reads by type (INSPECTION is read per visit instead). */
+const timelineTypes = Object.values(EventType).filter(
+  (t): t is EventType =>
+    typeof t === "number" && t !== EventType.UNSPECIFIED && t !== EventType.INSPECTION,
+);
+
+/**
+ * Pages of live inspections in `orderBy` (an ordered index's window each) until `visit` answers
+ * true or the rows end. Pages start at `firstPage` rows and double up to `historyPageSize`: a
+ * read that usually stops early (the last visit) reads little, and one that goes through years
+ * of readings takes few pages (each page of the device's index counts the range and skips to
+ * its offset, so many small pages would cost the square of the rows).
+ */
+async function eachPage(
+  r: ReplicaReader,
+  where: { column: string; eq: string }[],
+  orderBy: OrderTerm[],
+  firstPage: number,
+  visit: (rows: readonly StoredRow[]) => boolean | undefined,
+): Promise<void> {
+  let limit = firstPage;
+  for (let offset = 0; ; offset += limit, limit = Math.min(2 * limit, historyPageSize)) {
+    const { rows } = await r.list("inspection", { where, orderBy, offset, limit });
+    if (visit(rows) === true || rows.length < limit) return;
+  }
+}
+
+/** Everything the hive page shows of a hive's inspections and events. */
+export async function hiveHistory(
+  r: ReplicaReader,
+  hiveId: string,
+  organizationId: string,
+  firstPage = historyPageSize,
+): Promise<HiveHistory> {
+  const readings: ReadingColumns = {
+    at: [],
+    weightKg: [],
+    tempHive: [],
+    tempOutside: [],
+    humidityHive: [],
+    humidityOutside: [],
+  };
+  const visitRows: StoredRow[] = [];
+  await eachPage(
+    r,
+    [{ column: "hive_id", eq: hiveId }],
+    inspectionsOldestFirst,
+    firstPage,
+    (rows) => {
+      for (const row of rows) {
+        const v = row.values;
+        if (!isReadingRow(v)) {
+          visitRows.push(row);
+          continue;
+        }
+        const at = ms(v.date);
+        if (Number.isNaN(at)) continue;
+        readings.at.push(at);
+        readings.weightKg.push(num(v.weight_kg));
+        readings.tempHive.push(num(v.temp_hive));
+        readings.tempOutside.push(num(v.temp_outside));
+        readings.humidityHive.push(num(v.humidity_hive));
+        readings.humidityOutside.push(num(v.humidity_outside));
+      }
+      return undefined;
+    },
+  );
+  visitRows.reverse();
+  const visits = visitRows.map((row) =>
+    toProto(InspectionSchema, "inspection", row, organizationId),
+  );
+
+  const byType = await Promise.all(
+    timelineTypes.map((type) =>
+      r.list("event", {
+        where: [
+          { column: "type", eq: type },
+          { column: "hive_id", eq: hiveId },
+        ],
+        orderBy: eventOrder,
+      }),
+    ),
+  );
+  const ofVisits = await Promise.all(
+    visitRows.map((row) =>
+      r.list("event", {
+        where: [
+          { column: "ref_id", eq: row.id },
+          { column: "type", eq: EventType.INSPECTION },
+        ],
+        orderBy: eventOrder,
+      }),
+    ),
+  );
+  const eventRows = [...byType, ...ofVisits]
+    .flatMap((page) => page.rows)
+    .filter((e) => e.values.hive_id === hiveId)
+    .sort(compareRows(eventOrder));
+  const events = eventRows.map((row) => toProto(EventSchema, "event", row, organizationId));
+  return { visits, readings, events };
+}
+
+/**
+ * Each hive's last visit (RFC 3339), read newest first through the `[hive, date]` index until
+ * the first visit: a hive never visited is absent. Costs the readings since the last visit.
+ */
+export async function lastVisits(
+  r: ReplicaReader,
+  hiveIds: readonly string[],
+  firstPage = 16,
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  // The hives side by side (one read's requests in flight together), answered in their order.
+  await Promise.all(
+    [...new Set(hiveIds)].map((hiveId) =>
+      eachPage(r, [{ column: "hive_id", eq: hiveId }], newestFirst, firstPage, (rows) => {
+        const visit = rows.find((row) => !isReadingRow(row.values));
+        if (visit === undefined) return false;
+        found.set(hiveId, String(visit.values.date));
+        return true;
+      }),
+    ),
+  );
+  const out = new Map<string, string>();
+  for (const id of new Set(hiveIds)) {
+    const at = found.get(id);
+    if (at !== undefined) out.set(id, at);
+  }
+  return out;
+}
+
+/** The newest `count` visits of the tenant, newest first (through the `date` index). */
+export async function recentVisits(
+  r: ReplicaReader,
+  count: number,
+  organizationId: string,
+  firstPage = 16,
+): Promise<Inspection[]> {
+  const found: StoredRow[] = [];
+  if (count <= 0) return [];
+  await eachPage(r, [], newestFirst, firstPage, (rows) => {
+    for (const row of rows) {
+      if (!isReadingRow(row.values)) found.push(row);
+      if (found.length === count) return true;
+    }
+    return false;
+  });
+  return found.map((row) => toProto(InspectionSchema, "inspection", row, organizationId));
+}
+
+/**
+ * The weight alerts of these hives at `nowMs` (core/hive-alerts.ts): swarms of the last week,
+ * and "may be starving" against `thresholdKg` (undefined or 0: none). Each hive's inspections are
+ * read newest first through the `[hive, date]` index back to a week (and an hour) before now, or
+ * in winter further until a weight of this winter is found. The hemisphere is that of the hive's
+ * apiary. Hives without an alert are absent.
+ */
+export async function hiveAlerts(
+  r: ReplicaReader,
+  hiveIds: readonly string[],
+  nowMs: number,
+  thresholdKg: number | undefined,
+  firstPage = 16,
+): Promise<Map<string, HiveAlert[]>> {
+  const swarmSince = nowMs - alertDays * dayMs - swarmWindowMs;
+  const ofHive = async (hiveId: string): Promise<HiveAlert[]> => {
+    const hive = await r.get("hive", hiveId);
+    const apiary =
+      typeof hive?.values.apiary_id === "string"
+        ? await r.get("apiary", hive.values.apiary_id, { evenDeleted: true })
+        : undefined;
+    const hemisphere = hemisphereOf(num(apiary?.values.lat));
+    const winterSince = thresholdKg ? winterStart(nowMs, hemisphere) : undefined;
+    const readings: WeightPoint[] = [];
+    const visits: number[] = [];
+    let latest: WeightPoint | undefined;
+    await eachPage(r, [{ column: "hive_id", eq: hiveId }], newestFirst, firstPage, (rows) => {
+      for (const row of rows) {
+        const at = ms(row.values.date);
+        if (Number.isNaN(at) || at > nowMs) continue;
+        const kg = num(row.values.weight_kg);
+        if (latest === undefined && kg > 0) latest = { at, kg };
+        if (at >= swarmSince) {
+          if (isReadingRow(row.values)) {
+            if (kg > 0) readings.push({ at, kg });
+          } else {
+            visits.push(at);
+          }
+          continue;
+        }
+        // Past the swarm window: go on only for a weight of this winter.
+        if (latest !== undefined || winterSince === undefined || at < winterSince) return true;
+      }
+      return false;
+    });
+    const alerts: HiveAlert[] = [
+      ...recentAlerts(swarmAlerts(readings, visits, hemisphere), nowMs, alertDays),
+    ];
+    const starving = starvingAlert(latest ? [latest] : [], thresholdKg, nowMs, hemisphere);
+    if (starving) alerts.push(starving);
+    return alerts;
+  };
+  // The hives side by side (one read's requests in flight together), answered in their order.
+  const ids = [...new Set(hiveIds)];
+  const all = await Promise.all(ids.map(ofHive));
+  const out = new Map<string, HiveAlert[]>();
+  ids.forEach((id, k) => {
+    const alerts = all[k] ?? [];
+    if (alerts.length > 0) out.set(id, alerts);
+  });
+  return out;
+}
