@@ -134,7 +134,7 @@ const es: Translation<"many"> = {
     pending_one: "{{count}} cambio pendiente",
     pending_other: "{{count}} cambios pendientes",
     pending_many: "{{count}} cambios pendientes",
-    allSynced: "Todo sincronizado",
+    synced: "Sincronizado {{when}}",
     lastSynced: "Última sincronización: {{when}}",
     neverSynced: "Aún sin sincronizar",
     attention_one: "{{count}} elemento requiere atención",

@@ -136,7 +136,7 @@ const fr: Translation<"many"> = {
     pending_one: "{{count}} modification en attente",
     pending_other: "{{count}} modifications en attente",
     pending_many: "{{count}} modifications en attente",
-    allSynced: "Tout est synchronisé",
+    synced: "Synchronisé {{when}}",
     lastSynced: "Dernière synchronisation : {{when}}",
     neverSynced: "Pas encore synchronisé",
     attention_one: "{{count}} élément demande votre attention",

@@ -134,7 +134,7 @@ const it: Translation<"many"> = {
     pending_one: "{{count}} modifica in attesa",
     pending_other: "{{count}} modifiche in attesa",
     pending_many: "{{count}} modifiche in attesa",
-    allSynced: "Tutto sincronizzato",
+    synced: "Sincronizzato {{when}}",
     lastSynced: "Ultima sincronizzazione: {{when}}",
     neverSynced: "Non ancora sincronizzato",
     attention_one: "{{count}} elemento richiede attenzione",

@@ -138,7 +138,7 @@ const pl: Translation<"few" | "many"> = {
     pending_other: "{{count}} zmiany czeka",
     pending_few: "{{count}} zmiany czekają",
     pending_many: "{{count}} zmian czeka",
-    allSynced: "Wszystko zsynchronizowane",
+    synced: "Zsynchronizowano {{when}}",
     lastSynced: "Ostatnia synchronizacja: {{when}}",
     neverSynced: "Jeszcze nie zsynchronizowano",
     attention_one: "{{count}} element wymaga uwagi",
