@@ -35,14 +35,14 @@ describe("inspectionSummary", () => {
       weightKg: 42.5,
     });
     expect(inspectionSummary(i, en)).toBe(
-      "Queen seen · Eggs · Brood frames 8 · Stores: Good · 42.5 kg",
+      "Queen seen · Eggs · Brood frames 8 · Stores: Good · 42.5\u00a0kg",
     );
-    expect(inspectionSummary(i, de)).toMatch(/ · 42,5 kg$/);
+    expect(inspectionSummary(i, de)).toMatch(/ · 42,5\u00a0kg$/);
   });
 
   it("calls a scale's visit readings only, with its weight, and leaves out what was not seen", () => {
     expect(inspectionSummary(create(InspectionSchema, { weightKg: 31, tempHive: 34 }), en)).toBe(
-      "Readings only · 31 kg",
+      "Readings only · 31\u00a0kg",
     );
     expect(inspectionSummary(create(InspectionSchema, { note: "Calm.", eggsSeen: true }), en)).toBe(
       "Eggs",
@@ -60,7 +60,7 @@ describe("readingsLine", () => {
 
   it("names each reading with its value and unit, then the weather", () => {
     expect(readingsLine(i, en)).toBe(
-      "Weight 42.5 kg · In the hive 34.5°C · Humidity outside 55\u00a0% · Weather: Sunny",
+      "Weight 42.5\u00a0kg · In the hive 34.5°C · Humidity outside 55\u00a0% · Weather: Sunny",
     );
   });
 
