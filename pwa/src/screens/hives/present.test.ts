@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { EventSchema, EventType, HiveStatus, InspectionSchema, Stores } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
 import { makeFormat, toTimestamp } from "../../format.ts";
-import { type Language, translate } from "../../i18n.ts";
+import { type Language, loadLanguage, translate } from "../../i18n.ts";
 import { commonMessages } from "../../ui/messages.ts";
 import type { HiveWords } from "./messages.ts";
 import { hiveMessages } from "./messages.ts";
@@ -22,6 +22,8 @@ const wordsIn = (lng: Language, locale: string): Words => ({
   fmt: makeFormat(locale),
 });
 const en = wordsIn("en", "en-GB");
+// German loads on demand, as in the app.
+await loadLanguage("de");
 const de = wordsIn("de", "de-DE");
 const at = (iso: string) => toTimestamp(new Date(iso));
 
