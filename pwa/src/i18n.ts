@@ -6,8 +6,9 @@
  *
  * German, French, Italian, Spanish and Polish are one module each for the whole app
  * (pwa/src/locales/), loaded by dynamic import only when that language is chosen, so the first
- * visit carries none of them (its budget is 250 KB). Each is typed against every screen's English (locales/catalog.ts):
- * a missing key, or a missing plural form the language needs, is a type error. The first render
+ * visit carries none of them (its budget is 250 KB). Each is typed against every screen's
+ * English (locales/catalog.ts): a missing key, or a missing plural form the language needs, is a
+ * type error. The first render
  * waits for the chosen language's module (`languageReady`), so no screen flashes English first.
  *
  *   const messages = defineMessages("hives", { en: { title: "Hives" } });  // de: locales/de.ts
