@@ -18,6 +18,7 @@ const de: Translation = {
   },
   common: {
     appName: "Hivekeep",
+    labelSeparator: ": ",
     save: "Speichern",
     saving: "Speichert…",
     cancel: "Abbrechen",

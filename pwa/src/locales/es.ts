@@ -9,6 +9,7 @@ const es: Translation<"many"> = {
     clearValue: "Borrar",
     notRecorded: "no registrado",
     appName: "Hivekeep",
+    labelSeparator: ": ",
     save: "Guardar",
     saving: "Guardando…",
     cancel: "Cancelar",

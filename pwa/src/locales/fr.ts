@@ -9,6 +9,7 @@ const fr: Translation<"many"> = {
     clearValue: "Effacer",
     notRecorded: "non relevé",
     appName: "Hivekeep",
+    labelSeparator: "\u00a0: ",
     save: "Enregistrer",
     saving: "Enregistrement…",
     cancel: "Annuler",

@@ -9,6 +9,7 @@ const it: Translation<"many"> = {
     clearValue: "Cancella",
     notRecorded: "non rilevato",
     appName: "Hivekeep",
+    labelSeparator: ": ",
     save: "Salva",
     saving: "Salvataggio…",
     cancel: "Annulla",

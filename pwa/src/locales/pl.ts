@@ -9,6 +9,7 @@ const pl: Translation<"few" | "many"> = {
     clearValue: "Wyczyść",
     notRecorded: "nie zapisano",
     appName: "Hivekeep",
+    labelSeparator: ": ",
     save: "Zapisz",
     saving: "Zapisywanie…",
     cancel: "Anuluj",

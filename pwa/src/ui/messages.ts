@@ -13,6 +13,8 @@ import { defineMessages, type Words } from "../i18n.ts";
 export const commonMessages = defineMessages("common", {
   en: {
     appName: "Hivekeep",
+    /** Between a label and its value ("Stores: Good"); French puts a no-break space before. */
+    labelSeparator: ": ",
     save: "Save",
     saving: "Saving…",
     cancel: "Cancel",

@@ -22,9 +22,11 @@ const wordsIn = (lng: Language, locale: string): Words => ({
   fmt: makeFormat(locale),
 });
 const en = wordsIn("en", "en-GB");
-// German loads on demand, as in the app.
+// German and French load on demand, as in the app.
 await loadLanguage("de");
+await loadLanguage("fr");
 const de = wordsIn("de", "de-DE");
+const fr = wordsIn("fr", "fr-FR");
 const at = (iso: string) => toTimestamp(new Date(iso));
 
 describe("inspectionSummary", () => {
@@ -40,6 +42,8 @@ describe("inspectionSummary", () => {
       "Queen seen · Eggs · Brood frames 8 · Stores: Good · 42.5\u00a0kg",
     );
     expect(inspectionSummary(i, de)).toMatch(/ · 42,5\u00a0kg$/);
+    // French sets a no-break space before the colon.
+    expect(inspectionSummary(i, fr)).toContain(" · Réserves\u00a0: Bonnes · ");
   });
 
   it("calls a scale's visit readings only, with its weight, and leaves out what was not seen", () => {
