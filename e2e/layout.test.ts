@@ -167,9 +167,10 @@ const headerExtra = (page: Page): Promise<number | undefined> =>
   });
 
 /**
- * Text cut off: visible elements that clip their overflow (hidden or clip; a scroller is not
- * cut) while their content is wider or taller than their box. A visually hidden element (1 px,
- * for screen readers) is meant to be.
+ * Text cut off or sticking out: visible elements that clip their overflow (hidden or clip; a
+ * scroller is not cut) while their content is wider or taller than their box, and blocks of text
+ * alone (no child elements) whose words are wider than the box ("504,4 kg" past its tile's edge).
+ * A visually hidden element (1 px, for screen readers) is meant to be.
  */
 const cutOff = (page: Page): Promise<string[]> =>
   page.evaluate(() => {
@@ -177,9 +178,21 @@ const cutOff = (page: Page): Promise<string[]> =>
     for (const el of document.body.querySelectorAll("*")) {
       const style = getComputedStyle(el);
       const clips = (o: string) => o === "hidden" || o === "clip";
-      if (!clips(style.overflowX) && !clips(style.overflowY)) continue;
       const rect = el.getBoundingClientRect();
       if (rect.width <= 1 || rect.height <= 1 || style.visibility === "hidden") continue;
+      const textAlone =
+        el.childElementCount === 0 &&
+        style.display !== "inline" &&
+        style.overflowX === "visible" &&
+        (el.textContent ?? "").trim() !== "";
+      if (textAlone && el.scrollWidth > el.clientWidth + 1) {
+        const text = (el.textContent ?? "").trim().slice(0, 40);
+        found.push(
+          `<${el.tagName.toLowerCase()} class="${el.getAttribute("class") ?? ""}"> "${text}" sticks out`,
+        );
+        continue;
+      }
+      if (!clips(style.overflowX) && !clips(style.overflowY)) continue;
       const wide = clips(style.overflowX) && el.scrollWidth > el.clientWidth + 1;
       const tall = clips(style.overflowY) && el.scrollHeight > el.clientHeight + 1;
       if (!wide && !tall) continue;
