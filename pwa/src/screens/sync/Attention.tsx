@@ -62,7 +62,11 @@ function Item({ item }: { item: QuarantinedItem }) {
         <span className="badge badge--bad">{item.code}</span>
       </div>
       <p>
-        <strong>{t("reason")}:</strong> {item.reason}
+        <strong>
+          {t("reason")}
+          {tc("labelSeparator").trimEnd()}
+        </strong>{" "}
+        {item.reason}
       </p>
       {fields.length > 0 && <p className="muted">{t("fields", { fields: fields.join(", ") })}</p>}
       <div className="form__actions">

@@ -8,6 +8,7 @@ import { Link } from "wouter";
 import { useClient } from "../../app/client.tsx";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
+import { commonMessages } from "../../ui/messages.ts";
 import { ErrorNote, useAction } from "../../ui/page.tsx";
 import { noticeFields, syncMessages } from "./messages.ts";
 import { noticePath, noticeValue } from "./present.ts";
@@ -35,6 +36,7 @@ export function NoticeList({ notices }: { notices: readonly SyncNotice[] }) {
 
 function Notice({ notice }: { notice: SyncNotice }) {
   const t = useMessages(syncMessages);
+  const sep = useMessages(commonMessages)("labelSeparator");
   const fmt = useFormat();
   const client = useClient();
   const dismiss = useAction(() => client.notices.dismiss(notice.key));
@@ -66,7 +68,8 @@ function Notice({ notice }: { notice: SyncNotice }) {
       <p>{t(notice.kind, { when, cause: cause ? named(cause) : "" })}</p>
       {notice.kind !== "overwritten" && columns.length > 0 && (
         <p className="muted">
-          {t("yours")}:{" "}
+          {t("yours")}
+          {sep}
           {columns.map((c) => `${field(c)} ${noticeValue(notice.mine[c], fmt)}`).join(" · ")}
         </p>
       )}
@@ -76,7 +79,10 @@ function Notice({ notice }: { notice: SyncNotice }) {
             <div key={c}>
               <dt>{field(c)}</dt>
               <dd>
-                {t("yours")}: {noticeValue(notice.mine[c], fmt)} · {t("won")}:{" "}
+                {t("yours")}
+                {sep}
+                {noticeValue(notice.mine[c], fmt)} · {t("won")}
+                {sep}
                 {Object.hasOwn(notice.won, c) ? noticeValue(notice.won[c], fmt) : t("wonPending")}
               </dd>
             </div>
