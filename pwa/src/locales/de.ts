@@ -19,6 +19,7 @@ const de: Translation = {
   common: {
     appName: "Hivekeep",
     labelSeparator: ": ",
+    quoted: "„{{text}}“",
     save: "Speichern",
     saving: "Speichert…",
     cancel: "Abbrechen",

@@ -10,6 +10,7 @@ const es: Translation<"many"> = {
     notRecorded: "no registrado",
     appName: "Hivekeep",
     labelSeparator: ": ",
+    quoted: "«{{text}}»",
     save: "Guardar",
     saving: "Guardando…",
     cancel: "Cancelar",

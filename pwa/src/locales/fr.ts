@@ -10,6 +10,7 @@ const fr: Translation<"many"> = {
     notRecorded: "non relevé",
     appName: "Hivekeep",
     labelSeparator: "\u00a0: ",
+    quoted: "«\u00a0{{text}}\u00a0»",
     save: "Enregistrer",
     saving: "Enregistrement…",
     cancel: "Annuler",

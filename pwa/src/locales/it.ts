@@ -10,6 +10,7 @@ const it: Translation<"many"> = {
     notRecorded: "non rilevato",
     appName: "Hivekeep",
     labelSeparator: ": ",
+    quoted: "«{{text}}»",
     save: "Salva",
     saving: "Salvataggio…",
     cancel: "Annulla",

@@ -10,6 +10,7 @@ const pl: Translation<"few" | "many"> = {
     notRecorded: "nie zapisano",
     appName: "Hivekeep",
     labelSeparator: ": ",
+    quoted: "„{{text}}”",
     save: "Zapisz",
     saving: "Zapisywanie…",
     cancel: "Anuluj",

@@ -15,6 +15,8 @@ export const commonMessages = defineMessages("common", {
     appName: "Hivekeep",
     /** Between a label and its value ("Stores: Good"); French puts a no-break space before. */
     labelSeparator: ": ",
+    /** A name or words quoted, in the language's quotation marks. */
+    quoted: "“{{text}}”",
     save: "Save",
     saving: "Saving…",
     cancel: "Cancel",

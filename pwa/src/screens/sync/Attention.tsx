@@ -55,7 +55,7 @@ function Item({ item }: { item: QuarantinedItem }) {
       <div className="attention__head">
         <span className="list__title">
           {t("change", {
-            what: name ? `${what} “${name}”` : what,
+            what: name ? `${what} ${tc("quoted", { text: name })}` : what,
             op: item.change.op === "delete" ? t("opDelete") : t("opUpsert"),
           })}
         </span>

@@ -36,7 +36,9 @@ export function NoticeList({ notices }: { notices: readonly SyncNotice[] }) {
 
 function Notice({ notice }: { notice: SyncNotice }) {
   const t = useMessages(syncMessages);
-  const sep = useMessages(commonMessages)("labelSeparator");
+  const tc = useMessages(commonMessages);
+  const sep = tc("labelSeparator");
+  const quote = (text: string) => tc("quoted", { text });
   const fmt = useFormat();
   const client = useClient();
   const dismiss = useAction(() => client.notices.dismiss(notice.key));
@@ -44,7 +46,7 @@ function Notice({ notice }: { notice: SyncNotice }) {
   const named = (r: typeof record) => {
     const what = t(`entity.${r.entity}` as never);
     const name = r.label || (r.date ? fmt.date(new Date(r.date)) : "");
-    return name ? `${what} “${name}”` : what;
+    return name ? `${what} ${quote(name)}` : what;
   };
   const when = fmt.dateTime(new Date(notice.wonAt));
   const href = noticePath(notice);
@@ -70,7 +72,7 @@ function Notice({ notice }: { notice: SyncNotice }) {
         <p className="muted">
           {t("yours")}
           {sep}
-          {columns.map((c) => `${field(c)} ${noticeValue(notice.mine[c], fmt)}`).join(" · ")}
+          {columns.map((c) => `${field(c)} ${noticeValue(notice.mine[c], fmt, quote)}`).join(" · ")}
         </p>
       )}
       {notice.kind === "overwritten" && columns.length > 0 && (
@@ -81,9 +83,11 @@ function Notice({ notice }: { notice: SyncNotice }) {
               <dd>
                 {t("yours")}
                 {sep}
-                {noticeValue(notice.mine[c], fmt)} · {t("won")}
+                {noticeValue(notice.mine[c], fmt, quote)} · {t("won")}
                 {sep}
-                {Object.hasOwn(notice.won, c) ? noticeValue(notice.won[c], fmt) : t("wonPending")}
+                {Object.hasOwn(notice.won, c)
+                  ? noticeValue(notice.won[c], fmt, quote)
+                  : t("wonPending")}
               </dd>
             </div>
           ))}
