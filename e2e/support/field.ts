@@ -33,7 +33,7 @@ export const syncBar = (page: Page): Locator =>
 /** The sync bar says nothing waits to be pushed ("Synced now", "Synced 5 min. ago"). */
 export async function waitAllSynced(page: Page): Promise<void> {
   await syncBar(page)
-    .filter({ hasText: /\bSynced\b/ })
+    .filter({ hasText: /Synced / })
     .waitFor();
 }
 

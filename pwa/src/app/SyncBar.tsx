@@ -103,18 +103,16 @@ export function SyncBar() {
       {!back && status.pending > 0 && (
         <span className="syncbar__pending">{t("pending", { count: status.pending })}</span>
       )}
-      {/* Nothing waiting: one short "Synced now", so the header stays one line on a phone.
-          Beside what waits or a pull's progress, "Synced" would read as done: "Last synced:".
-          Back online with nothing waiting, the band says it all. */}
-      {!(back && status.pending === 0) && (
-        <span className="syncbar__last">
-          {!status.lastSyncedAt
-            ? t("neverSynced")
-            : t(status.pending === 0 && !status.pulling ? "synced" : "lastSynced", {
-                when: relativeTime(fmt.locale, status.lastSyncedAt, now),
-              })}
-        </span>
-      )}
+      {/* Always there (when it last synced). Nothing waiting: one short "Synced now", so the
+          header stays one line on a phone. Beside what waits or a pull's progress, "Synced"
+          would read as done: "Last synced:". */}
+      <span className="syncbar__last">
+        {!status.lastSyncedAt
+          ? t("neverSynced")
+          : t(status.pending === 0 && !status.pulling ? "synced" : "lastSynced", {
+              when: relativeTime(fmt.locale, status.lastSyncedAt, now),
+            })}
+      </span>
       {attention > 0 && (
         <Link href={paths.attention} className="syncbar__attention">
           <span className="syncbar__pill">{t("attention", { count: attention })}</span>
