@@ -85,7 +85,7 @@ browserSuite("PWA: accessibility (axe) and screenshots of every main screen", ()
         await check(page, "back-online");
         await page
           .getByRole("status")
-          .filter({ hasText: /All changes synced|Alles synchronisiert/ })
+          .filter({ hasText: /Synced|Synchronisiert ·/ })
           .waitFor();
 
         // Needs attention, with one change the server refused.

@@ -98,11 +98,7 @@ for (const engine of engines) {
         await tab.reload();
       }
       await waitFor(tab, "navigator.serviceWorker.controller !== null", "a controlling worker");
-      await waitFor(
-        tab,
-        'hk.has("Lindenhof") && hk.has("All changes synced")',
-        "the synced apiary list",
-      );
+      await waitFor(tab, 'hk.has("Lindenhof") && hk.has("Synced ")', "the synced apiary list");
       await saveScreenshot(engine, tab, "1-online");
 
       // No signal: the app opens from the worker's cache, with the data from the replica.
@@ -138,7 +134,7 @@ for (const engine of engines) {
 
       // Signal again: it syncs, and the server has it.
       await proxy.restore();
-      await waitFor(tab, 'hk.has("All changes synced")', "the write to sync", 60_000);
+      await waitFor(tab, 'hk.has("Synced ")', "the write to sync", 60_000);
       await saveScreenshot(engine, tab, "4-back-online");
       await tab.resize(1280, 800);
       await waitFor(

@@ -1,5 +1,6 @@
 /**
- * French, Italian, Spanish and Polish in the browser: a phone whose browser speaks the language
+ * German, French, Italian, Spanish and Polish in the browser (each loads only when chosen): a
+ * phone whose browser speaks the language
  * opens the app in it from the first paint (the language's words load before the first render,
  * no English flashes), a screen per language shows its words and its dates, and the settings
  * switch every language in place. French and Polish (the longest) visit the main screens at
@@ -18,6 +19,7 @@ const screenshots = join(import.meta.dirname, "screenshots");
 
 /** Each language: its browser locale and words the app must show in it. */
 const spoken = {
+  de: { locale: "de-DE", nav: "Völker", settings: "Einstellungen", inspect: "Durchsicht erfassen" },
   fr: { locale: "fr-FR", nav: "Ruches", settings: "Réglages", inspect: "Visiter" },
   it: { locale: "it-IT", nav: "Arnie", settings: "Impostazioni", inspect: "Ispeziona" },
   es: { locale: "es-ES", nav: "Colmenas", settings: "Ajustes", inspect: "Revisar" },
@@ -59,7 +61,7 @@ const overflowing = (page: Page) =>
     return out;
   });
 
-browserSuite("PWA: French, Italian, Spanish and Polish", () => {
+browserSuite("PWA: German, French, Italian, Spanish and Polish", () => {
   const app = useBrowserApp();
   let season: Season;
   beforeAll(async () => {

@@ -10,6 +10,13 @@
  *   its card instead).
  *
  * - every form leaves checking to the app (noValidate): its own message for a required field.
+ * - the header is one line at 390 px: no taller than its home link (the sync state fits beside
+ *   "Hivekeep" in every language), unless something needs attention (its link takes a line).
+ * - at desktop size (1280×800) nothing scrolls sideways either, and no text is cut off by a box
+ *   too small for it (an element that hides its overflow while its content is wider or taller).
+ *
+ * The needs-attention screen is shown with one change the server refused (a Push rewritten in
+ * flight, as e2e/attention.test.ts does), so its list, and the sync bar's link to it, are measured.
  *
  * Screenshots at 320 px are written to e2e/screenshots/<screen>-narrow-<lang>.png, to be looked at
  * (a11y.test.ts writes them at 390 and 1280 px).
@@ -21,7 +28,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../test/support/server.ts";
 import { useBrowserApp } from "./support/app.ts";
 import { browserSuite } from "./support/chromium.ts";
-import { type Season, seedSeason } from "./support/field.ts";
+import { rewriteOnePushedChange, type Season, seedSeason } from "./support/field.ts";
 import { ensurePwaBuilt } from "./support/pwa.ts";
 import { allLocales, screens, screenshot, show, syncedOnce } from "./support/screens.ts";
 
@@ -31,6 +38,8 @@ const screenshots = join(import.meta.dirname, "screenshots");
 const minTarget = 48;
 /** The narrowest phone width the app must fit without sideways scrolling. */
 const narrow = 320;
+/** A desktop window. */
+const desktop = { width: 1280, height: 800 };
 
 /** A control smaller than a finger: where it is, what it says, its size. */
 interface SmallTarget {
@@ -137,6 +146,64 @@ const overflow = (page: Page): Promise<{ extra: number; culprits: string[] }> =>
     return { extra, culprits: culprits.slice(0, 5) };
   });
 
+/**
+ * How much taller than one line the header is at the current width: the header's height against
+ * its home link's (48 px) and its padding. 0 for one line; undefined while something needs
+ * attention (its link takes a line of its own, on purpose) or on a screen without the header.
+ */
+const headerExtra = (page: Page): Promise<number | undefined> =>
+  page.evaluate(() => {
+    const header = document.querySelector(".app-header");
+    const home = document.querySelector(".app-header__home");
+    if (header === null || home === null || header.querySelector(".syncbar__attention")) {
+      return undefined;
+    }
+    const style = getComputedStyle(header);
+    const oneLine =
+      home.getBoundingClientRect().height +
+      Number.parseFloat(style.paddingTop) +
+      Number.parseFloat(style.paddingBottom);
+    return Math.max(0, Math.round(header.getBoundingClientRect().height - oneLine));
+  });
+
+/**
+ * Text cut off or sticking out: visible elements that clip their overflow (hidden or clip; a
+ * scroller is not cut) while their content is wider or taller than their box, and blocks of text
+ * alone (no child elements) whose words are wider than the box ("504,4 kg" past its tile's edge).
+ * A visually hidden element (1 px, for screen readers) is meant to be.
+ */
+const cutOff = (page: Page): Promise<string[]> =>
+  page.evaluate(() => {
+    const found: string[] = [];
+    for (const el of document.body.querySelectorAll("*")) {
+      const style = getComputedStyle(el);
+      const clips = (o: string) => o === "hidden" || o === "clip";
+      const rect = el.getBoundingClientRect();
+      if (rect.width <= 1 || rect.height <= 1 || style.visibility === "hidden") continue;
+      const textAlone =
+        el.childElementCount === 0 &&
+        style.display !== "inline" &&
+        style.overflowX === "visible" &&
+        (el.textContent ?? "").trim() !== "";
+      if (textAlone && el.scrollWidth > el.clientWidth + 1) {
+        const text = (el.textContent ?? "").trim().slice(0, 40);
+        found.push(
+          `<${el.tagName.toLowerCase()} class="${el.getAttribute("class") ?? ""}"> "${text}" sticks out`,
+        );
+        continue;
+      }
+      if (!clips(style.overflowX) && !clips(style.overflowY)) continue;
+      const wide = clips(style.overflowX) && el.scrollWidth > el.clientWidth + 1;
+      const tall = clips(style.overflowY) && el.scrollHeight > el.clientHeight + 1;
+      if (!wide && !tall) continue;
+      const text = (el.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 40);
+      found.push(
+        `<${el.tagName.toLowerCase()} class="${el.getAttribute("class") ?? ""}"> "${text}"`,
+      );
+    }
+    return found;
+  });
+
 browserSuite(
   "PWA on a phone: glove-sized targets, no sideways scrolling, the app's own form checks",
   () => {
@@ -158,13 +225,19 @@ browserSuite(
 
     for (const locale of allLocales) {
       const lang = locale.slice(0, 2);
-      it(`${lang}: every control ≥ ${minTarget} px at 390 px; nothing wider than ${narrow} px`, async () => {
+      it(`${lang}: every control ≥ ${minTarget} px and a one-line header at 390 px; nothing wider than ${narrow} or ${desktop.width} px, nothing cut`, async () => {
         const small: string[] = [];
         const wide: string[] = [];
         const browserChecked: string[] = [];
-        /** Measures the screen shown at 390 px, then at 320 px (and back). */
+        const tallHeader: string[] = [];
+        const cut: string[] = [];
+        /** Measures the screen shown at 390 px, then at 320 px and 1280 px (and back). */
         const check = async (page: Page, name: string) => {
           await page.setViewportSize({ width: 390, height: 844 });
+          const extraHeight = await headerExtra(page);
+          if (extraHeight !== undefined && extraHeight > 0) {
+            tallHeader.push(`${name}: the header is ${extraHeight} px taller than one line`);
+          }
           await openChartTables(page);
           for (const s of await smallTargets(page, minTarget)) {
             small.push(`${name}: ${s.control} is ${s.width}×${s.height}`);
@@ -179,7 +252,16 @@ browserSuite(
           if (extra > 0) {
             wide.push(`${name}: ${extra} px wider than ${narrow} (${culprits.join(", ")})`);
           }
+          await page.setViewportSize(desktop);
+          const atDesktop = await overflow(page);
+          if (atDesktop.extra > 0) {
+            wide.push(
+              `${name}: ${atDesktop.extra} px wider than ${desktop.width} (${atDesktop.culprits.join(", ")})`,
+            );
+          }
+          for (const c of await cutOff(page)) cut.push(`${name} at ${desktop.width} px: ${c}`);
           await page.setViewportSize({ width: 390, height: 844 });
+          for (const c of await cutOff(page)) cut.push(`${name} at 390 px: ${c}`);
         };
 
         const { page, pageErrors } = await app.openPage({ locale, serviceWorkers: "block" });
@@ -189,6 +271,21 @@ browserSuite(
           await show(page, screen.path(season));
           await check(page, screen.name);
         }
+
+        // Needs attention: a new apiary whose Push is rewritten to a blank name, which the
+        // server refuses (the form is filled by position: its labels are in the page's language).
+        const { rewritten } = await rewriteOnePushedChange(page, (c) =>
+          c.entity === "apiary"
+            ? { ...c, payloadJson: JSON.stringify({ ...c.payload, name: " " }) }
+            : undefined,
+        );
+        await show(page, "/apiaries/new");
+        await page.locator("form input").first().fill(`Refused ${lang}`);
+        await page.locator("form [type=submit]").click();
+        await rewritten;
+        await show(page, "/sync");
+        await page.locator("main").getByRole("listitem").first().waitFor();
+        await check(page, "attention");
 
         // Signed out on a hosted server, then signed up: the account's settings.
         const account = await app.openPage({ locale, serviceWorkers: "block" });
@@ -222,10 +319,12 @@ browserSuite(
           await check(account.page, name);
         }
 
-        expect({ small, wide, browserChecked }).toEqual({
+        expect({ small, wide, browserChecked, tallHeader, cut }).toEqual({
           small: [],
           wide: [],
           browserChecked: [],
+          tallHeader: [],
+          cut: [],
         });
         expect(pageErrors).toEqual([]);
         expect(account.pageErrors).toEqual([]);

@@ -28,11 +28,13 @@ export async function openControlled(page: Page, url: string): Promise<void> {
 
 /** The sync bar in the header (role status, always shows when it last synced). */
 export const syncBar = (page: Page): Locator =>
-  page.getByRole("status").filter({ hasText: /Last synced|Not synced yet/ });
+  page.getByRole("status").filter({ hasText: /Synced|Last synced|Not synced yet/ });
 
-/** The sync bar says nothing waits to be pushed. */
+/** The sync bar says nothing waits to be pushed ("Synced now", "Synced 5 min. ago"). */
 export async function waitAllSynced(page: Page): Promise<void> {
-  await syncBar(page).filter({ hasText: "All changes synced" }).waitFor();
+  await syncBar(page)
+    .filter({ hasText: /Synced / })
+    .waitFor();
 }
 
 /** The main navigation (bottom bar on a phone, side column on a desktop). */

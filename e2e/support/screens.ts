@@ -77,7 +77,7 @@ export const syncedOnce = (page: Page) =>
     .getByRole("status")
     .filter({
       hasText:
-        /Last synced|Zuletzt synchronisiert|Dernière synchronisation|Ultima sincronizzazione|Última sincronización|Ostatnia synchronizacja/,
+        /Synced|Synchronisiert ·|Synchronisé|Sincronizzato|Sincronizado|Zsynchronizowano|Last synced|Zuletzt synchronisiert|Dernière synchronisation|Ultima sincronizzazione|Última sincronización|Ostatnia synchronizacja/,
     })
     .waitFor();
 

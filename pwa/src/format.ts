@@ -56,6 +56,9 @@ export function fromLocalInput(value: string): Date | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
+/** Plain spaces made no-break spaces: the words stay on one line. */
+export const unbreakable = (text: string): string => text.replaceAll(" ", "\u00a0");
+
 export interface Format {
   readonly locale: string;
   date(when: When): string;
@@ -63,7 +66,7 @@ export interface Format {
   /** "Mar 2026" */
   month(when: When): string;
   number(n: number | undefined, digits?: number): string;
-  /** "12.5 kg" */
+  /** "12.5 kg", never broken between the number and its unit */
   kg(n: number | undefined): string;
   celsius(n: number | undefined): string;
   percent(n: number | undefined): string;
@@ -82,14 +85,18 @@ export function makeFormat(locale: string): Format {
     n === undefined || Number.isNaN(n)
       ? dash
       : new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(n);
+  // A number and its unit never part at the end of a line ("657,9" above "kg" in a narrow tile):
+  // where the locale puts a plain space between them, a no-break space.
   const unit = (n: number | undefined, u: string, digits = 1) =>
     n === undefined || Number.isNaN(n)
       ? dash
-      : new Intl.NumberFormat(locale, {
-          style: "unit",
-          unit: u,
-          maximumFractionDigits: digits,
-        }).format(n);
+      : unbreakable(
+          new Intl.NumberFormat(locale, {
+            style: "unit",
+            unit: u,
+            maximumFractionDigits: digits,
+          }).format(n),
+        );
   return {
     locale,
     date: (w) => {

@@ -18,26 +18,25 @@ const messages = defineMessages("test", {
     greet: "Hello {{name}}, {{ name }}!",
     onlyEnglish: "only here",
   },
-  de: {
-    title: "Völker",
-    hives_one: "{{count}} Volk",
-    hives_other: "{{count}} Völker",
-    greet: "Hallo {{name}}",
-    onlyEnglish: "",
-  },
 });
 
 describe("translate", () => {
-  it("looks a key up in the language", () => {
+  it("looks a key up in the language", async () => {
     expect(translate(messages, "en", "title")).toBe("Hives");
-    expect(translate(messages, "de", "title")).toBe("Völker");
+    await loadLanguage("de");
+    expect(translate(hiveMessages, "de", "title")).toBe("Völker");
   });
 
-  it("chooses the plural form by Intl.PluralRules", () => {
+  it("falls back to English for a namespace the language does not have", () => {
+    expect(translate(messages, "de", "title")).toBe("Hives");
+  });
+
+  it("chooses the plural form by Intl.PluralRules", async () => {
     expect(translate(messages, "en", "hives", { count: 1 })).toBe("1 hive");
     expect(translate(messages, "en", "hives", { count: 0 })).toBe("0 hives");
-    expect(translate(messages, "de", "hives", { count: 1 })).toBe("1 Volk");
-    expect(translate(messages, "de", "hives", { count: 7 })).toBe("7 Völker");
+    await loadLanguage("de");
+    expect(translate(hiveMessages, "de", "count", { count: 1 })).toBe("1 Volk");
+    expect(translate(hiveMessages, "de", "count", { count: 7 })).toBe("7 Völker");
   });
 
   it("fills in every named value, with or without spaces, and leaves unknown ones", () => {

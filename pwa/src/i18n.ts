@@ -1,16 +1,17 @@
 /**
  * Languages: English, German, French, Italian, Spanish and Polish, chosen from the browser on the
  * first visit and switchable in settings (kept in localStorage). Every screen declares its English
- * and German messages beside it with `defineMessages`, so a screen's words travel in its own
- * (lazily loaded) chunk, and German must name every key English has (the type checks it).
+ * messages beside it with `defineMessages`, so a screen's English travels in its own (lazily
+ * loaded) chunk; English is the fallback and the source of the types.
  *
- * French, Italian, Spanish and Polish are one module each for the whole app (pwa/src/locales/),
- * loaded by dynamic import only when that language is chosen, so the first visit carries none of
- * them (its budget is 250 KB). Each is typed against every screen's English (locales/catalog.ts):
- * a missing key, or a missing plural form the language needs, is a type error. The first render
+ * German, French, Italian, Spanish and Polish are one module each for the whole app
+ * (pwa/src/locales/), loaded by dynamic import only when that language is chosen, so the first
+ * visit carries none of them (its budget is 250 KB). Each is typed against every screen's
+ * English (locales/catalog.ts): a missing key, or a missing plural form the language needs, is a
+ * type error. The first render
  * waits for the chosen language's module (`languageReady`), so no screen flashes English first.
  *
- *   const messages = defineMessages("hives", { en: { title: "Hives" }, de: { title: "Völker" } });
+ *   const messages = defineMessages("hives", { en: { title: "Hives" } });  // de: locales/de.ts
  *   const t = useMessages(messages);  t("title")
  *
  * `{{name}}` is replaced by `t(key, { name })`. Plurals: keys `days_one` / `days_other` (the
@@ -25,13 +26,14 @@ import { useSyncExternalStore } from "react";
 export const languages = ["en", "de", "fr", "it", "es", "pl"] as const;
 export type Language = (typeof languages)[number];
 /** The languages whose words load on demand, one module each (pwa/src/locales/). */
-export type LoadedLanguage = Exclude<Language, "en" | "de">;
+export type LoadedLanguage = Exclude<Language, "en">;
 
 /** Every namespace's words in one loaded language: `{ [namespace]: { [key]: text } }`. */
 export type Catalog = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
 // Literal import() calls, so the bundler makes one chunk per language.
 const loaders: Record<LoadedLanguage, () => Promise<{ readonly default: Catalog }>> = {
+  de: () => import("./locales/de.ts"),
   fr: () => import("./locales/fr.ts"),
   it: () => import("./locales/it.ts"),
   es: () => import("./locales/es.ts"),
@@ -39,9 +41,9 @@ const loaders: Record<LoadedLanguage, () => Promise<{ readonly default: Catalog 
 };
 const catalogs = new Map<Language, Catalog>();
 
-const isLoaded = (lng: Language) => lng === "en" || lng === "de" || catalogs.has(lng);
+const isLoaded = (lng: Language) => lng === "en" || catalogs.has(lng);
 
-/** Loads a language's words if they are not here yet (en and de always are). */
+/** Loads a language's words if they are not here yet (English always is). */
 export async function loadLanguage(lng: Language): Promise<void> {
   if (isLoaded(lng)) return;
   const catalog = (await loaders[lng as LoadedLanguage]()).default;
@@ -141,12 +143,12 @@ type PluralBase<K> = K extends `${infer B}_${PluralCategory}` ? B : K;
 export interface Messages<T extends Record<string, string>, N extends string = string> {
   /** The key of these messages in a loaded language's catalog (unique in the app). */
   readonly namespace: N;
-  readonly bundles: { readonly en: T; readonly de: Readonly<Record<keyof T, string>> };
+  readonly bundles: { readonly en: T };
 }
 
 export function defineMessages<const N extends string, const T extends Record<string, string>>(
   namespace: N,
-  bundles: { en: T; de: { [K in keyof T]: string } },
+  bundles: { en: T },
 ): Messages<T, N> {
   return { namespace, bundles };
 }
@@ -156,7 +158,7 @@ function bundleOf(
   messages: Messages<Record<string, string>>,
   lng: Language,
 ): Readonly<Record<string, string>> | undefined {
-  if (lng === "en" || lng === "de") return messages.bundles[lng];
+  if (lng === "en") return messages.bundles.en;
   return catalogs.get(lng)?.[messages.namespace];
 }
 

@@ -63,11 +63,22 @@ describe("SyncBar", () => {
     const { bar, set } = await withStatus({ online: true, syncing: true });
     set({ pulling: { changes: 5000, left: 12_500 } });
     expect(bar().textContent).toContain("Syncing: 5,000 changes received, about 12,500 to go");
-    expect(bar().textContent).not.toContain("All changes synced");
+    expect(bar().textContent).not.toContain("Synced");
     set({ pulling: { changes: 10_000, left: undefined } });
     expect(bar().textContent).toContain("Syncing: 10,000 changes received");
     set({ pulling: undefined, syncing: false });
     expect(bar().textContent).not.toContain("received");
-    expect(bar().textContent).toContain("All changes synced");
+    expect(bar().textContent).toContain("Not synced yet");
+  });
+
+  it("says in two words that all is synced and when; what waits, with when it last synced", async () => {
+    const { bar, set } = await withStatus({ online: true, pending: 0 });
+    expect(bar().textContent).toBe("OnlineNot synced yet");
+    set({ lastSyncedAt: new Date() });
+    expect(bar().textContent).toBe("OnlineSynced now");
+    set({ lastSyncedAt: new Date(Date.now() - 5 * 60_000), pending: 2 });
+    expect(bar().textContent).toContain("2 changes waiting");
+    expect(bar().textContent).toContain("Last synced: 5 min. ago");
+    expect(bar().textContent).not.toContain("Synced");
   });
 });

@@ -26,7 +26,7 @@ function useTick(ms: number): number {
 }
 
 function relativeTime(locale: string, then: Date, now: number): string {
-  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: "auto", style: "short" });
   const s = Math.round((then.getTime() - now) / 1000);
   if (Math.abs(s) < 60) return rtf.format(0, "second");
   const m = Math.round(s / 60);
@@ -83,32 +83,39 @@ export function SyncBar() {
     >
       <span className="syncbar__state">
         <span className="syncbar__dot" aria-hidden="true" />
-        {!online
-          ? t("offlineSaved")
-          : back
-            ? status.pending > 0
-              ? t("backSending", { count: status.pending })
-              : t("backSynced")
-            : status.pulling
-              ? pullingText(status.pulling)
-              : status.syncing
-                ? t("syncing")
-                : t("online")}
+        {!online ? (
+          t("offlineSaved")
+        ) : back ? (
+          status.pending > 0 ? (
+            t("backSending", { count: status.pending })
+          ) : (
+            t("backSynced")
+          )
+        ) : status.pulling ? (
+          pullingText(status.pulling)
+        ) : (
+          // The everyday word ("Online", "Syncing…"): on a phone the dot says it and the word is
+          // for screen readers only, so the header stays one line beside "Synced now".
+          <span className="syncbar__word">{status.syncing ? t("syncing") : t("online")}</span>
+        )}
       </span>
-      {/* "All changes synced" beside a pull's progress would read as done: only what waits. */}
-      {!back && !(status.pulling && status.pending === 0) && (
-        <span className="syncbar__pending">
-          {status.pending > 0 ? t("pending", { count: status.pending }) : t("allSynced")}
-        </span>
+      {/* What waits, when anything does (offline too: the work kept on the device). */}
+      {!back && status.pending > 0 && (
+        <span className="syncbar__pending">{t("pending", { count: status.pending })}</span>
       )}
+      {/* Always there (when it last synced). Nothing waiting: one short "Synced now", so the
+          header stays one line on a phone. Beside what waits or a pull's progress, "Synced"
+          would read as done: "Last synced:". */}
       <span className="syncbar__last">
-        {status.lastSyncedAt
-          ? t("lastSynced", { when: relativeTime(fmt.locale, status.lastSyncedAt, now) })
-          : t("neverSynced")}
+        {!status.lastSyncedAt
+          ? t("neverSynced")
+          : t(status.pending === 0 && !status.pulling ? "synced" : "lastSynced", {
+              when: relativeTime(fmt.locale, status.lastSyncedAt, now),
+            })}
       </span>
       {attention > 0 && (
         <Link href={paths.attention} className="syncbar__attention">
-          {t("attention", { count: attention })}
+          <span className="syncbar__pill">{t("attention", { count: attention })}</span>
         </Link>
       )}
       {online && status.pending > 0 && !status.syncing && (

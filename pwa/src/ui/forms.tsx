@@ -181,16 +181,6 @@ export const numberMessages = defineMessages("forms", {
     numberMin: "At least {{min}}, please.",
     numberMax: "At most {{max}}, please.",
   },
-  de: {
-    numberRefused:
-      "Nur Ziffern und ein Dezimalkomma oder -punkt: „{{typed}}“ wurde nicht übernommen.",
-    numberFinite: "Bitte eine Zahl.",
-    numberInteger: "Bitte eine ganze Zahl.",
-    numberPositive: "Bitte mehr als 0.",
-    numberRange: "Bitte zwischen {{min}} und {{max}}.",
-    numberMin: "Bitte mindestens {{min}}.",
-    numberMax: "Bitte höchstens {{max}}.",
-  },
 });
 
 /** The number rule `value` breaks in `column` (undefined: none, or no value). */

@@ -21,19 +21,4 @@ export const readingsMessages = defineMessages("readings", {
     winterHint:
       "In winter (November to March; May to September south of the equator) a hive whose latest weight is below this may be starving. For all hives, kept on this device. Empty: no alert.",
   },
-  de: {
-    alertsTitle: "Warnungen",
-    swarm: "Möglicher Schwarm",
-    swarmText: "Das Gewicht fiel innerhalb einer Stunde von {{from}} auf {{to}} ({{when}}).",
-    starving: "Futtermangel möglich",
-    starvingText: "{{kg}} am {{date}}: unter Ihrem Wintergewicht von {{threshold}}.",
-    latestTitle: "Letzte Messwerte",
-    scaleContact: "Letzter Kontakt der Waage: {{when}}",
-    readingsCount_one: "{{count}} Messung seit {{date}}",
-    readingsCount_other: "{{count}} Messungen seit {{date}}",
-    winterTitle: "Warnung Wintergewicht",
-    winterLabel: "Warnen, wenn ein Volk weniger wiegt als",
-    winterHint:
-      "Im Winter (November bis März; südlich des Äquators Mai bis September) droht einem Volk, dessen letztes Gewicht darunter liegt, Futtermangel. Für alle Völker, auf diesem Gerät gespeichert. Leer: keine Warnung.",
-  },
 });

@@ -46,7 +46,7 @@ describe("the overview", () => {
       "Active queens": "1",
       "Open tasks": "2",
       "Overdue tasks": "1",
-      "Honey this season": "12.5 kg",
+      "Honey this season": "12.5\u00a0kg",
     });
     expect(app.queryByText("Get started")).toBeNull();
 
@@ -133,9 +133,11 @@ describe("the overview", () => {
     const honey = within(await findSection("Honey"));
     expect(honey.getByText(/20 kg; most in June 2026 \(12\.5 kg\)/)).toBeTruthy();
     const perApiary = await honey.findByRole("table", { name: "Per apiary in 2026" });
-    expect(within(perApiary).getByRole("row", { name: "Home meadow 20 kg" })).toBeTruthy();
+    expect(within(perApiary).getByRole("row", { name: "Home meadow 20\u00a0kg" })).toBeTruthy();
     const perQueen = honey.getByRole("table", { name: "Best queens in 2026" });
-    expect(within(perQueen).getByRole("row", { name: "2025 queen · Hive 1 20 kg" })).toBeTruthy();
+    expect(
+      within(perQueen).getByRole("row", { name: "2025 queen · Hive 1 20\u00a0kg" }),
+    ).toBeTruthy();
   });
 
   it("shows six due hives and the rest on demand", async () => {

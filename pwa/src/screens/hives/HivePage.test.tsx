@@ -176,17 +176,17 @@ describe("the hive page", () => {
     expect(harvests.getByText("Total 20.5 kg")).toBeTruthy();
 
     await app.user.click(
-      harvests.getByRole("button", { name: "Delete harvest: 8 kg, Jun 10, 2026" }),
+      harvests.getByRole("button", { name: "Delete harvest: 8\u00a0kg, Jun 10, 2026" }),
     );
     // The confirmation names the action and its consequence; its buttons name the action.
     expect(harvests.getByRole("alert").textContent).toBe(
-      "Delete this harvest: 8 kg leave the honey figures.",
+      "Delete this harvest: 8\u00a0kg leave the honey figures.",
     );
     expect(harvests.queryByRole("button", { name: "Yes" })).toBeNull();
     await app.user.click(harvests.getByRole("button", { name: "Keep" }));
     expect(await harvests.findByText("Total 20.5 kg")).toBeTruthy();
     await app.user.click(
-      harvests.getByRole("button", { name: "Delete harvest: 8 kg, Jun 10, 2026" }),
+      harvests.getByRole("button", { name: "Delete harvest: 8\u00a0kg, Jun 10, 2026" }),
     );
     await app.user.click(harvests.getByRole("button", { name: "Delete harvest" }));
     expect(await harvests.findByText("Total 12.5 kg")).toBeTruthy();

@@ -11,6 +11,7 @@ import { paths } from "../../app/paths.ts";
 import { toTimestamp, useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { DateField, FormFooter, focusFirstInvalid, happenedInFuture } from "../../ui/forms.tsx";
+import { commonMessages } from "../../ui/messages.ts";
 import { LiveView, Page, ReadOnlyPage, useAction } from "../../ui/page.tsx";
 import { hiveMessages } from "./messages.ts";
 import { ApiarySelect } from "./parts.tsx";
@@ -27,6 +28,7 @@ export default function RelocateHive() {
 
 function Form(props: RelocateData) {
   const t = useMessages(hiveMessages);
+  const tc = useMessages(commonMessages);
   const fmt = useFormat();
   const client = useClient();
   const readOnly = useReadOnly();
@@ -49,7 +51,7 @@ function Form(props: RelocateData) {
 
   const back = paths.hive(hive.id);
   const here = apiaries.find((a) => a.id === hive.apiaryId)?.name ?? t("unknownApiary");
-  const title = `${t("relocateTitle")}: ${hive.name}`;
+  const title = `${t("relocateTitle")}${tc("labelSeparator")}${hive.name}`;
   if (readOnly) return <ReadOnlyPage title={title} back={back} />;
   return (
     <Page title={title} back={back}>

@@ -1,6 +1,6 @@
 /** Small pieces the hive screens share. */
 import "./parts.css";
-import type { Apiary, HiveStatus, Queen } from "@hivekeep/proto";
+import { type Apiary, HiveStatus, type Queen } from "@hivekeep/proto";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
 import { SelectField } from "../../ui/forms.tsx";
@@ -11,14 +11,18 @@ import { isInactive } from "./hive-logic.ts";
 import { hiveMessages } from "./messages.ts";
 import type { Words } from "./present.ts";
 
-/** A hive's status as a badge: green while the colony is kept, plain once lost or dissolved. */
+/**
+ * A hive's status as a badge: green while the colony is kept, a warning while it is queenless
+ * (it needs the beekeeper), plain once lost or dissolved.
+ */
 export function HiveStatusBadge(props: { readonly status: HiveStatus }) {
   const tc = useMessages(commonMessages);
-  return (
-    <span className={isInactive(props.status) ? "badge" : "badge badge--ok"}>
-      {label.hiveStatus(tc, props.status)}
-    </span>
-  );
+  const kind = isInactive(props.status)
+    ? "badge"
+    : props.status === HiveStatus.QUEENLESS
+      ? "badge badge--warn"
+      : "badge badge--ok";
+  return <span className={kind}>{label.hiveStatus(tc, props.status)}</span>;
 }
 
 /** A queen as "● 2025 · Blue": the marking colour as a dot and by name (never by colour alone). */

@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { EventSchema, EventType, HiveStatus, InspectionSchema, Stores } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
 import { makeFormat, toTimestamp } from "../../format.ts";
-import { type Language, translate } from "../../i18n.ts";
+import { type Language, loadLanguage, translate } from "../../i18n.ts";
 import { commonMessages } from "../../ui/messages.ts";
 import type { HiveWords } from "./messages.ts";
 import { hiveMessages } from "./messages.ts";
@@ -22,7 +22,11 @@ const wordsIn = (lng: Language, locale: string): Words => ({
   fmt: makeFormat(locale),
 });
 const en = wordsIn("en", "en-GB");
+// German and French load on demand, as in the app.
+await loadLanguage("de");
+await loadLanguage("fr");
 const de = wordsIn("de", "de-DE");
+const fr = wordsIn("fr", "fr-FR");
 const at = (iso: string) => toTimestamp(new Date(iso));
 
 describe("inspectionSummary", () => {
@@ -35,14 +39,16 @@ describe("inspectionSummary", () => {
       weightKg: 42.5,
     });
     expect(inspectionSummary(i, en)).toBe(
-      "Queen seen · Eggs · Brood frames 8 · Stores: Good · 42.5 kg",
+      "Queen seen · Eggs · Brood frames 8 · Stores: Good · 42.5\u00a0kg",
     );
-    expect(inspectionSummary(i, de)).toMatch(/ · 42,5 kg$/);
+    expect(inspectionSummary(i, de)).toMatch(/ · 42,5\u00a0kg$/);
+    // French sets a no-break space before the colon.
+    expect(inspectionSummary(i, fr)).toContain(" · Réserves\u00a0: Bonnes · ");
   });
 
   it("calls a scale's visit readings only, with its weight, and leaves out what was not seen", () => {
     expect(inspectionSummary(create(InspectionSchema, { weightKg: 31, tempHive: 34 }), en)).toBe(
-      "Readings only · 31 kg",
+      "Readings only · 31\u00a0kg",
     );
     expect(inspectionSummary(create(InspectionSchema, { note: "Calm.", eggsSeen: true }), en)).toBe(
       "Eggs",
@@ -60,7 +66,7 @@ describe("readingsLine", () => {
 
   it("names each reading with its value and unit, then the weather", () => {
     expect(readingsLine(i, en)).toBe(
-      "Weight 42.5 kg · In the hive 34.5°C · Humidity outside 55\u00a0% · Weather: Sunny",
+      "Weight 42.5\u00a0kg · In the hive 34.5°C · Humidity outside 55\u00a0% · Weather: Sunny",
     );
   });
 

@@ -32,7 +32,8 @@ export function inspectionSummary(i: Inspection, { t, tc, fmt }: Words): string 
     if (i.queenSeen) parts.push(t("queenSeen"));
     if (i.eggsSeen) parts.push(t("eggsSeen"));
     if (i.broodFrames > 0) parts.push(`${t("broodFrames")} ${fmt.number(i.broodFrames)}`);
-    if (i.stores !== 0) parts.push(`${t("stores")}: ${label.stores(tc, i.stores)}`);
+    if (i.stores !== 0)
+      parts.push(`${t("stores")}${tc("labelSeparator")}${label.stores(tc, i.stores)}`);
   }
   if (i.weightKg !== 0) parts.push(fmt.kg(i.weightKg));
   return parts.join(" · ");
@@ -50,13 +51,13 @@ const readingLabel = {
  */
 export function readingsLine(
   i: Inspection,
-  { t, fmt }: Pick<Words, "t" | "fmt">,
+  { t, tc, fmt }: Pick<Words, "t" | "tc" | "fmt">,
   options: { readonly withWeight: boolean } = { withWeight: true },
 ): string {
   const parts = readingsOf(i)
     .filter((r) => options.withWeight || r.kind !== "weight")
     .map((r) => `${t(readingLabel[r.kind][r.place])} ${readingValue(fmt, r)}`);
-  if (i.weather.trim() !== "") parts.push(`${t("weather")}: ${i.weather}`);
+  if (i.weather.trim() !== "") parts.push(`${t("weather")}${tc("labelSeparator")}${i.weather}`);
   return parts.join(" · ");
 }
 

@@ -58,7 +58,7 @@ describe("the inspection page", () => {
       "Brood frames": "6",
       Stores: "Good",
     });
-    expect(terms(await findSection("Measurements"))).toEqual({ Weight: "43.2 kg" });
+    expect(terms(await findSection("Measurements"))).toEqual({ Weight: "43.2\u00a0kg" });
     expect(within(await findSection("Note")).getByText("Calm and strong")).toBeTruthy();
     expect(app.queryByText("Nothing else was recorded.")).toBeNull();
   });

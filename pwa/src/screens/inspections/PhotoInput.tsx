@@ -7,6 +7,7 @@ import "./photos.css";
 import { maxInspectionPhotos } from "@hivekeep/client-core/core";
 import { useState } from "react";
 import { useMessages } from "../../i18n.ts";
+import { commonMessages } from "../../ui/messages.ts";
 import { errorText } from "../../ui/page.tsx";
 import { inspectionMessages } from "./messages.ts";
 import { PhotoError, preparePhoto } from "./photo.ts";
@@ -23,6 +24,7 @@ export const photoRoom = (count: number): number => Math.max(0, maxInspectionPho
  */
 export function usePhotoPreparation() {
   const t = useMessages(inspectionMessages);
+  const tc = useMessages(commonMessages);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<string[]>([]);
   const prepare = async (files: readonly File[], room: number): Promise<string[]> => {
@@ -32,7 +34,7 @@ export function usePhotoPreparation() {
     const failed: string[] = [];
     const over = files.slice(Math.max(0, room));
     if (over.length > 0) {
-      const names = over.map((f) => `“${f.name || "?"}”`).join(", ");
+      const names = over.map((f) => tc("quoted", { text: f.name || "?" })).join(", ");
       failed.push(t("photosOverLimit", { max: maxInspectionPhotos, names }));
     }
     try {

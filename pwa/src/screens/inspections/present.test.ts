@@ -9,8 +9,8 @@ describe("readingValue", () => {
   const de = makeFormat("de-DE");
 
   it("gives each kind its unit, in the language's numbers", () => {
-    expect(readingValue(en, { kind: "weight", value: 43.25 })).toBe("43.3 kg");
-    expect(readingValue(de, { kind: "weight", value: 43.25 })).toBe("43,3 kg");
+    expect(readingValue(en, { kind: "weight", value: 43.25 })).toBe("43.3\u00a0kg");
+    expect(readingValue(de, { kind: "weight", value: 43.25 })).toBe("43,3\u00a0kg");
     expect(readingValue(en, { kind: "temperature", value: 34.5 })).toBe("34.5°C");
     expect(readingValue(de, { kind: "humidity", value: 61.4 })).toBe("61\u00a0%");
   });

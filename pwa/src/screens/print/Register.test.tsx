@@ -106,7 +106,7 @@ describe("the treatment register", () => {
 
   it("speaks German", async () => {
     const { client } = await treatedTwice();
-    setLanguage("de");
+    await setLanguage("de");
     onTestFinished(() => setLanguage("en"));
     const app = await renderAt("/register", { client });
     await app.findByRole("heading", { level: 1, name: "Bestandsbuch 2026" });

@@ -123,7 +123,7 @@ describe("taking records out", () => {
   });
 
   it("saves spreadsheets in the app's language: German headers and 38,5", async () => {
-    setLanguage("de");
+    await setLanguage("de");
     const saved = catchDownloads();
     const { user } = await renderRecords(fakeTransfer(clean).port);
     await user.click(screen.getByRole("button", { name: "Tabellen (ZIP)" }));
@@ -195,7 +195,7 @@ describe("bringing records in", () => {
   });
 
   it("lists every problem with its line and column and offers no import", async () => {
-    setLanguage("de");
+    await setLanguage("de");
     const { port, calls } = fakeTransfer({
       ...clean,
       counts: [],

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { translate } from "../../i18n.ts";
+import { loadLanguage, translate } from "../../i18n.ts";
 import { type RecordsIoWords, recordsIoMessages } from "./messages.ts";
 import { importTotal, notCarriedLines, previewRows, problemText } from "./present.ts";
 import type { ImportSummary } from "./transfer.ts";
+
+// German loads on demand, as in the app.
+await loadLanguage("de");
 
 const words =
   (lng: "en" | "de"): RecordsIoWords =>

@@ -5,6 +5,7 @@
  */
 import { enumWords } from "@hivekeep/client-core/spreadsheets";
 import { describe, expect, it } from "vitest";
+import de from "../../locales/de.ts";
 import { commonMessages } from "../../ui/messages.ts";
 
 /** The app's message key prefix of each of the export's enums. */
@@ -21,7 +22,8 @@ const appPrefix: Record<string, string> = {
 describe("the export's enum words", () => {
   for (const lng of ["en", "de"] as const) {
     it(`are the app's words in ${lng}`, () => {
-      const app = commonMessages.bundles[lng] as Readonly<Record<string, string>>;
+      const app: Readonly<Record<string, string>> =
+        lng === "en" ? commonMessages.bundles.en : de.common;
       for (const [name, values] of Object.entries(enumWords)) {
         for (const [n, words] of Object.entries(values)) {
           expect(words[lng], `${name}.${n}`).toBe(app[`${appPrefix[name]}.${n}`]);

@@ -16,6 +16,7 @@ import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
+import { commonMessages } from "../../ui/messages.ts";
 import { changeMessages } from "./change-messages.ts";
 import { recordMessages } from "./messages.ts";
 import { withdrawalRunning } from "./rules.ts";
@@ -27,11 +28,13 @@ export function TreatmentRow(props: {
 }) {
   const t = useMessages(recordMessages);
   const tx = useMessages(changeMessages);
+  const tc = useMessages(commonMessages);
   const fmt = useFormat();
   const now = useNow();
   const x = props.treatment;
   const running = withdrawalRunning(x, now);
-  const detail = (label: string, value: string) => value && <span>{`${label}: ${value}`}</span>;
+  const detail = (label: string, value: string) =>
+    value && <span>{`${label}${tc("labelSeparator")}${value}`}</span>;
   // The date never breaks over two lines ("Dec 13, 2026").
   const wholeDate = fmt.date(x.withdrawalUntil).replaceAll(" ", "\u00a0");
   return (

@@ -12,6 +12,7 @@ import { useNow } from "../../app/now.tsx";
 import { paths } from "../../app/paths.ts";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
+import { commonMessages } from "../../ui/messages.ts";
 import { changeMessages } from "./change-messages.ts";
 import { recordMessages } from "./messages.ts";
 import { taskDueDate } from "./present.ts";
@@ -96,11 +97,14 @@ function Target(props: {
   apiaryName?: string | undefined;
 }) {
   const t = useMessages(recordMessages);
+  const sep = useMessages(commonMessages)("labelSeparator");
   const { hiveId, apiaryId } = props.task;
   if (hiveId !== "") {
     return (
       <span>
-        {t("hive")}: <Link href={paths.hive(hiveId)}>{props.hiveName ?? t("unknownHive")}</Link>
+        {t("hive")}
+        {sep}
+        <Link href={paths.hive(hiveId)}>{props.hiveName ?? t("unknownHive")}</Link>
         {props.apiaryName && <> · {props.apiaryName}</>}
       </span>
     );
@@ -108,7 +112,8 @@ function Target(props: {
   if (apiaryId !== "") {
     return (
       <span>
-        {t("apiary")}:{" "}
+        {t("apiary")}
+        {sep}
         <Link href={paths.apiary(apiaryId)}>{props.apiaryName ?? t("unknownApiary")}</Link>
       </span>
     );

@@ -25,25 +25,4 @@ export const changeMessages = defineMessages("record-changes", {
     deleteTask: "Delete task",
     deleteTaskConfirm: "Delete the task “{{title}}”: it leaves the task lists for good.",
   },
-  de: {
-    deleteQueen: "Königin löschen",
-    deleteQueenHistory:
-      "Königin {{year}} ({{marking}}) löschen: Sie verschwindet aus der Königinnen-Chronik dieses Volks.",
-    deleteQueenReignsAgain:
-      "Königin {{year}} ({{marking}}) löschen: Die Königin vor ihr, {{beforeYear}} ({{beforeMarking}}), gilt wieder als aktuelle Königin.",
-    deleteQueenQueenless:
-      "Königin {{year}} ({{marking}}) löschen: Das Volk ist dann ohne Königin, bis Sie eine eintragen.",
-    editTreatment: "Behandlung bearbeiten",
-    editTreatmentOf: "Behandlung mit {{product}} bearbeiten",
-    saveChanges: "Änderungen speichern",
-    deleteTreatment: "Behandlung löschen",
-    deleteTreatmentConfirm:
-      "Diese Behandlung mit {{product}} vom {{date}} löschen: Sie verschwindet aus dem Behandlungsnachweis des Volks, ihre Wartezeit mit ihr.",
-    editTask: "Aufgabe bearbeiten",
-    edit: "Bearbeiten",
-    editTaskNamed: "Aufgabe bearbeiten: {{title}}",
-    deleteTask: "Aufgabe löschen",
-    deleteTaskConfirm:
-      "Die Aufgabe „{{title}}“ löschen: Sie verschwindet endgültig aus den Aufgabenlisten.",
-  },
 });

@@ -13,7 +13,6 @@ import { Choice } from "../../ui/forms.tsx";
 
 export const languageMessages = defineMessages("language", {
   en: { language: "Language" },
-  de: { language: "Sprache" },
 });
 
 // Each language by its own name, so anyone finds theirs.

@@ -1,4 +1,5 @@
 /** How much the device's storage holds, in words a person reads at a glance. */
+import { unbreakable } from "../../format.ts";
 
 /** Bytes as kB, MB or GB (decimal units, as phones and browsers show them). */
 export function formatBytes(locale: string, bytes: number): string {
@@ -9,11 +10,13 @@ export function formatBytes(locale: string, bytes: number): string {
   ] as const;
   const [unit, size] = units.find(([, size]) => bytes >= size) ?? ["kilobyte", 1e3];
   const value = bytes / size;
-  return new Intl.NumberFormat(locale, {
-    style: "unit",
-    unit,
-    maximumFractionDigits: value < 10 ? 1 : 0,
-  }).format(value);
+  return unbreakable(
+    new Intl.NumberFormat(locale, {
+      style: "unit",
+      unit,
+      maximumFractionDigits: value < 10 ? 1 : 0,
+    }).format(value),
+  );
 }
 
 export interface StorageInfo {

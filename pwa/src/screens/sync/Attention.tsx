@@ -55,14 +55,18 @@ function Item({ item }: { item: QuarantinedItem }) {
       <div className="attention__head">
         <span className="list__title">
           {t("change", {
-            what: name ? `${what} “${name}”` : what,
+            what: name ? `${what} ${tc("quoted", { text: name })}` : what,
             op: item.change.op === "delete" ? t("opDelete") : t("opUpsert"),
           })}
         </span>
         <span className="badge badge--bad">{item.code}</span>
       </div>
       <p>
-        <strong>{t("reason")}:</strong> {item.reason}
+        <strong>
+          {t("reason")}
+          {tc("labelSeparator").trimEnd()}
+        </strong>{" "}
+        {item.reason}
       </p>
       {fields.length > 0 && <p className="muted">{t("fields", { fields: fields.join(", ") })}</p>}
       <div className="form__actions">

@@ -8,6 +8,7 @@ import { Link } from "wouter";
 import { useClient } from "../../app/client.tsx";
 import { useFormat } from "../../format.ts";
 import { useMessages } from "../../i18n.ts";
+import { commonMessages } from "../../ui/messages.ts";
 import { ErrorNote, useAction } from "../../ui/page.tsx";
 import { noticeFields, syncMessages } from "./messages.ts";
 import { noticePath, noticeValue } from "./present.ts";
@@ -35,6 +36,9 @@ export function NoticeList({ notices }: { notices: readonly SyncNotice[] }) {
 
 function Notice({ notice }: { notice: SyncNotice }) {
   const t = useMessages(syncMessages);
+  const tc = useMessages(commonMessages);
+  const sep = tc("labelSeparator");
+  const quote = (text: string) => tc("quoted", { text });
   const fmt = useFormat();
   const client = useClient();
   const dismiss = useAction(() => client.notices.dismiss(notice.key));
@@ -42,7 +46,7 @@ function Notice({ notice }: { notice: SyncNotice }) {
   const named = (r: typeof record) => {
     const what = t(`entity.${r.entity}` as never);
     const name = r.label || (r.date ? fmt.date(new Date(r.date)) : "");
-    return name ? `${what} “${name}”` : what;
+    return name ? `${what} ${quote(name)}` : what;
   };
   const when = fmt.dateTime(new Date(notice.wonAt));
   const href = noticePath(notice);
@@ -66,8 +70,9 @@ function Notice({ notice }: { notice: SyncNotice }) {
       <p>{t(notice.kind, { when, cause: cause ? named(cause) : "" })}</p>
       {notice.kind !== "overwritten" && columns.length > 0 && (
         <p className="muted">
-          {t("yours")}:{" "}
-          {columns.map((c) => `${field(c)} ${noticeValue(notice.mine[c], fmt)}`).join(" · ")}
+          {t("yours")}
+          {sep}
+          {columns.map((c) => `${field(c)} ${noticeValue(notice.mine[c], fmt, quote)}`).join(" · ")}
         </p>
       )}
       {notice.kind === "overwritten" && columns.length > 0 && (
@@ -76,8 +81,13 @@ function Notice({ notice }: { notice: SyncNotice }) {
             <div key={c}>
               <dt>{field(c)}</dt>
               <dd>
-                {t("yours")}: {noticeValue(notice.mine[c], fmt)} · {t("won")}:{" "}
-                {Object.hasOwn(notice.won, c) ? noticeValue(notice.won[c], fmt) : t("wonPending")}
+                {t("yours")}
+                {sep}
+                {noticeValue(notice.mine[c], fmt, quote)} · {t("won")}
+                {sep}
+                {Object.hasOwn(notice.won, c)
+                  ? noticeValue(notice.won[c], fmt, quote)
+                  : t("wonPending")}
               </dd>
             </div>
           ))}

@@ -51,14 +51,18 @@ export function noticePath(notice: Pick<SyncNotice, "record" | "movedTo">): stri
   }
 }
 
-/** A value the user wrote or the one kept, for the notice: dates formatted, "—" for none. */
+/**
+ * A value the user wrote or the one kept, for the notice: dates formatted, "—" for none, words in
+ * the language's quotation marks (`quote`).
+ */
 export function noticeValue(
   value: unknown,
   fmt: { date(when: Date): string; dateTime(when: Date): string },
+  quote: (text: string) => string,
 ): string {
   if (value === null || value === undefined || value === "") return "—";
   if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}T/.test(value)) {
     return fmt.dateTime(new Date(value));
   }
-  return typeof value === "string" ? `“${value}”` : String(value);
+  return typeof value === "string" ? quote(value) : String(value);
 }

@@ -41,7 +41,12 @@ export function StockCard(props: {
         </p>
       ) : (
         <>
-          <InspectionHeading title={t("lastInspection")} i={lastCheck} when={when(lastCheck)} />
+          <InspectionHeading
+            title={t("lastInspection")}
+            separator={words.tc("labelSeparator")}
+            i={lastCheck}
+            when={when(lastCheck)}
+          />
           <ColonyFacts i={lastCheck} />
           {lastCheck.note.trim() !== "" && <p className="hive-stock__note">{lastCheck.note}</p>}
           {checkReadings !== "" && <p className="muted">{checkReadings}</p>}
@@ -59,11 +64,16 @@ export function StockCard(props: {
 }
 
 /** "Last inspection: 19 Nov 2026 (4 days ago)", the date linking to the inspection. */
-function InspectionHeading(props: { title: string; i: Inspection; when: string }) {
+function InspectionHeading(props: {
+  title: string;
+  separator: string;
+  i: Inspection;
+  when: string;
+}) {
   return (
     <h3 className="hive-stock__heading">
       {props.title}
-      {": "}
+      {props.separator}
       <Link href={paths.inspection(props.i.id)}>{props.when}</Link>
     </h3>
   );
