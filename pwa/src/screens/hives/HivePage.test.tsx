@@ -36,9 +36,9 @@ describe("the hive page", () => {
     expect(visits.queryByText(/Readings only/)).toBeNull();
     expect(within(await findSection("Timeline")).queryByText(/Readings only/)).toBeNull();
     const alert = await app.findByText("Possible swarm");
-    expect(alert.closest("p")?.textContent).toMatch(/42\.1 kg to 39\.8 kg within an hour/);
+    expect(alert.closest("p")?.textContent).toMatch(/42\.1\u00a0kg to 39\.8\u00a0kg within an hour/);
     const latest = await findSection("Latest readings");
-    expect(terms(latest)).toMatchObject({ Weight: "39.7 kg", "In the hive": "34°C" });
+    expect(terms(latest)).toMatchObject({ Weight: "39.7\u00a0kg", "In the hive": "34°C" });
     expect(within(latest).getByText("6 readings since Jun 14, 2026")).toBeTruthy();
   });
 
@@ -99,7 +99,7 @@ describe("the hive page", () => {
     // The scale's reading is a measurement: shown with the readings, not on the stock card.
     expect(card.queryByText(/43\.2/)).toBeNull();
     const latest = await findSection("Latest readings");
-    expect(terms(latest)).toMatchObject({ Weight: "43.2 kg" });
+    expect(terms(latest)).toMatchObject({ Weight: "43.2\u00a0kg" });
     expect(within(latest).getByText("Scale last contact: 26 hours ago")).toBeTruthy();
     expect(card.getByText("Queen 2025 · Blue")).toBeTruthy();
     expect(card.getByText("Origin: Own rearing")).toBeTruthy();

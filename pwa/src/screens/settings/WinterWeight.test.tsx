@@ -42,7 +42,7 @@ describe("the winter weight alert", () => {
     const page = await renderAt(`/hives/${hive.id}`, { client });
     const alert = await page.findByText("May be starving");
     expect(alert.closest("p")?.textContent).toMatch(
-      /17\.5 kg on Dec 28, 2026: below your winter weight of 20 kg/,
+      /17\.5\u00a0kg on Dec 28, 2026: below your winter weight of 20\u00a0kg/,
     );
     page.unmount();
 
