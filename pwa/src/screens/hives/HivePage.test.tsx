@@ -36,7 +36,9 @@ describe("the hive page", () => {
     expect(visits.queryByText(/Readings only/)).toBeNull();
     expect(within(await findSection("Timeline")).queryByText(/Readings only/)).toBeNull();
     const alert = await app.findByText("Possible swarm");
-    expect(alert.closest("p")?.textContent).toMatch(/42\.1\u00a0kg to 39\.8\u00a0kg within an hour/);
+    expect(alert.closest("p")?.textContent).toMatch(
+      /42\.1\u00a0kg to 39\.8\u00a0kg within an hour/,
+    );
     const latest = await findSection("Latest readings");
     expect(terms(latest)).toMatchObject({ Weight: "39.7\u00a0kg", "In the hive": "34°C" });
     expect(within(latest).getByText("6 readings since Jun 14, 2026")).toBeTruthy();
