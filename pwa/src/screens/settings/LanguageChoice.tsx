@@ -2,6 +2,8 @@
  * The six languages, each named in its own: the whole app switches at once (French, Italian,
  * Spanish and Polish once their words have loaded) and remembers it on this device.
  */
+
+import { useState } from "react";
 import {
   defineMessages,
   type Language,
@@ -28,14 +30,21 @@ const options: readonly { value: Language; label: string }[] = [
 export function LanguageChoice() {
   const t = useMessages(languageMessages);
   const lng = useLanguage();
+  // The language tapped shows as chosen at once, while its words load (a moment, from the
+  // device's cache or the server); the screens switch when they are here.
+  const [pending, setPending] = useState<Language | undefined>();
   return (
     <Choice
       label={t("language")}
-      value={lng}
+      value={pending ?? lng}
       options={options}
       onChange={(v) => {
+        if (!v) return;
+        setPending(v);
         // Not loadable (offline before it was ever cached): the app stays in its language.
-        if (v) setLanguage(v).catch(() => undefined);
+        setLanguage(v)
+          .catch(() => undefined)
+          .finally(() => setPending((p) => (p === v ? undefined : p)));
       }}
     />
   );
