@@ -104,6 +104,12 @@ describe.each(stores)("hive history on the %s store", (_, open) => {
     expect(h.readings.weightKg[0]).toBeCloseTo(40.1);
     expect(h.readings.tempHive.every((v) => v === 34)).toBe(true);
     expect(h.readings.humidityHive.every((v) => v === 0)).toBe(true);
+    // The charts draw the readings and what visits measured: v1 weighed 30 kg by hand; v2
+    // measured nothing and adds no point.
+    expect(h.measurements.at).toHaveLength(40);
+    expect(h.measurements.at[0]).toBe(t0);
+    expect(h.measurements.weightKg[0]).toBe(30);
+    expect(h.measurements.at.slice(1)).toEqual(h.readings.at);
   });
 
   it("gives a timeline without the readings' INSPECTION events, in ListEvents' order", async () => {

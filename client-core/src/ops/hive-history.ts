@@ -27,7 +27,7 @@ import {
   type WeightPoint,
   winterStart,
 } from "../core/hive-alerts.ts";
-import { isReadingRow } from "../core/inspection-kind.ts";
+import { isReadingRow, measurementColumns } from "../core/inspection-kind.ts";
 import { dayMs } from "./days.ts";
 import { compareRows, type OrderTerm } from "./query.ts";
 import type { ReplicaReader, StoredRow } from "./replica-store.ts";
@@ -48,6 +48,11 @@ export interface HiveHistory {
   /** The beekeeper's visits, newest first (ListInspections' order). */
   readonly visits: Inspection[];
   readonly readings: ReadingColumns;
+  /**
+   * What the charts draw: the readings and the measurements taken at visits (a beekeeper who
+   * weighs by hand, with no scale, still gets a weight chart), oldest first.
+   */
+  readonly measurements: ReadingColumns;
   /**
    * The hive's timeline, newest first (ListEvents' order): every event but the INSPECTION events
    * of readings.
@@ -107,19 +112,32 @@ async function eachPage(
 }
 
 /** Everything the hive page shows of a hive's inspections and events. */
+/** The numeric measurements a visit may carry too (weather is words, not a chart). */
+const measuredAtVisit = measurementColumns.filter((c) => c !== "weather");
+
 export async function hiveHistory(
   r: ReplicaReader,
   hiveId: string,
   organizationId: string,
   firstPage = historyPageSize,
 ): Promise<HiveHistory> {
-  const readings: ReadingColumns = {
+  const columns = (): ReadingColumns => ({
     at: [],
     weightKg: [],
     tempHive: [],
     tempOutside: [],
     humidityHive: [],
     humidityOutside: [],
+  });
+  const readings = columns();
+  const measurements = columns();
+  const add = (to: ReadingColumns, at: number, v: StoredRow["values"]) => {
+    to.at.push(at);
+    to.weightKg.push(num(v.weight_kg));
+    to.tempHive.push(num(v.temp_hive));
+    to.tempOutside.push(num(v.temp_outside));
+    to.humidityHive.push(num(v.humidity_hive));
+    to.humidityOutside.push(num(v.humidity_outside));
   };
   const visitRows: StoredRow[] = [];
   await eachPage(
@@ -130,18 +148,17 @@ export async function hiveHistory(
     (rows) => {
       for (const row of rows) {
         const v = row.values;
+        const at = ms(v.date);
         if (!isReadingRow(v)) {
           visitRows.push(row);
+          if (!Number.isNaN(at) && measuredAtVisit.some((c) => num(v[c]) !== 0)) {
+            add(measurements, at, v);
+          }
           continue;
         }
-        const at = ms(v.date);
         if (Number.isNaN(at)) continue;
-        readings.at.push(at);
-        readings.weightKg.push(num(v.weight_kg));
-        readings.tempHive.push(num(v.temp_hive));
-        readings.tempOutside.push(num(v.temp_outside));
-        readings.humidityHive.push(num(v.humidity_hive));
-        readings.humidityOutside.push(num(v.humidity_outside));
+        add(readings, at, v);
+        add(measurements, at, v);
       }
       return undefined;
     },
@@ -178,7 +195,7 @@ export async function hiveHistory(
     .filter((e) => e.values.hive_id === hiveId)
     .sort(compareRows(eventOrder));
   const events = eventRows.map((row) => toProto(EventSchema, "event", row, organizationId));
-  return { visits, readings, events };
+  return { visits, readings, measurements, events };
 }
 
 /**

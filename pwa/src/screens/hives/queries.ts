@@ -35,8 +35,10 @@ export interface HivePageData {
   readonly apiaryNames: ReadonlyMap<string, string>;
   /** The beekeeper's visits, newest first (a scale's readings are not among them). */
   readonly visits: readonly Inspection[];
-  /** The readings (measurements only) as columns, oldest first: the charts and latest values. */
+  /** The readings (measurements only) as columns, oldest first: the latest values. */
   readonly readings: ReadingColumns;
+  /** What the charts draw: the readings and the measurements taken at visits, oldest first. */
+  readonly measurements: ReadingColumns;
   /** Swarm and winter weight alerts of the hive now. */
   readonly alerts: readonly HiveAlert[];
   readonly queens: readonly Queen[];
@@ -86,7 +88,7 @@ export function useHivePage(id: string): Live<HivePageData> {
           (r) => r.harvests,
         ),
       ]);
-      const { visits, readings, events } = history;
+      const { visits, readings, measurements, events } = history;
       const apiaryNames = await apiaryNamesOf(c, apiaryIdsOf(hive, events));
       return {
         hive,
@@ -94,6 +96,7 @@ export function useHivePage(id: string): Live<HivePageData> {
         apiaryNames,
         visits,
         readings,
+        measurements,
         alerts: alerts.get(id) ?? [],
         queens,
         tasks,
