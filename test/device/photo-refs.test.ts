@@ -78,6 +78,10 @@ describe.each(databaseKinds)("photos by reference on a device on %s", (kind) => 
     // The recent visit's photo is fetched ahead; the old one is not.
     expect(await b.photos.keepRecent()).toBeLessThanOrEqual(1);
     expect((await b.db.photos.toArray()).map((x) => x.ref)).toEqual([ref(q)]);
+    // Kept for 90 days (a setting), the 60-day-old visit's photo comes too.
+    await b.photos.keepRecent(90);
+    expect((await b.db.photos.toArray()).map((x) => x.ref).sort()).toEqual([ref(p), ref(q)].sort());
+    await b.db.photos.delete(ref(p));
 
     // Shown: fetched once, then from the device, offline too.
     expect(await b.photos.resolve(oldId, ref(p))).toEqual({ kind: "ready", src: p });

@@ -90,6 +90,11 @@ export interface HivekeepClientOptions {
    * baseline).
    */
   readonly photoRefs?: boolean;
+  /**
+   * How many days back the photos of visits are fetched ahead after each sync (photos.ts
+   * `keepRecent`), read at each sync; default `defaultKeepDays` (30).
+   */
+  readonly photoKeepDays?: () => number;
 }
 
 export interface HivekeepClient extends RecordClients {
@@ -364,7 +369,7 @@ export async function createHivekeepClient(
     if (keptAfter !== undefined && synced <= keptAfter) return;
     keptAfter = synced;
     keeping = photos
-      .keepRecent()
+      .keepRecent(options.photoKeepDays?.())
       .catch(() => 0)
       .finally(() => {
         keeping = undefined;

@@ -15,6 +15,7 @@ import {
   useState,
   useSyncExternalStore,
 } from "react";
+import { readPhotoKeepDays } from "../hooks/usePhotoKeepDays.ts";
 
 export interface AppSession {
   readonly client: HivekeepClient;
@@ -181,7 +182,12 @@ export function useReplica(options: {
     let live = true;
     let opened: HivekeepClient | undefined;
     setState({ status: "opening" });
-    createHivekeepClient({ baseUrl: window.location.origin, getToken, readOnly }).then(
+    createHivekeepClient({
+      baseUrl: window.location.origin,
+      getToken,
+      readOnly,
+      photoKeepDays: readPhotoKeepDays,
+    }).then(
       (client) => {
         if (!live) {
           void client.close();

@@ -527,6 +527,10 @@ const de: Translation = {
     notPersisted:
       "Nicht geschützt: Wird der Platz knapp, kann der Browser die Daten von Hivekeep löschen, auch noch nicht synchronisierte Änderungen.",
     persist: "Daten auf diesem Gerät behalten",
+    photoKeepLabel: "Fotos von Durchsichten behalten aus den letzten",
+    photoKeepUnit: "Tagen",
+    photoKeepHint:
+      "Sie werden nach jeder Synchronisierung geladen und bleiben für die Arbeit ohne Netz auf diesem Gerät. Ältere Fotos werden beim Öffnen geladen. 0: keine im Voraus; leer: 30 Tage.",
     persistDenied:
       "Der Browser hat es nicht erlaubt. Hivekeep auf dem Startbildschirm zu installieren oder öfter zu nutzen hilft meist.",
     pending_one: "{{count}} Änderung wartet auf Synchronisierung",

@@ -524,6 +524,10 @@ const es: Translation<"many"> = {
     notPersisted:
       "Sin protección: cuando falte espacio, el navegador puede borrar los datos de Hivekeep, incluidos los cambios aún no sincronizados.",
     persist: "Conservar los datos en este dispositivo",
+    photoKeepLabel: "Guardar las fotos de las visitas de los últimos",
+    photoKeepUnit: "días",
+    photoKeepHint:
+      "Se descargan tras cada sincronización y quedan en este dispositivo para usarlas sin conexión. Las fotos más antiguas se descargan al abrirlas. 0: ninguna por adelantado; vacío: 30 días.",
     persistDenied:
       "El navegador no lo permitió. Instalar Hivekeep en la pantalla de inicio, o usarlo más a menudo, suele ayudar.",
     pending_one: "{{count}} cambio pendiente de sincronizar",

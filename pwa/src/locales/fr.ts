@@ -530,6 +530,10 @@ const fr: Translation<"many"> = {
     notPersisted:
       "Non protégé\u00a0: quand l’espace manque, le navigateur peut effacer les données de Hivekeep, y compris les modifications pas encore synchronisées.",
     persist: "Conserver les données sur cet appareil",
+    photoKeepLabel: "Garder les photos des visites des derniers",
+    photoKeepUnit: "jours",
+    photoKeepHint:
+      "Elles sont chargées après chaque synchronisation et restent sur cet appareil pour travailler hors ligne. Les photos plus anciennes sont chargées à l’ouverture. 0 : aucune à l’avance ; vide : 30 jours.",
     persistDenied:
       "Le navigateur ne l’a pas permis. Installer Hivekeep sur l’écran d’accueil, ou l’utiliser plus souvent, aide en général.",
     pending_one: "{{count}} modification en attente de synchronisation",

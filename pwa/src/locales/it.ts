@@ -522,6 +522,10 @@ const it: Translation<"many"> = {
     notPersisted:
       "Non protetti: quando lo spazio scarseggia, il browser può cancellare i dati di Hivekeep, comprese le modifiche non ancora sincronizzate.",
     persist: "Conserva i dati su questo dispositivo",
+    photoKeepLabel: "Conserva le foto delle visite degli ultimi",
+    photoKeepUnit: "giorni",
+    photoKeepHint:
+      "Vengono scaricate dopo ogni sincronizzazione e restano su questo dispositivo per l’uso offline. Le foto più vecchie vengono scaricate quando le apri. 0: nessuna in anticipo; vuoto: 30 giorni.",
     persistDenied:
       "Il browser non l’ha permesso. Installare Hivekeep nella schermata home, o usarlo più spesso, di solito aiuta.",
     pending_one: "{{count}} modifica in attesa di sincronizzazione",

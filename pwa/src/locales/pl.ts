@@ -539,6 +539,10 @@ const pl: Translation<"few" | "many"> = {
     notPersisted:
       "Niechronione: gdy zabraknie miejsca, przeglądarka może usunąć dane Hivekeep, także niezsynchronizowane zmiany.",
     persist: "Zachowaj dane na tym urządzeniu",
+    photoKeepLabel: "Przechowuj zdjęcia z przeglądów z ostatnich",
+    photoKeepUnit: "dni",
+    photoKeepHint:
+      "Są pobierane po każdej synchronizacji i zostają na tym urządzeniu do pracy offline. Starsze zdjęcia są pobierane przy otwarciu. 0: żadnych z wyprzedzeniem; puste: 30 dni.",
     persistDenied:
       "Przeglądarka na to nie pozwoliła. Zwykle pomaga zainstalowanie Hivekeep na ekranie głównym lub częstsze korzystanie.",
     pending_one: "{{count}} zmiana czeka na synchronizację",

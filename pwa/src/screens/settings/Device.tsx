@@ -1,16 +1,26 @@
+import type { ColumnSpec } from "@hivekeep/client-core/core";
 import { useEffect, useState } from "react";
 import { useSyncStatus } from "../../app/client.tsx";
 import { useFormat } from "../../format.ts";
+import { usePhotoKeepDaysSetting, writePhotoKeepDays } from "../../hooks/usePhotoKeepDays.ts";
 import { useMessages } from "../../i18n.ts";
+import { NumberField } from "../../ui/forms.tsx";
 import { Card } from "../../ui/page.tsx";
 import { settingsMessages } from "./messages.ts";
 import { formatBytes, readStorage, type StorageInfo } from "./storage.ts";
 
-/** What this device holds: storage used, whether the browser may clear it, changes waiting. */
+/** Days of photos kept ahead: whole days, up to ten years. */
+const keepDaysColumn: ColumnSpec = { type: "int", min: 0, max: 3650 };
+
+/**
+ * What this device holds: storage used, whether the browser may clear it, changes waiting, and
+ * how many days of photos it keeps for use offline.
+ */
 export function Device() {
   const t = useMessages(settingsMessages);
   const fmt = useFormat();
   const { pending } = useSyncStatus();
+  const keepDays = usePhotoKeepDaysSetting();
   const [info, setInfo] = useState<StorageInfo | undefined>();
   const [denied, setDenied] = useState(false);
   const [reads, setReads] = useState(0);
@@ -68,6 +78,14 @@ export function Device() {
         </>
       )}
       <p className="muted">{pending > 0 ? t("pending", { count: pending }) : t("allSynced")}</p>
+      <NumberField
+        label={t("photoKeepLabel")}
+        value={keepDays}
+        unit={t("photoKeepUnit")}
+        column={keepDaysColumn}
+        hint={t("photoKeepHint")}
+        onChange={(v) => writePhotoKeepDays(v)}
+      />
     </Card>
   );
 }

@@ -45,6 +45,10 @@ export const settingsMessages = defineMessages("settings", {
     notPersisted:
       "Not protected: when space runs low, the browser may clear Hivekeep's data, including changes not yet synced.",
     persist: "Keep data on this device",
+    photoKeepLabel: "Keep photos of visits from the last",
+    photoKeepUnit: "days",
+    photoKeepHint:
+      "They are fetched after each sync and stay on this device for use offline. Older photos are fetched when you open them. 0: none kept ahead; empty: 30 days.",
     persistDenied:
       "The browser did not allow it. Installing Hivekeep on the home screen, or using it more often, usually helps.",
     pending_one: "{{count}} change waiting to sync",
