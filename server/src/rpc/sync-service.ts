@@ -10,6 +10,7 @@ import {
   maxPullLimit,
   parseCursor,
   photoRef,
+  quote,
   requestedLimit,
 } from "@hivekeep/client-core/core";
 import { invalidArgument } from "@hivekeep/client-core/ops";
@@ -76,11 +77,11 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
     async getPhoto(req, ctx) {
       const { organizationId, userId } = callerOf(ctx);
       if (!isEntityId(req.inspectionId)) {
-        throw invalidArgument(`inspectionId ${JSON.stringify(req.inspectionId)} is not an id`);
+        throw invalidArgument(`inspectionId ${quote(req.inspectionId)} is not an id`);
       }
       if (!isPhotoRef(req.ref)) {
         throw invalidArgument(
-          `ref ${JSON.stringify(req.ref.slice(0, 100))} is not a photo reference ("hkphoto:" and 43 base64url characters)`,
+          `ref ${quote(req.ref)} is not a photo reference ("hkphoto:" and 43 base64url characters)`,
         );
       }
       const photos = await storedPhotos(db, organizationId, userId, req.inspectionId);
