@@ -101,6 +101,52 @@ const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v ?? "
 
 let counter = 0;
 
+/**
+ * What both raw writers read first, in their transaction: the tenant's feed head, locked (the
+ * write path's order), and the hive with its placements and queens, read once; `placeAt` picks
+ * the apiary and the reigning queen at an instant (RFC 3339) as the write path freezes them.
+ */
+async function lockHeadAndReadHive(
+  tx: Parameters<Parameters<Db["transaction"]>[0]>[0],
+  organizationId: string,
+  hiveId: string,
+) {
+  const [head] = await tx.query<{ feed_seq: number }>(
+    "select feed_seq from rpc_raw_heads where organization_id = $1 for update",
+    [organizationId],
+  );
+  const live = "organization_id = $1 and complete and not deleted";
+  const [[hive], placements, queens] = await Promise.all([
+    tx.query(`select * from hives where ${live} and id = $2`, [organizationId, hiveId]),
+    tx.query(`select * from placements where ${live} and hive_id = $2 order by started_at, id`, [
+      organizationId,
+      hiveId,
+    ]),
+    tx.query(
+      `select * from queens where ${live} and hive_id = $2
+       order by coalesce(introduced_at, created_at) desc, id desc`,
+      [organizationId, hiveId],
+    ),
+  ]);
+  if (!hive) throw new Error(`hive ${hiveId} not found`);
+  const placeAt = (date: string) => {
+    const placement =
+      placements.find(
+        (p) => iso(p.started_at) <= date && (p.ended_at == null || iso(p.ended_at) > date),
+      ) ?? placements[0];
+    const queen = queens.find(
+      (q) =>
+        iso(q.introduced_at ?? q.created_at) <= date &&
+        (q.replaced_at == null || iso(q.replaced_at) > date),
+    );
+    return {
+      apiaryId: String(placement?.apiary_id ?? hive.apiary_id),
+      queenId: String(queen?.id ?? ""),
+    };
+  };
+  return { head, placeAt };
+}
+
 /** One CreateInspection, raw (see the top comment); answers the new row as JSON. */
 export function rawCreateInspection(
   db: Db,
@@ -112,35 +158,8 @@ export function rawCreateInspection(
   const date = now.toISOString();
   const hlc = formatHlc({ ms: now.getTime(), counter: ++counter % 100_000, node: "raw" });
   return db.transaction(async (tx) => {
-    const [head] = await tx.query<{ feed_seq: number }>(
-      "select feed_seq from rpc_raw_heads where organization_id = $1 for update",
-      [organizationId],
-    );
-    const live = "organization_id = $1 and complete and not deleted";
-    const [[hive], placements, queens] = await Promise.all([
-      tx.query(`select * from hives where ${live} and id = $2`, [organizationId, hiveId]),
-      tx.query(`select * from placements where ${live} and hive_id = $2 order by started_at, id`, [
-        organizationId,
-        hiveId,
-      ]),
-      tx.query(
-        `select * from queens where ${live} and hive_id = $2
-         order by coalesce(introduced_at, created_at) desc, id desc`,
-        [organizationId, hiveId],
-      ),
-    ]);
-    if (!hive) throw new Error(`hive ${hiveId} not found`);
-    const placement =
-      placements.find(
-        (p) => iso(p.started_at) <= date && (p.ended_at == null || iso(p.ended_at) > date),
-      ) ?? placements[0];
-    const queen = queens.find(
-      (q) =>
-        iso(q.introduced_at ?? q.created_at) <= date &&
-        (q.replaced_at == null || iso(q.replaced_at) > date),
-    );
-    const apiaryId = String(placement?.apiary_id ?? hive.apiary_id);
-    const queenId = String(queen?.id ?? "");
+    const { head, placeAt } = await lockHeadAndReadHive(tx, organizationId, hiveId);
+    const { apiaryId, queenId } = placeAt(date);
     const r = inspectionRequest;
     // In the order of inspectionColumns and eventColumns.
     const inspection: unknown[] = [hiveId, apiaryId, queenId, date, r.note, date, r.weightKg];
@@ -329,40 +348,13 @@ export function rawCreateReadings(
   const hlc = formatHlc({ ms: now.getTime(), counter: ++counter % 100_000, node: "raw" });
   const hiveId = readings[0]?.hiveId ?? "";
   return db.transaction(async (tx) => {
-    const [head] = await tx.query<{ feed_seq: number }>(
-      "select feed_seq from rpc_raw_heads where organization_id = $1 for update",
-      [organizationId],
-    );
-    const live = "organization_id = $1 and complete and not deleted";
-    const [[hive], placements, queens] = await Promise.all([
-      tx.query(`select * from hives where ${live} and id = $2`, [organizationId, hiveId]),
-      tx.query(`select * from placements where ${live} and hive_id = $2 order by started_at, id`, [
-        organizationId,
-        hiveId,
-      ]),
-      tx.query(
-        `select * from queens where ${live} and hive_id = $2
-         order by coalesce(introduced_at, created_at) desc, id desc`,
-        [organizationId, hiveId],
-      ),
-    ]);
-    if (!hive) throw new Error(`hive ${hiveId} not found`);
+    const { head, placeAt } = await lockHeadAndReadHive(tx, organizationId, hiveId);
     let seq = Number(head?.feed_seq ?? 0);
     const inspections: Record<string, unknown>[] = [];
     const events: Record<string, unknown>[] = [];
     const feed: Record<string, unknown>[] = [];
     for (const r of readings) {
-      const placement =
-        placements.find(
-          (p) => iso(p.started_at) <= r.date && (p.ended_at == null || iso(p.ended_at) > r.date),
-        ) ?? placements[0];
-      const queen = queens.find(
-        (q) =>
-          iso(q.introduced_at ?? q.created_at) <= r.date &&
-          (q.replaced_at == null || iso(q.replaced_at) > r.date),
-      );
-      const apiaryId = String(placement?.apiary_id ?? hive.apiary_id);
-      const queenId = String(queen?.id ?? "");
+      const { apiaryId, queenId } = placeAt(r.date);
       const id = crypto.randomUUID();
       // Every column, as CreateInspection's command writes a reading (left-out fields as 0,
       // false or ""), in the order of inspectionColumns and eventColumns.

@@ -18,7 +18,7 @@ import type { EntityName } from "./entities.ts";
 import { entities } from "./entities.ts";
 import type { Hlc } from "./hlc.ts";
 import type { Values } from "./merge.ts";
-import type { OrSetPatch, OrSetState } from "./or-set.ts";
+import { type OrSetPatch, type OrSetState, orSetTags } from "./or-set.ts";
 
 /** SHA-256 of the UTF-8 of `text`, base64url without padding (43 characters). */
 export type PhotoHash = (text: string) => string;
@@ -92,9 +92,8 @@ export function samePhoto(a: string, b: string, hash: PhotoHash): boolean {
  * `hash` is given (a device), else of exactly that value (the server holds photos only).
  */
 export function photoTags(state: OrSetState, photo: string, hash: PhotoHash | undefined): Hlc[] {
-  return state.adds
-    .filter((a) => (hash === undefined ? a.value === photo : samePhoto(a.value, photo, hash)))
-    .map((a) => a.tag);
+  if (hash === undefined) return orSetTags(state, photo);
+  return state.adds.filter((a) => samePhoto(a.value, photo, hash)).map((a) => a.tag);
 }
 
 /**
