@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hivekeep/v1/sync.proto.
  */
 export const file_hivekeep_v1_sync: GenFile = /*@__PURE__*/
-  fileDesc("ChZoaXZla2VlcC92MS9zeW5jLnByb3RvEgtoaXZla2VlcC52MSKWAQoGQ2hhbmdlEg4KBmVudGl0eRgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSEAoIc2NvcGVfaWQYAyABKAkSIQoCb3AYBCABKA4yFS5oaXZla2VlcC52MS5DaGFuZ2VPcBIUCgxwYXlsb2FkX2pzb24YBSABKAkSCwoDaGxjGAYgASgJEhEKCWF1dGhvcl9pZBgHIAEoCSJACgtQdWxsUmVxdWVzdBIOCgZjdXJzb3IYASABKAkSDQoFbGltaXQYAiABKAUSEgoKcGhvdG9fcmVmcxgDIAEoCCI1Cg9HZXRQaG90b1JlcXVlc3QSFQoNaW5zcGVjdGlvbl9pZBgBIAEoCRILCgNyZWYYAiABKAkiJAoQR2V0UGhvdG9SZXNwb25zZRIQCghkYXRhX3VybBgBIAEoCSKhAQoMUHVsbFJlc3BvbnNlEiQKB2NoYW5nZXMYASADKAsyEy5oaXZla2VlcC52MS5DaGFuZ2USEwoLbmV4dF9jdXJzb3IYAiABKAkSEAoIaGFzX21vcmUYAyABKAgSLwoLc2VydmVyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2hlYWRfY3Vyc29yGAUgASgJIjMKC1B1c2hSZXF1ZXN0EiQKB2NoYW5nZXMYASADKAsyEy5oaXZla2VlcC52MS5DaGFuZ2UiaQoMUHVzaFJlc3BvbnNlEigKCWNvbmZsaWN0cxgBIAMoCzIVLmhpdmVrZWVwLnYxLkNvbmZsaWN0Ei8KC3NlcnZlcl90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJTCghDb25mbGljdBIOCgZlbnRpdHkYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEg8KB2NvbHVtbnMYAyADKAkSEwoLd2lubmluZ19obGMYBCABKAkiQQoNUHVzaFJlamVjdGlvbhIwCgpyZWplY3Rpb25zGAEgAygLMhwuaGl2ZWtlZXAudjEuQ2hhbmdlUmVqZWN0aW9uIj4KD0NoYW5nZVJlamVjdGlvbhINCgVpbmRleBgBIAEoBRIMCgRjb2RlGAIgASgJEg4KBnJlYXNvbhgDIAEoCSIiChBTdWJzY3JpYmVSZXF1ZXN0Eg4KBmN1cnNvchgBIAEoCSI2ChFTdWJzY3JpYmVSZXNwb25zZRIOCgZjdXJzb3IYASABKAkSEQoJaGVhcnRiZWF0GAIgASgIMqMCCgtTeW5jU2VydmljZRI7CgRQdWxsEhguaGl2ZWtlZXAudjEuUHVsbFJlcXVlc3QaGS5oaXZla2VlcC52MS5QdWxsUmVzcG9uc2USOwoEUHVzaBIYLmhpdmVrZWVwLnYxLlB1c2hSZXF1ZXN0GhkuaGl2ZWtlZXAudjEuUHVzaFJlc3BvbnNlEkwKCVN1YnNjcmliZRIdLmhpdmVrZWVwLnYxLlN1YnNjcmliZVJlcXVlc3QaHi5oaXZla2VlcC52MS5TdWJzY3JpYmVSZXNwb25zZTABEkwKCEdldFBob3RvEhwuaGl2ZWtlZXAudjEuR2V0UGhvdG9SZXF1ZXN0Gh0uaGl2ZWtlZXAudjEuR2V0UGhvdG9SZXNwb25zZSIDkAIBYgZwcm90bzM", [file_google_protobuf_timestamp, file_hivekeep_v1_common]);
+  fileDesc("ChZoaXZla2VlcC92MS9zeW5jLnByb3RvEgtoaXZla2VlcC52MSKWAQoGQ2hhbmdlEg4KBmVudGl0eRgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSEAoIc2NvcGVfaWQYAyABKAkSIQoCb3AYBCABKA4yFS5oaXZla2VlcC52MS5DaGFuZ2VPcBIUCgxwYXlsb2FkX2pzb24YBSABKAkSCwoDaGxjGAYgASgJEhEKCWF1dGhvcl9pZBgHIAEoCSJWCgtQdWxsUmVxdWVzdBIOCgZjdXJzb3IYASABKAkSDQoFbGltaXQYAiABKAUSEgoKcGhvdG9fcmVmcxgDIAEoCBIUCgxyZWFkaW5nX2RheXMYBCABKAUiNQoPR2V0UGhvdG9SZXF1ZXN0EhUKDWluc3BlY3Rpb25faWQYASABKAkSCwoDcmVmGAIgASgJIiQKEEdldFBob3RvUmVzcG9uc2USEAoIZGF0YV91cmwYASABKAki1gEKDFB1bGxSZXNwb25zZRIkCgdjaGFuZ2VzGAEgAygLMhMuaGl2ZWtlZXAudjEuQ2hhbmdlEhMKC25leHRfY3Vyc29yGAIgASgJEhAKCGhhc19tb3JlGAMgASgIEi8KC3NlcnZlcl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtoZWFkX2N1cnNvchgFIAEoCRIzCg9yZWFkaW5nc19jdXRvZmYYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjMKC1B1c2hSZXF1ZXN0EiQKB2NoYW5nZXMYASADKAsyEy5oaXZla2VlcC52MS5DaGFuZ2UiaQoMUHVzaFJlc3BvbnNlEigKCWNvbmZsaWN0cxgBIAMoCzIVLmhpdmVrZWVwLnYxLkNvbmZsaWN0Ei8KC3NlcnZlcl90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJTCghDb25mbGljdBIOCgZlbnRpdHkYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEg8KB2NvbHVtbnMYAyADKAkSEwoLd2lubmluZ19obGMYBCABKAkiQQoNUHVzaFJlamVjdGlvbhIwCgpyZWplY3Rpb25zGAEgAygLMhwuaGl2ZWtlZXAudjEuQ2hhbmdlUmVqZWN0aW9uIj4KD0NoYW5nZVJlamVjdGlvbhINCgVpbmRleBgBIAEoBRIMCgRjb2RlGAIgASgJEg4KBnJlYXNvbhgDIAEoCSIiChBTdWJzY3JpYmVSZXF1ZXN0Eg4KBmN1cnNvchgBIAEoCSI2ChFTdWJzY3JpYmVSZXNwb25zZRIOCgZjdXJzb3IYASABKAkSEQoJaGVhcnRiZWF0GAIgASgIMqMCCgtTeW5jU2VydmljZRI7CgRQdWxsEhguaGl2ZWtlZXAudjEuUHVsbFJlcXVlc3QaGS5oaXZla2VlcC52MS5QdWxsUmVzcG9uc2USOwoEUHVzaBIYLmhpdmVrZWVwLnYxLlB1c2hSZXF1ZXN0GhkuaGl2ZWtlZXAudjEuUHVzaFJlc3BvbnNlEkwKCVN1YnNjcmliZRIdLmhpdmVrZWVwLnYxLlN1YnNjcmliZVJlcXVlc3QaHi5oaXZla2VlcC52MS5TdWJzY3JpYmVSZXNwb25zZTABEkwKCEdldFBob3RvEhwuaGl2ZWtlZXAudjEuR2V0UGhvdG9SZXF1ZXN0Gh0uaGl2ZWtlZXAudjEuR2V0UGhvdG9SZXNwb25zZSIDkAIBYgZwcm90bzM", [file_google_protobuf_timestamp, file_hivekeep_v1_common]);
 
 /**
  * One entity change. payload_json holds only the columns the change sets
@@ -99,6 +99,19 @@ export type PullRequest = Message<"hivekeep.v1.PullRequest"> & {
    * @generated from field: bool photo_refs = 3;
    */
   photoRefs: boolean;
+
+  /**
+   * Readings window (issue 29): when above 0, the readings (measurement-only
+   * inspections, client-core core/inspection-kind.ts) dated before the cutoff
+   * (the start of the UTC day reading_days days before the server's today)
+   * are left out, with their INSPECTION events, as long as they stay such
+   * readings; a change of an inspection that may have had changes left out
+   * comes with the inspection's whole state (docs/sync-spec.md "Readings
+   * window"). 0: every change (the contract's Pull).
+   *
+   * @generated from field: int32 reading_days = 4;
+   */
+  readingDays: number;
 };
 
 /**
@@ -184,6 +197,14 @@ export type PullResponse = Message<"hivekeep.v1.PullResponse"> & {
    * @generated from field: string head_cursor = 5;
    */
   headCursor: string;
+
+  /**
+   * The readings window's cutoff this page was read with (reading_days > 0):
+   * the device lets go of the readings dated before it. Absent otherwise.
+   *
+   * @generated from field: google.protobuf.Timestamp readings_cutoff = 6;
+   */
+  readingsCutoff?: Timestamp | undefined;
 };
 
 /**
