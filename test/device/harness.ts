@@ -77,6 +77,12 @@ export interface DeviceOptions {
   readonly pullLimit?: number;
   readonly debounceMs?: number;
   readonly intervalMs?: number;
+  /**
+   * The readings window (HivekeepClientOptions.readingDays). Default here 0 (every reading), so
+   * the proofs that compare a device with the server's answers see the same rows;
+   * readings-window.test.ts proves the window.
+   */
+  readonly readingDays?: number;
 }
 
 /** A new device: its own IndexedDB and replica name (so Web Locks never tie two together). */
@@ -89,6 +95,7 @@ export async function openDevice(options: DeviceOptions): Promise<HivekeepClient
     indexedDB: new IDBFactory(),
     IDBKeyRange,
     fetch: net.fetch,
+    readingDays: 0,
     ...rest,
   });
 }

@@ -261,6 +261,16 @@ export {
 } from "./photo-ref.ts";
 export { maxQuotedLength, quote } from "./quote.ts";
 export {
+  defaultReadingDays,
+  eventInspectionId,
+  heldUntilMs,
+  maxReadingDays,
+  outOfWindow,
+  readingDateMs,
+  readingsCutoffMs,
+  stateChanges,
+} from "./readings-window.ts";
+export {
   type RegisterEntry,
   type RegisterFilter,
   type RegisterRow,

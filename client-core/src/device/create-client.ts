@@ -22,6 +22,7 @@ import { Dexie, liveQuery, type Observable } from "dexie";
 import { v7 as uuidv7 } from "uuid";
 import type { HiveAlert } from "../core/hive-alerts.ts";
 import type { Clock } from "../core/hlc.ts";
+import { defaultReadingDays } from "../core/readings-window.ts";
 import { errorInterceptor } from "../ops/errors.ts";
 import {
   type HiveHistory,
@@ -95,6 +96,12 @@ export interface HivekeepClientOptions {
    * `keepRecent`), read at each sync; default `defaultKeepDays` (30).
    */
   readonly photoKeepDays?: () => number;
+  /**
+   * The readings window (core/readings-window.ts): the device pulls and keeps the readings of
+   * the last this many days (default `defaultReadingDays`, 30); older ones are read from the
+   * server as series. 0: every reading, as before issue 29.
+   */
+  readonly readingDays?: number;
 }
 
 export interface HivekeepClient extends RecordClients {
@@ -256,9 +263,13 @@ export async function createHivekeepClient(
   );
 
   let token: string | undefined;
+  const feedOptions = {
+    photoRefs: options.photoRefs ?? true,
+    readingDays: options.readingDays ?? defaultReadingDays,
+  };
   const sync = createSyncClient({
     baseUrl,
-    photoRefs: options.photoRefs ?? true,
+    ...feedOptions,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     headers: (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {}),
   });
@@ -286,9 +297,7 @@ export async function createHivekeepClient(
   const nav = (globalThis as { navigator?: Navigator }).navigator;
   const useWorker =
     options.pullInWorker ?? (typeof Worker !== "undefined" && typeof window !== "undefined");
-  const worker = useWorker
-    ? createWorkerPull(baseUrl, dbName, options.photoRefs ?? true)
-    : undefined;
+  const worker = useWorker ? createWorkerPull(baseUrl, dbName, feedOptions) : undefined;
   const engine: SyncEngine = new SyncEngine({
     db,
     transport,

@@ -89,7 +89,12 @@ export async function pullFeed(
   try {
     for await (const page of pages(cursor, limit)) {
       serverTimeMs = page.serverTimeMs ?? serverTimeMs;
-      const seen = await applyPulled(db, page.changes.map(fromWire), page.nextCursor);
+      const seen = await applyPulled(
+        db,
+        page.changes.map(fromWire),
+        page.nextCursor,
+        page.readingsCutoffMs,
+      );
       changes += page.changes.length;
       if (seen !== undefined && (maxSeen === undefined || seen > maxSeen)) maxSeen = seen;
       taken += 1;

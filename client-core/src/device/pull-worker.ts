@@ -17,6 +17,8 @@ export interface PullRequestMessage {
   readonly token: string | undefined;
   /** Photos by reference (HivekeepClientOptions.photoRefs). */
   readonly photoRefs: boolean;
+  /** The readings window (HivekeepClientOptions.readingDays). */
+  readonly readingDays: number;
 }
 
 export type PullReplyMessage =
@@ -39,6 +41,7 @@ async function handle(request: PullRequestMessage): Promise<PullReplyMessage> {
     const sync = createFeedClient({
       baseUrl: request.baseUrl,
       photoRefs: request.photoRefs,
+      readingDays: request.readingDays,
       headers: (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {}),
     });
     const result = await pullFeed(

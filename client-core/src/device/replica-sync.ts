@@ -30,6 +30,7 @@ import {
   withWinners,
 } from "./notices.ts";
 import { devicePhotoHash } from "./photo-hash.ts";
+import { evictedBelowKey, evictReadings } from "./readings-eviction.ts";
 import {
   type DeviceRow,
   entityTable,
@@ -67,6 +68,8 @@ export async function applyPulled(
   db: ReplicaDb,
   changes: readonly Change[],
   cursor: string,
+  /** The page's readings-window cutoff (ms): out-of-window readings are let go after it. */
+  readingsCutoffMs?: number,
 ): Promise<Hlc | undefined> {
   let maxSeen: Hlc | undefined;
   await exclusive(db, () =>
@@ -99,6 +102,10 @@ export async function applyPulled(
       await Promise.all(
         [...dirty].map(([entity, byId]) => entityTable(tx, entity).bulkPut([...byId.values()])),
       );
+      if (readingsCutoffMs !== undefined) {
+        const inspections = dirty.get("inspection")?.values() ?? [];
+        await evictReadings(tx, readingsCutoffMs, inspections);
+      }
       await meta.put({ key: metaKeys.cursor, value: cursor });
       await raiseMaxSeen(meta, maxSeen);
     }),
@@ -199,13 +206,18 @@ export async function acknowledge(db: ReplicaDb, entries: readonly OutboxEntry[]
         const base = mergeChange(row.base ?? undefined, change).row ?? row.base;
         touched.set(key, { ...row, base });
       }
+      const confirmed: DeviceRow[] = [];
       for (const [key, row] of touched) {
         const [entity, id] = splitKey(key);
         const pending = await hasPending(tx, key);
-        await entityTable(tx, entity).put(
-          deviceRow(entity, id, stateOf(row), pending ? row.base : undefined),
-        );
+        const next = deviceRow(entity, id, stateOf(row), pending ? row.base : undefined);
+        await entityTable(tx, entity).put(next);
+        if (entity === "inspection") confirmed.push(next);
       }
+      // A reading of this device dated before the window goes once confirmed (a windowed Pull
+      // does not echo it).
+      const cutoff = (await meta.get(evictedBelowKey))?.value;
+      if (typeof cutoff === "number") await evictReadings(tx, cutoff, confirmed);
       await raiseMaxSeen(meta, maxSeen);
     }),
   );

@@ -17,7 +17,12 @@ export interface WorkerPull {
   terminate(): void;
 }
 
-export function createWorkerPull(baseUrl: string, dbName: string, photoRefs = true): WorkerPull {
+export function createWorkerPull(
+  baseUrl: string,
+  dbName: string,
+  feed: { readonly photoRefs: boolean; readonly readingDays: number },
+): WorkerPull {
+  const { photoRefs, readingDays } = feed;
   const waiting = new Map<number, (reply: PullReplyMessage) => void>();
   let nextId = 0;
   // Started on the first pull that needs it (a long feed), so a small account never loads it.
@@ -45,7 +50,15 @@ export function createWorkerPull(baseUrl: string, dbName: string, photoRefs = tr
           if ("error" in reply) reject(new ConnectError(reply.error.message, reply.error.code));
           else resolve(reply.result);
         });
-        const request: PullRequestMessage = { id, baseUrl, dbName, limit, token, photoRefs };
+        const request: PullRequestMessage = {
+          id,
+          baseUrl,
+          dbName,
+          limit,
+          token,
+          photoRefs,
+          readingDays,
+        };
         worker().postMessage(request);
       });
     },

@@ -144,13 +144,15 @@ describe("decodePullResponse", () => {
         fc.boolean(),
         fc.option(fc.integer({ min: -62_135_596_800_000, max: 253_402_300_799_999 })),
         text,
-        (changes, nextCursor, hasMore, ms, headCursor) => {
+        fc.option(fc.integer({ min: 0, max: 253_402_300_799_999 })),
+        (changes, nextCursor, hasMore, ms, headCursor, cutoff) => {
           const message = create(PullResponseSchema, {
             changes: changes.map((c) => create(ChangeSchema, c)),
             nextCursor,
             hasMore,
             serverTime: ms === null ? undefined : timestampFromMs(ms),
             headCursor,
+            readingsCutoff: cutoff === null ? undefined : timestampFromMs(cutoff),
           });
           const page = decodePullResponse(toBinary(PullResponseSchema, message));
           expect(page).toEqual({
@@ -159,6 +161,7 @@ describe("decodePullResponse", () => {
             hasMore,
             serverTimeMs: ms ?? undefined,
             headCursor,
+            ...(cutoff === null ? {} : { readingsCutoffMs: cutoff }),
           });
         },
       ),

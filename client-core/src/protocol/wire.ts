@@ -44,6 +44,11 @@ export interface PullPage {
   readonly serverTimeMs: number | undefined;
   /** Where the feed ended when the page was read ("" when the server does not say). */
   readonly headCursor: string;
+  /**
+   * The readings window's cutoff the page was read with (`readings_cutoff`, Unix ms); undefined
+   * for a Pull without the window (core/readings-window.ts).
+   */
+  readonly readingsCutoffMs?: number | undefined;
 }
 
 /**
@@ -242,6 +247,7 @@ export function decodePullResponse(bytes: Uint8Array): PullPage {
   let hasMore = false;
   let serverTime: Timestamp | undefined;
   let headCursor = "";
+  let cutoff: Timestamp | undefined;
   while (r.pos < r.len) {
     const [no, wireType] = r.tag();
     switch (no) {
@@ -275,12 +281,25 @@ export function decodePullResponse(bytes: Uint8Array): PullPage {
         if (wireType !== WireType.LengthDelimited) break;
         headCursor = r.string();
         continue;
+      case 6:
+        if (wireType !== WireType.LengthDelimited) break;
+        {
+          const end = delimitedEnd(r);
+          cutoff = readTimestamp(bytes.subarray(r.pos, end), cutoff ?? { seconds: 0, nanos: 0 });
+          r.pos = end;
+          continue;
+        }
     }
     r.skip(wireType, no);
   }
   const serverTimeMs =
     serverTime && serverTime.seconds * 1000 + Math.floor(serverTime.nanos / 1_000_000);
-  return { changes, nextCursor, hasMore, serverTimeMs, headCursor };
+  const page = { changes, nextCursor, hasMore, serverTimeMs, headCursor };
+  if (cutoff === undefined) return page;
+  return {
+    ...page,
+    readingsCutoffMs: cutoff.seconds * 1000 + Math.floor(cutoff.nanos / 1_000_000),
+  };
 }
 
 /**

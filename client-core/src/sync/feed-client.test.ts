@@ -5,16 +5,19 @@ import { encodePullRequest, syncServiceName } from "./feed-client.ts";
 
 describe("feed client", () => {
   it.each([
-    ["", 0, false],
-    ["", 5000, true],
-    ["0000000000000042", 500, true],
-    ["ö-cursor", -1, false],
-    ["x".repeat(300), 2_147_483_647, true],
+    ["", 0, false, 0],
+    ["", 5000, true, 30],
+    ["0000000000000042", 500, true, 0],
+    ["ö-cursor", -1, false, -2],
+    ["x".repeat(300), 2_147_483_647, true, 2_147_483_647],
   ])(
-    "encodes PullRequest{%j, %i, photoRefs %s} as protobuf-es does",
-    (cursor, limit, photoRefs) => {
-      expect(encodePullRequest(cursor, limit, photoRefs)).toEqual(
-        toBinary(PullRequestSchema, create(PullRequestSchema, { cursor, limit, photoRefs })),
+    "encodes PullRequest{%j, %i, photoRefs %s, readingDays %i} as protobuf-es does",
+    (cursor, limit, photoRefs, readingDays) => {
+      expect(encodePullRequest(cursor, limit, photoRefs, readingDays)).toEqual(
+        toBinary(
+          PullRequestSchema,
+          create(PullRequestSchema, { cursor, limit, photoRefs, readingDays }),
+        ),
       );
     },
   );
@@ -28,6 +31,7 @@ describe("feed client", () => {
       ["cursor", 1],
       ["limit", 2],
       ["photo_refs", 3],
+      ["reading_days", 4],
     ]);
   });
 });

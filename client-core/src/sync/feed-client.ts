@@ -31,6 +31,11 @@ export interface SyncClientOptions {
    * it fetches a photo when it is shown. Default false: the feed as stored.
    */
   readonly photoRefs?: boolean;
+  /**
+   * The readings window (PullRequest.reading_days; core/readings-window.ts): readings older
+   * than this many days are left out. Default 0: every reading.
+   */
+  readonly readingDays?: number;
 }
 
 export interface FeedClient {
@@ -65,14 +70,20 @@ export async function bodyBytes(response: Response): Promise<Uint8Array> {
 }
 
 /**
- * PullRequest { cursor = 1; limit = 2; photo_refs = 3 } (sync.proto), as protobuf-es would write
- * it.
+ * PullRequest { cursor = 1; limit = 2; photo_refs = 3; reading_days = 4 } (sync.proto), as
+ * protobuf-es would write it.
  */
-export function encodePullRequest(cursor: string, limit: number, photoRefs = false): Uint8Array {
+export function encodePullRequest(
+  cursor: string,
+  limit: number,
+  photoRefs = false,
+  readingDays = 0,
+): Uint8Array {
   const w = new BinaryWriter();
   if (cursor !== "") w.tag(1, 2).string(cursor);
   if (limit !== 0) w.tag(2, 0).int32(limit);
   if (photoRefs) w.tag(3, 0).bool(true);
+  if (readingDays !== 0) w.tag(4, 0).int32(readingDays);
   return w.finish();
 }
 
@@ -132,7 +143,7 @@ export function syncCall(options: SyncClientOptions) {
 export function createFeedClient(options: SyncClientOptions): FeedClient {
   const call = syncCall(options);
   const pullResponse = (cursor: string, limit: number, signal?: AbortSignal) =>
-    call("Pull", encodePullRequest(cursor, limit, options.photoRefs), signal);
+    call("Pull", encodePullRequest(cursor, limit, options.photoRefs, options.readingDays), signal);
   return {
     async pull(cursor, limit = 0, signal) {
       return decoded(

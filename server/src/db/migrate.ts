@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Db, Queryable } from "./db.ts";
 import { backfillChangeHead } from "./migrations/005_feed_wire.ts";
+import { backfillHeldUntil } from "./migrations/008_readings_window.ts";
 
 const migrationsDir = join(import.meta.dirname, "migrations");
 /** Arbitrary constant: the advisory lock key of the migration runner. */
@@ -26,6 +27,7 @@ export interface Migration {
 /** The TypeScript steps of migrations, by version. */
 const steps: ReadonlyMap<number, (tx: Queryable) => Promise<void>> = new Map([
   [5, backfillChangeHead],
+  [8, backfillHeldUntil],
 ]);
 
 export function loadMigrations(dir = migrationsDir): Migration[] {

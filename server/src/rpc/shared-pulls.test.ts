@@ -6,6 +6,7 @@ import { keptMs, type PullQuestion, sharedPull } from "./shared-pulls.ts";
 const question: PullQuestion = {
   binary: true,
   photoRefs: false,
+  cutoffMs: undefined,
   organizationId: "org",
   userId: "u1",
   after: 5,

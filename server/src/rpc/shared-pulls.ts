@@ -20,6 +20,8 @@ export interface PullQuestion {
   readonly binary: boolean;
   /** Photos by reference (PullRequest.photo_refs). */
   readonly photoRefs: boolean;
+  /** The readings window's cutoff (ms), if any (PullRequest.reading_days). */
+  readonly cutoffMs: number | undefined;
   readonly organizationId: string;
   readonly userId: string;
   readonly after: number;
@@ -45,8 +47,8 @@ export function sharedPull<Page>(
 ): Promise<Page> {
   const reads = perDatabase.get(db) ?? new Map<string, Read>();
   perDatabase.set(db, reads);
-  const { binary, photoRefs, organizationId, userId, after, limit, head } = question;
-  const encoding = `${binary ? "binary" : "json"}${photoRefs ? "+refs" : ""}`;
+  const { binary, photoRefs, cutoffMs, organizationId, userId, after, limit, head } = question;
+  const encoding = `${binary ? "binary" : "json"}${photoRefs ? "+refs" : ""}${cutoffMs === undefined ? "" : `+window${cutoffMs}`}`;
   const key = `${encoding} ${organizationId} ${userId} ${after} ${limit}`;
   const same = reads.get(key);
   if (same !== undefined && same.head === head) return same.page as Promise<Page>;

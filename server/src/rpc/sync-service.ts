@@ -11,6 +11,7 @@ import {
   parseCursor,
   photoRef,
   quote,
+  readingsCutoffMs,
   requestedLimit,
 } from "@hivekeep/client-core/core";
 import { invalidArgument } from "@hivekeep/client-core/ops";
@@ -49,10 +50,16 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
       // Identical Pulls on an unchanged feed share one read (shared-pulls.ts).
       const { organizationId, userId } = caller;
       const { photoRefs } = req;
-      const question = { binary, photoRefs, organizationId, userId, after, limit, head };
+      if (req.readingDays < 0) {
+        throw invalidArgument(`readingDays ${req.readingDays} is negative; 0 pulls every reading`);
+      }
+      // The readings window (readings-window.ts): one cutoff all day, so a day's Pulls share.
+      const nowMs = deps.clock.nowMs();
+      const cutoffMs = req.readingDays > 0 ? readingsCutoffMs(nowMs, req.readingDays) : undefined;
+      const question = { binary, photoRefs, cutoffMs, organizationId, userId, after, limit, head };
       const hash = photoRefs ? sha256Base64url : undefined;
       const page = await sharedPull(db, question, async () =>
-        read(db, organizationId, userId, after, limit, hash),
+        read(db, organizationId, userId, after, limit, { photoRefs: hash, cutoffMs }),
       );
       const { hasMore } = page;
       // Without more rows, every row up to `head` (committed before we read it)
@@ -65,7 +72,8 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
       const response = create(PullResponseSchema, {
         nextCursor,
         hasMore,
-        serverTime: timestampFromMs(deps.clock.nowMs()),
+        serverTime: timestampFromMs(nowMs),
+        ...(cutoffMs === undefined ? {} : { readingsCutoff: timestampFromMs(cutoffMs) }),
         // Where the feed ends, so a device can tell how much of a first sync is left.
         headCursor: formatCursor(head),
       });

@@ -19,11 +19,13 @@
  * PGlite parses hex into bytes one parseInt at a time (about 50 µs a change).
  */
 import {
+  entities,
   hasPhotoSets,
   isEntityName,
   type PhotoHash,
   payloadWithPhotoRefs,
   readableScopeSql,
+  stateChanges,
   userScope,
   type Values,
 } from "@hivekeep/client-core/core";
@@ -35,6 +37,8 @@ import {
   writeVarint,
 } from "@hivekeep/client-core/protocol";
 import type { Queryable } from "../db/db.ts";
+import { idsSql } from "./entity-sql.ts";
+import { rowStateFromDb } from "./row-state.ts";
 
 /** A change of the feed. */
 export interface FeedRow {
@@ -169,15 +173,43 @@ function digits(text: Uint8Array): number {
   return n;
 }
 
+/** How a Pull reads the feed beyond the contract's plain page. */
+export interface FeedReadOptions {
+  /** Photos by reference (photo-ref.ts), hashed with this; undefined: payloads as stored. */
+  readonly photoRefs?: PhotoHash | undefined;
+  /**
+   * The readings window's cutoff (ms, readings-window.ts): rows held until before it are left
+   * out, and a later change of an inspection or event comes with its row's whole state (and an
+   * inspection's with its events'). Undefined: every row (the contract's Pull).
+   */
+  readonly cutoffMs?: number | undefined;
+}
+
 /**
  * The feed's rows after `after` that the user may read (every scope of the
  * tenant except other users' personal scopes), in sequence order, up to
  * `limit`: the condition and order shared by the binary and the JSON Pull.
- * One row more than asked tells whether more follow.
+ * One row more than asked tells whether more follow. With a cutoff ($5), the
+ * rows held until before it are left out.
  */
-const feedWhere = `where organization_id = $1 and seq > $2
+const feedWhere = (windowed: boolean) => `where organization_id = $1 and seq > $2
        and ${readableScopeSql("scope_id", "$3")}
+       ${windowed ? "and (held_until is null or held_until >= $5)" : ""}
      order by seq limit $4`;
+
+const feedParams = (
+  organizationId: string,
+  userId: string,
+  after: number,
+  limit: number,
+  cutoffMs: number | undefined,
+) => [
+  organizationId,
+  after,
+  userScope(userId),
+  limit + 1,
+  ...(cutoffMs === undefined ? [] : [new Date(cutoffMs).toISOString()]),
+];
 
 /** A page of the feed framed for the wire (the binary Pull), and whether more follow. */
 export async function readWirePage(
@@ -186,17 +218,21 @@ export async function readWirePage(
   userId: string,
   after: number,
   limit: number,
-  /** Photos by reference (photo-ref.ts), hashed with this; undefined: payloads as stored. */
-  photoRefs?: PhotoHash,
+  options: FeedReadOptions = {},
 ): Promise<WirePage & { readonly hasMore: boolean }> {
+  const { photoRefs, cutoffMs } = options;
+  const windowed = cutoffMs !== undefined;
   const writer = new WirePageWriter();
+  const later = new LaterChanges();
   let n = 0;
+  let last = 0;
   // Thrown once the query is done: a driver must see each row handled.
   let failure: unknown;
   await q.queryRaw(
-    `select seq, change_head, payload${photoRefs ? ", entity" : ""} from changes ${feedWhere}`,
-    [organizationId, after, userScope(userId), limit + 1],
-    ([seq, head, payload, entity]) => {
+    `select seq, change_head, payload${photoRefs || windowed ? ", entity" : ""}${windowed ? ", entity_id, first" : ""}
+     from changes ${feedWhere(windowed)}`,
+    feedParams(organizationId, userId, after, limit, cutoffMs),
+    ([seq, head, payload, entity, entityId, first]) => {
       if (n++ >= limit || failure !== undefined) return;
       try {
         // postgres.js hands seq over as its digits, PGlite as a number.
@@ -209,18 +245,29 @@ export async function readWirePage(
         const sent =
           photoRefs && isText(entity) ? withPhotoRefs(entity, payload, photoRefs) : payload;
         writer.add(n, head, sent);
+        last = n;
+        if (windowed && isText(entity) && isText(entityId)) {
+          later.note(asString(entity), asString(entityId), isTrue(first));
+        }
       } catch (err) {
         failure = err;
       }
     },
   );
   if (failure !== undefined) throw failure;
+  for (const change of await later.states(q, organizationId, userId, photoRefs)) {
+    writer.add(last, changeHead(headColumns(change)), change.payloadJson);
+  }
   return { ...writer.finish(), hasMore: n > limit };
 }
 
 const utf8 = new TextDecoder();
 const asString = (text: string | Uint8Array): string =>
   typeof text === "string" ? text : utf8.decode(text);
+
+/** A boolean column as the drivers hand it over raw: PGlite true, postgres.js "t". */
+const isTrue = (value: unknown): boolean =>
+  value === true || value === "t" || (value instanceof Uint8Array && value[0] === 0x74);
 
 /**
  * A stored payload with the photos it adds by reference (photo-ref.ts); the payload as it is
@@ -240,6 +287,83 @@ function withPhotoRefs<P extends string | Uint8Array>(
   return out === parsed ? payload : JSON.stringify(out);
 }
 
+/**
+ * The rows of a windowed page whose earlier changes may have been left out (readings-window.ts):
+ * each inspection or event change that is not its row's first. After the page, their whole
+ * states, as changes, follow it: the inspections with their events, and the events.
+ */
+class LaterChanges {
+  private readonly inspections = new Set<string>();
+  private readonly events = new Set<string>();
+
+  note(entity: string, entityId: string, first: boolean): void {
+    if (first) return;
+    if (entity === "inspection") this.inspections.add(entityId);
+    else if (entity === "event") this.events.add(entityId);
+  }
+
+  async states(
+    q: Queryable,
+    organizationId: string,
+    userId: string,
+    photoRefs: PhotoHash | undefined,
+  ): Promise<FeedRow[]> {
+    if (this.inspections.size === 0 && this.events.size === 0) return [];
+    const scope = readableScopeSql("scope_id", "$3");
+    const params = [organizationId, JSON.stringify([...this.inspections]), userScope(userId)];
+    const [inspections, events] = await Promise.all([
+      this.inspections.size === 0
+        ? []
+        : q.query<Record<string, unknown>>(
+            `select * from inspections where organization_id = $1
+               and id = any (${idsSql("$2")}) and ${scope}`,
+            params,
+          ),
+      q.query<Record<string, unknown>>(
+        `select * from events where organization_id = $1 and ${scope}
+           and ((ref_entity = 'inspection' and ref_id = any (${idsSql("$2")}))
+             or id = any (${idsSql("$4")}))`,
+        [...params, JSON.stringify([...this.events])],
+      ),
+    ]);
+    const rows: FeedRow[] = [];
+    for (const [entity, found] of [
+      ["inspection", inspections],
+      ["event", events],
+    ] as const) {
+      const spec = entities[entity];
+      for (const row of found) {
+        const state = rowStateFromDb(row, spec);
+        for (const change of stateChanges(entity, String(row.id), String(row.scope_id), state)) {
+          const payload = photoRefs
+            ? payloadWithPhotoRefs(entity, change.payload, photoRefs)
+            : change.payload;
+          rows.push({
+            seq: 0,
+            entity,
+            entityId: change.entityId,
+            scopeId: change.scopeId,
+            op: change.op === "delete" ? 2 : 1,
+            payloadJson: JSON.stringify(payload),
+            hlc: change.hlc,
+            authorId: change.authorId,
+          });
+        }
+      }
+    }
+    return rows;
+  }
+}
+
+const headColumns = (row: FeedRow): HeadColumns => ({
+  entity: row.entity,
+  entity_id: row.entityId,
+  scope_id: row.scopeId,
+  op: row.op,
+  hlc: row.hlc,
+  author_id: row.authorId,
+});
+
 /** A page of the feed as rows (the JSON Pull), and whether more follow. */
 export async function readFeedPage(
   q: Queryable,
@@ -248,12 +372,13 @@ export async function readFeedPage(
   after: number,
   limit: number,
   /** As for `readWirePage`. */
-  photoRefs?: PhotoHash,
+  options: FeedReadOptions = {},
 ): Promise<{
   readonly rows: FeedRow[];
   readonly lastSeq: number | undefined;
   readonly hasMore: boolean;
 }> {
+  const { photoRefs, cutoffMs } = options;
   const found = await q.query<{
     seq: number;
     entity: string;
@@ -263,12 +388,16 @@ export async function readFeedPage(
     payload: string;
     hlc: string;
     author_id: string;
+    first?: boolean;
   }>(
-    `select seq, entity, entity_id, scope_id, op, payload, hlc, author_id from changes ${feedWhere}`,
-    [organizationId, after, userScope(userId), limit + 1],
+    `select seq, entity, entity_id, scope_id, op, payload, hlc, author_id, first
+     from changes ${feedWhere(cutoffMs !== undefined)}`,
+    feedParams(organizationId, userId, after, limit, cutoffMs),
   );
-  const rows = found.slice(0, limit).map(
-    (r): FeedRow => ({
+  const later = new LaterChanges();
+  const rows = found.slice(0, limit).map((r): FeedRow => {
+    if (cutoffMs !== undefined) later.note(r.entity, r.entity_id, r.first === true);
+    return {
       seq: Number(r.seq),
       entity: r.entity,
       entityId: r.entity_id,
@@ -277,9 +406,15 @@ export async function readFeedPage(
       payloadJson: photoRefs ? withPhotoRefs(r.entity, r.payload, photoRefs) : r.payload,
       hlc: r.hlc,
       authorId: r.author_id,
-    }),
-  );
-  return { rows, lastSeq: rows.at(-1)?.seq, hasMore: found.length > limit };
+    };
+  });
+  const lastSeq = rows.at(-1)?.seq;
+  const states = await later.states(q, organizationId, userId, photoRefs);
+  return {
+    rows: [...rows, ...states.map((row) => ({ ...row, seq: lastSeq ?? 0 }))],
+    lastSeq,
+    hasMore: found.length > limit,
+  };
 }
 
 /** `readFeedPage`'s changes. */

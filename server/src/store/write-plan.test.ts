@@ -62,6 +62,7 @@ describe("planWrites", () => {
           {
             seq: 42,
             change: create,
+            first: true,
             carries: { clock: { name: hlc(10), lat: hlc(10) }, complete: true },
           },
         ],
@@ -93,8 +94,8 @@ describe("planWrites", () => {
     const { chunks } = plan({ changes: [first, second] });
     expect(chunks).toHaveLength(1);
     expect(chunks[0]?.feed).toEqual([
-      { seq: 1, change: first },
-      { seq: 2, change: second },
+      { seq: 1, change: first, first: true },
+      { seq: 2, change: second, first: false },
     ]);
     expect(chunks[0]?.rows).toEqual([
       {
@@ -122,7 +123,7 @@ describe("planWrites", () => {
     const rewind = apiary("a1", 15, { payload: { address: "New" } });
     const { chunks, summary } = plan({ changes: [change], stored });
     expect(chunks[0]?.feed).toEqual([
-      { seq: 1, change: { ...change, payload: { address: "New" } } },
+      { seq: 1, change: { ...change, payload: { address: "New" } }, first: false },
     ]);
     expect(chunks[0]?.rows).toMatchObject([
       { id: "a1", how: "upsert", state: { values: { name: "Stored", address: "New" } } },

@@ -31,11 +31,14 @@ import {
   type EntityName,
   type EntitySpec,
   entities,
+  eventInspectionId,
+  heldUntilMs,
   isComplete,
   mergeChange,
   type Rejection,
   type RowFacts,
   type RowState,
+  readingDateMs,
   rowKey,
 } from "@hivekeep/client-core/core";
 
@@ -70,6 +73,14 @@ export interface FeedEntry {
   readonly change: Change;
   /** The row this entry's statement also writes (the shortcut): its values are the payload. */
   readonly carries?: CarriedRow;
+  /**
+   * The readings window (client-core readings-window.ts): the latest date (ms) the entry's
+   * inspection had as a reading across it (both before and after), which a windowed Pull
+   * leaves out when before its cutoff; undefined: never left out.
+   */
+  readonly heldUntil?: number;
+  /** Whether the entry is the first of its row (the row was never seen before it). */
+  readonly first: boolean;
 }
 
 /** What a row written by its feed entry has besides the entry's payload and scope. */
@@ -131,6 +142,8 @@ interface Target {
 interface Made {
   readonly seq: number;
   readonly change: Change;
+  readonly heldUntil: number | undefined;
+  readonly first: boolean;
 }
 
 /**
@@ -180,7 +193,8 @@ export function* planWrites(input: WriteInput): Generator<WriteChunk, WriteSumma
       if (conflict !== undefined) conflicts.push(conflict);
       if (row !== undefined && fed !== undefined) {
         seq += 1;
-        const entry = { seq, change: fed };
+        const heldUntil = heldOf(change.entity, current, result.row, targets);
+        const entry = { seq, change: fed, heldUntil, first: unseen };
         made.push(entry);
         target.state = result.row;
         target.scopeId = row.scopeId;
@@ -226,11 +240,30 @@ function planChunk(upTo: number, made: readonly Made[], finished: readonly Targe
       rows.push({ entity: t.entity, id: t.id, scopeId: t.scopeId, state: t.state, complete, how });
     }
   }
-  const feed = made.map(({ seq, change }): FeedEntry => {
+  const feed = made.map(({ seq, change, heldUntil, first }): FeedEntry => {
     const carries = carried.get(seq);
-    return carries === undefined ? { seq, change } : { seq, change, carries };
+    const entry = { seq, change, first, ...(heldUntil === undefined ? {} : { heldUntil }) };
+    return carries === undefined ? entry : { ...entry, carries };
   });
   return { upTo, feed, rows };
+}
+
+/**
+ * The readings-window stamp of an accepted change (readings-window.ts): an inspection's by its
+ * row before and after; an event's by its inspection as the batch has left it so far (the
+ * commands write the inspection before its event), or as stored; other entities: none.
+ */
+function heldOf(
+  entity: EntityName,
+  before: RowState | undefined,
+  after: RowState,
+  targets: ReadonlyMap<string, Target>,
+): number | undefined {
+  if (entity === "inspection") return heldUntilMs(before, after);
+  if (entity !== "event") return undefined;
+  const inspectionId = eventInspectionId(after.values);
+  if (inspectionId === undefined) return undefined;
+  return readingDateMs(targets.get(rowKey("inspection", inspectionId))?.state?.values);
 }
 
 /** What a Push check knows of a row. */

@@ -54,8 +54,13 @@ describe("write records", () => {
     };
     const head = { entity: "apiary", entity_id: "a1", scope_id: "a1", hlc: a, author_id: "u1" };
     const json = feedRecordsJson([
-      { seq: 7, change, carries: { clock: { name: a, lat: a }, complete: true } },
-      { seq: 8, change: { ...change, op: "delete", payload: {}, hlc: b } },
+      { seq: 7, change, first: true, carries: { clock: { name: a, lat: a }, complete: true } },
+      {
+        seq: 8,
+        change: { ...change, op: "delete", payload: {}, hlc: b },
+        first: false,
+        heldUntil: 0,
+      },
     ]);
     expect(JSON.parse(json)).toEqual([
       {
@@ -64,6 +69,7 @@ describe("write records", () => {
         op: 1,
         payload: { name: "N", lat: 2 },
         change_head: changeHead({ ...head, op: 1 }),
+        first: true,
         row_complete: true,
         row_clock: packClock({ name: a, lat: a }),
       },
@@ -74,6 +80,8 @@ describe("write records", () => {
         op: 2,
         payload: {},
         change_head: changeHead({ ...head, hlc: b, op: 2 }),
+        first: false,
+        held_until: "1970-01-01T00:00:00.000Z",
       },
     ]);
   });
