@@ -1,10 +1,16 @@
-import { entities } from "@hivekeep/client-core/core";
+import { entities, type Hlc } from "@hivekeep/client-core/core";
 import { decodePullResponse } from "@hivekeep/client-core/protocol";
 import { migrate, openPglite, openPostgres } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadMigrations } from "../../server/src/db/migrate.ts";
-import { type HeadColumns, readFeed, readWirePage } from "../../server/src/store/feed.ts";
+import {
+  type HeadColumns,
+  readFeed,
+  readFeedPage,
+  readWirePage,
+} from "../../server/src/store/feed.ts";
 import { rowStateFromDb } from "../../server/src/store/row-state.ts";
+import { packClock } from "../../server/src/store/stored-clock.ts";
 import {
   createScratchDatabase,
   databaseKinds,
@@ -176,6 +182,105 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
            values ('o', 3, 'apiary', 'a1', 'a1', 1, '{}', '000001767225600000:00002:dev-a', '')`,
         ),
       ).rejects.toThrow(/change_head/);
+    } finally {
+      await old.close();
+      await own?.drop();
+    }
+  });
+
+  it("008 stamps the feed rows already there: a windowed Pull leaves out today's old readings, whole", async () => {
+    const own = scratch ? await createScratchDatabase() : undefined;
+    const old = own ? await openPostgres(own.url) : await openPglite(undefined);
+    try {
+      await migrate(
+        old,
+        loadMigrations().filter((m) => m.version < 8),
+      );
+      const a = "000001767225600000:00001:dev-a";
+      const b = "000001767225700000:00002:dev-a";
+      // r1: an old reading (created, then weighed again); v1: an old reading made a visit;
+      // e1, e2: their INSPECTION events; h1: a hive.
+      const inspection = (id: string, note: string | null, stamps: Record<string, string>) =>
+        old.query(
+          `insert into inspections (organization_id, id, hive_id, date, weight_kg, note, scope_id,
+             clock, deleted, complete)
+           values ('o', $1, 'h1', '2026-01-01T10:00:00Z', 42.5, $2, 'a1', $3::text::jsonb, false, true)`,
+          [id, note, JSON.stringify(packClock(stamps as Record<string, Hlc>))],
+        );
+      await inspection("r1", null, { hive_id: a, date: a, weight_kg: b });
+      await inspection("v1", "queen seen", { hive_id: a, date: a, weight_kg: a, note: b });
+      for (const [id, ref] of [
+        ["e1", "r1"],
+        ["e2", "v1"],
+      ]) {
+        await old.query(
+          `insert into events (organization_id, id, type, hive_id, ref_entity, ref_id, date, scope_id,
+             clock, deleted, complete)
+           values ('o', $1, 1, 'h1', 'inspection', $2, '2026-01-01T10:00:00Z', 'a1', $3::text::jsonb, false, true)`,
+          [id, ref, JSON.stringify(packClock({ type: a, date: a } as Record<string, Hlc>))],
+        );
+      }
+      const feed: [number, string, string, string][] = [
+        [1, "hive", "h1", '{"name":"H"}'],
+        [
+          2,
+          "inspection",
+          "r1",
+          '{"hive_id":"h1","date":"2026-01-01T10:00:00.000Z","weight_kg":42}',
+        ],
+        [3, "event", "e1", '{"type":1,"ref_entity":"inspection","ref_id":"r1"}'],
+        [
+          4,
+          "inspection",
+          "v1",
+          '{"hive_id":"h1","date":"2026-01-01T10:00:00.000Z","weight_kg":42.5}',
+        ],
+        [5, "event", "e2", '{"type":1,"ref_entity":"inspection","ref_id":"v1"}'],
+        [6, "inspection", "r1", '{"weight_kg":42.5}'],
+        [7, "inspection", "v1", '{"note":"queen seen"}'],
+      ];
+      for (const [seq, entity, id, payload] of feed) {
+        await old.query(
+          `insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc,
+             author_id, change_head)
+           values ('o', $1, $2, $3, 'a1', 1, $4, $5, 'u1', '')`,
+          [seq, entity, id, payload, seq < 6 ? a : b],
+        );
+      }
+      await old.query("update organizations set feed_seq = 7 where id = 'o'").catch(() => {});
+      expect(await migrate(old)).toContain(8);
+      const stamped = await old.query<{ seq: number; held_until: Date | null; first: boolean }>(
+        "select seq, held_until, first from changes where organization_id = 'o' order by seq",
+      );
+      const jan1 = Date.parse("2026-01-01T10:00:00Z");
+      expect(
+        stamped.map((r) => [
+          Number(r.seq),
+          r.held_until && new Date(r.held_until).getTime(),
+          r.first,
+        ]),
+      ).toEqual([
+        [1, null, true],
+        [2, jan1, true],
+        [3, jan1, true],
+        [4, null, true],
+        [5, null, true],
+        [6, jan1, false],
+        [7, null, false],
+      ]);
+      // A windowed Pull leaves the reading and its event out, and sends the visit's whole state
+      // after its later change.
+      const page = await readFeedPage(old, "o", "u1", 0, 100, {
+        cutoffMs: Date.parse("2026-06-01T00:00:00Z"),
+      });
+      // The four changes, then v1's state (two stamps) and its event's.
+      expect(page.rows.map((r) => r.seq)).toEqual([1, 4, 5, 7, 7, 7, 7]);
+      expect(
+        page.rows
+          .slice(4)
+          .map((r) => `${r.entity}/${r.entityId}`)
+          .sort(),
+      ).toEqual(["event/e2", "inspection/v1", "inspection/v1"].sort());
     } finally {
       await old.close();
       await own?.drop();

@@ -52,6 +52,45 @@ const storedApiary = (id: string, ms: number, values: RowState["values"]): [stri
 ];
 
 describe("planWrites", () => {
+  it("stamps the readings window on inspections and their events (readings-window.ts)", () => {
+    const jan = "2026-01-01T10:00:00.000Z";
+    const feb = "2026-02-01T10:00:00.000Z";
+    const change = (entity: Change["entity"], id: string, ms: number, payload: object): Change => ({
+      entity,
+      entityId: id,
+      scopeId: "a1",
+      op: "upsert",
+      payload: { ...payload },
+      hlc: hlc(ms),
+      authorId: "u1",
+    });
+    const event = (id: string, ms: number) =>
+      change("event", id, ms, { type: 1, date: jan, ref_entity: "inspection", ref_id: "i1" });
+    const { chunks } = plan({
+      changes: [
+        // A reading and its event: held until its date.
+        change("inspection", "i1", 1, { hive_id: "h1", date: jan, weight_kg: 40 }),
+        event("e1", 2),
+        // Moved a month on: held until the later date.
+        change("inspection", "i1", 3, { date: feb }),
+        // Made a visit: never held, nor its event written after it.
+        change("inspection", "i1", 4, { note: "queen seen" }),
+        event("e2", 5),
+        // A hive: never.
+        change("hive", "h2", 6, { name: "H" }),
+      ],
+    });
+    const feed = chunks.flatMap((c) => c.feed);
+    expect(feed.map((e) => [e.change.entityId, e.heldUntil, e.first])).toEqual([
+      ["i1", Date.parse(jan), true],
+      ["e1", Date.parse(jan), true],
+      ["i1", Date.parse(feb), false],
+      ["i1", undefined, false],
+      ["e2", undefined, true],
+      ["h2", undefined, true],
+    ]);
+  });
+
   it("lets a row that is one change's payload ride on that change's feed entry", () => {
     const create = apiary("a1", 10, { payload: { name: "Home", lat: 1.5 } });
     const { chunks, summary } = plan({ changes: [create], feedSeq: 41 });
