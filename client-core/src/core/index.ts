@@ -206,6 +206,7 @@ export {
   defaultEventLimit,
   defaultPageSize,
   defaultPullLimit,
+  defaultReadingDays,
   maxEventLimit,
   maxPageSize,
   maxPullLimit,

@@ -36,3 +36,9 @@ export function requestedLimit(
   if (requested < 0) throw invalid(field, `${field} must not be negative`);
   return requested === 0 ? fallback : Math.min(requested, max);
 }
+
+/**
+ * The readings window (issue 29): a device holds the readings of this many days (Pull's
+ * `reading_days`); older days are drawn from GetReadingSeries' buckets.
+ */
+export const defaultReadingDays = 30;
