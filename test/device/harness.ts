@@ -77,6 +77,7 @@ export interface DeviceOptions {
   readonly pullLimit?: number;
   readonly debounceMs?: number;
   readonly intervalMs?: number;
+  readonly readingDays?: number;
 }
 
 /** A new device: its own IndexedDB and replica name (so Web Locks never tie two together). */
