@@ -13,6 +13,7 @@ export { type DevicePhotos, defaultKeepDays, type PhotoState } from "./device/ph
 export {
   type HiveSeries,
   localSeriesRows,
+  type SeriesOptions,
   seriesRefreshMs,
   windowCutoff,
 } from "./device/reading-series-cache.ts";

@@ -48,7 +48,7 @@ import { listNotices, noticesTable, type SyncNotice } from "./notices.ts";
 import { devicePhotoHash } from "./photo-hash.ts";
 import { type DevicePhotos, devicePhotos } from "./photos.ts";
 import { readPushResponse } from "./push-delegate.ts";
-import { type HiveSeries, readingSeriesCache } from "./reading-series-cache.ts";
+import { type HiveSeries, readingSeriesCache, type SeriesOptions } from "./reading-series-cache.ts";
 import { type RemovedRecords, removedRecords } from "./removed.ts";
 import { entityTables, openReplicaDb, type ReplicaDb } from "./replica-db.ts";
 import { metaKeys } from "./replica-sync.ts";
@@ -170,7 +170,12 @@ export interface HivekeepClient extends RecordClients {
    * server's (cached for offline) before the readings window, the replica's within it.
    */
   readonly readings: {
-    series(hiveId: string, fromMs: number, toMs: number): Promise<HiveSeries>;
+    series(
+      hiveId: string,
+      fromMs: number,
+      toMs: number,
+      options?: SeriesOptions,
+    ): Promise<HiveSeries>;
   };
   readonly notices: {
     list(): Promise<SyncNotice[]>;

@@ -103,6 +103,9 @@ describe("reading series on a device", () => {
     const again = await cache.series("h1", start - 40 * day, start + 1);
     expect(server.calls).toHaveLength(1);
     expect(again.buckets.at(-1)?.columns.weight_kg?.max).toBe(99);
+    // A chart that draws the window's readings itself asks for the days before it only.
+    const before = await cache.series("h1", start - 40 * day, start + 1, { beforeWindow: true });
+    expect(before.buckets).toEqual(again.buckets.filter((b) => b.start < cutoff));
   });
 
   it("fetches a range again only after 6 hours, and only while online", async () => {

@@ -43,9 +43,22 @@ export interface HiveSeries {
   readonly fetchedAt: number | undefined;
 }
 
+export interface SeriesOptions {
+  /**
+   * Only the days before the window (a chart that draws the window's readings themselves
+   * need not read them twice).
+   */
+  readonly beforeWindow?: boolean;
+}
+
 export interface ReadingSeriesCache {
   /** The hive's day buckets over [fromMs, toMs), widened to whole UTC days. */
-  series(hiveId: string, fromMs: number, toMs: number): Promise<HiveSeries>;
+  series(
+    hiveId: string,
+    fromMs: number,
+    toMs: number,
+    options?: SeriesOptions,
+  ): Promise<HiveSeries>;
 }
 
 export interface SeriesCacheDeps {
@@ -164,14 +177,14 @@ export function readingSeriesCache(deps: SeriesCacheDeps): ReadingSeriesCache {
   }
 
   return {
-    async series(hiveId, fromMs, toMs) {
+    async series(hiveId, fromMs, toMs, options) {
       const from = bucketStart(fromMs, 1);
       const to = dayCeil(toMs);
       const cutoff = windowCutoff(deps.now(), deps.readingDays());
       const oldTo = Math.min(to, cutoff);
       const past =
         from < oldTo ? await old(hiveId, from, oldTo) : { buckets: [], fetchedAt: undefined };
-      const recent = await local(hiveId, Math.max(from, cutoff), to);
+      const recent = options?.beforeWindow ? [] : await local(hiveId, Math.max(from, cutoff), to);
       return { buckets: [...past.buckets, ...recent], cutoff, fetchedAt: past.fetchedAt };
     },
   };

@@ -210,7 +210,9 @@ export default function HiveCharts(props: {
     async (c) =>
       days === 0
         ? { buckets: undefined, cutoff: 0 }
-        : c.readings.series(hiveId, today * 1000 - days * dayMs, today * 1000),
+        : c.readings.series(hiveId, today * 1000 - days * dayMs, today * 1000, {
+            beforeWindow: true,
+          }),
     [hiveId, days, today],
   );
   const ready = series.status === "ready" ? series.value : undefined;
