@@ -19,7 +19,7 @@ import {
 import { ignoreStamps } from "../testing/ignore-stamps.ts";
 import { dexieStore } from "./dexie-store.ts";
 import { readingSeriesCache, seriesRefreshMs, windowCutoff } from "./reading-series-cache.ts";
-import { openReplicaDb, type ReplicaDb } from "./replica-db.ts";
+import { openReplicaDb, type ReplicaDb, storesV2 } from "./replica-db.ts";
 
 const day = seriesDayMs;
 /** 2026-06-20T10:00Z */
@@ -167,5 +167,29 @@ describe("reading series on a device", () => {
     server.offline = true;
     const got = await cache.series("h1", start - 60 * day, start);
     expect(got.buckets.map((b) => b.columns.weight_kg?.max)).toEqual([35, 40]);
+  });
+
+  it("a version 4 replica opens as version 5 with its rows and photos, and the series tables empty", async () => {
+    const name = `series-upgrade-${++n}`;
+    const v4 = new Dexie(name);
+    v4.version(4).stores({ ...storesV2(), notices: "key", photos: "ref, usedAt" });
+    await v4.open();
+    await v4
+      .table("photos")
+      .put({ ref: "hkphoto:x", dataUrl: "data:image/png;base64,AA", usedAt: 1 });
+    await v4.table("meta").put({ key: "cursor", value: "42" });
+    v4.close();
+    const db = openReplicaDb(name);
+    await db.open();
+    closers.push(async () => {
+      db.close();
+      await Dexie.delete(name);
+    });
+    expect(db.verno).toBe(5);
+    expect(await db.photos.count()).toBe(1);
+    expect((await db.meta.get("cursor"))?.value).toBe("42");
+    expect(await db.series.count()).toBe(0);
+    await db.seriesRanges.put({ hiveId: "h1", from: 0, to: day, fetchedAt: 1 });
+    expect(await db.seriesRanges.get("h1")).toMatchObject({ to: day });
   });
 });
