@@ -161,13 +161,20 @@ browserSuite("PWA: a hive scale's readings are measurements, not visits", () => 
     await page.goto(`${app.server.url}/hives/${hive.id}`);
     await heading(page, "Three-year hive").waitFor();
     await page.locator(".hive-charts").scrollIntoViewIfNeeded();
+    await page.locator(".hive-charts canvas").first().waitFor();
+    mkdirSync(shots, { recursive: true });
+    await page
+      .locator(".hive-charts")
+      .screenshot({ path: join(shots, "readings-1y-charts-phone.png") });
     await page.locator(".hive-charts").getByRole("radio", { name: "All", exact: true }).check();
     const summary = page.locator(".chart__summary").filter({ hasText: /^Hive weight: / });
     await summary.filter({ hasText: `${readings.length} measurements` }).waitFor();
     expect(asked.length).toBeGreaterThanOrEqual(1);
     const online = await summary.textContent();
-    mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: join(shots, "readings-3y-phone.png"), fullPage: true });
+    await page
+      .locator(".hive-charts")
+      .screenshot({ path: join(shots, "readings-3y-charts-phone.png") });
 
     // Offline: the page again, from the cache (no request reaches the server).
     const before = asked.length;
