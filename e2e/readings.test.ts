@@ -4,7 +4,8 @@
  * overview lists the hive as due (readings are no visit) and shows a weight alert; the hive
  * page lists the visit alone (no "Readings only" rows), shows the alert and the scale's latest
  * values. Screenshots of the hive page at phone and desktop size go to
- * e2e/screenshots/readings-*.png (HIVEKEEP_SHOTS overrides the folder).
+ * e2e/screenshots/readings-*.png (HIVEKEEP_SHOTS overrides the folder). A second test draws three
+ * years of a scale from the server's day buckets (GetReadingSeries) and the same chart offline.
  *
  * The alert depends on the season of today's date (the server's clock is real): in a month of
  * some hemisphere's swarm season (April–July north, October–January south) the apiary stands
@@ -124,6 +125,88 @@ browserSuite("PWA: a hive scale's readings are measurements, not visits", () => 
     await desk.page.locator(".hive-charts").scrollIntoViewIfNeeded();
     await desk.page.locator(".hive-charts canvas").first().waitFor();
     await desk.page.screenshot({ path: join(shots, "readings-desktop.png"), fullPage: true });
+    expect([...pageErrors, ...desk.pageErrors]).toEqual([]);
+  });
+
+  it("draws three years from the server's day buckets, and the same chart offline", async () => {
+    const now = Date.now();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const { apiary } = await rpc(app.server, "ApiaryService/CreateApiary", { name: "Far field" });
+    const { hive } = await rpc(app.server, "HiveService/CreateHive", {
+      apiaryId: apiary.id,
+      name: "Three-year hive",
+      date: iso(now - 3 * 365 * day - 10 * day),
+    });
+    // Three years of a scale every 6 hours: the colony grows each summer and eats in winter.
+    const readings = [];
+    for (let t = now - 3 * 365 * day; t < now - hour; t += 6 * hour) {
+      const season = Math.sin((2 * Math.PI * (t / day)) / 365);
+      readings.push({
+        hiveId: hive.id,
+        date: iso(t),
+        weightKg: Math.round((38 + 12 * season + (t % 7) / 10) * 100) / 100,
+        tempHive: Math.round((30 + 5 * season) * 10) / 10,
+        humidityHive: 60,
+      });
+    }
+    await rpc(app.server, "InspectionService/CreateReadings", { readings });
+
+    const { page, context, pageErrors } = await app.openPage();
+    const asked: string[] = [];
+    page.on("requestfinished", (r) => {
+      if (r.url().endsWith("/GetReadingSeries")) asked.push(r.url());
+    });
+    await openControlled(page, app.server.url);
+    await waitAllSynced(page);
+    await page.goto(`${app.server.url}/hives/${hive.id}`);
+    await heading(page, "Three-year hive").waitFor();
+    await page.locator(".hive-charts").scrollIntoViewIfNeeded();
+    await page.locator(".hive-charts canvas").first().waitFor();
+    mkdirSync(shots, { recursive: true });
+    await page
+      .locator(".hive-charts")
+      .screenshot({ path: join(shots, "readings-1y-charts-phone.png") });
+    await page.locator(".hive-charts").getByRole("radio", { name: "All", exact: true }).check();
+    const summary = page.locator(".chart__summary").filter({ hasText: /^Hive weight: / });
+    await summary.filter({ hasText: `${readings.length} measurements` }).waitFor();
+    expect(asked.length).toBeGreaterThanOrEqual(1);
+    const online = await summary.textContent();
+    await page.screenshot({ path: join(shots, "readings-3y-phone.png"), fullPage: true });
+    await page
+      .locator(".hive-charts")
+      .screenshot({ path: join(shots, "readings-3y-charts-phone.png") });
+
+    // Offline: the page again, from the cache (no request reaches the server).
+    const before = asked.length;
+    await context.setOffline(true);
+    await navigate(page, "Overview");
+    await page.goBack();
+    await heading(page, "Three-year hive").waitFor();
+    await page.locator(".hive-charts").scrollIntoViewIfNeeded();
+    await page.locator(".hive-charts").getByRole("radio", { name: "All", exact: true }).check();
+    await summary.filter({ hasText: `${readings.length} measurements` }).waitFor();
+    expect(await summary.textContent()).toBe(online);
+    expect(asked.length).toBe(before);
+    await page.screenshot({ path: join(shots, "readings-3y-phone-offline.png"), fullPage: true });
+    await context.setOffline(false);
+
+    const desk = await app.openPage({ size: "desktop", serviceWorkers: "block" });
+    await desk.page.goto(`${app.server.url}/hives/${hive.id}`);
+    await waitAllSynced(desk.page);
+    await heading(desk.page, "Three-year hive").waitFor();
+    await desk.page.locator(".hive-charts").scrollIntoViewIfNeeded();
+    await desk.page
+      .locator(".hive-charts")
+      .getByRole("radio", { name: "All", exact: true })
+      .check();
+    await desk.page
+      .locator(".chart__summary")
+      .filter({ hasText: `${readings.length} measurements` })
+      .first()
+      .waitFor();
+    await desk.page
+      .locator(".hive-charts")
+      .screenshot({ path: join(shots, "readings-3y-desktop.png") });
     expect([...pageErrors, ...desk.pageErrors]).toEqual([]);
   });
 });

@@ -10,4 +10,11 @@ export {
 } from "./device/create-client.ts";
 export type { NoticeKind, NoticeRecord, SyncNotice } from "./device/notices.ts";
 export { type DevicePhotos, defaultKeepDays, type PhotoState } from "./device/photos.ts";
+export {
+  type HiveSeries,
+  localSeriesRows,
+  type SeriesOptions,
+  seriesRefreshMs,
+  windowCutoff,
+} from "./device/reading-series-cache.ts";
 export type { QuarantinedItem, SyncStatus } from "./device/sync-engine.ts";

@@ -393,12 +393,14 @@ export function rawCreateReadings(
       events.push({ id: eventId, scope_id: apiaryId, clock: clock(event), ...event });
       const scope_id = apiaryId;
       feed.push(
+        // Both held by the readings window until the reading's date (readings-window.ts).
         {
           seq: ++seq,
           entity: "inspection",
           entity_id: id,
           scope_id,
           payload: JSON.stringify(inspection),
+          held_until: r.date,
         },
         {
           seq: ++seq,
@@ -406,6 +408,7 @@ export function rawCreateReadings(
           entity_id: eventId,
           scope_id,
           payload: JSON.stringify(event),
+          held_until: r.date,
         },
       );
     }
@@ -428,10 +431,11 @@ export function rawCreateReadings(
       ),
       tx.query(
         `insert into rpc_raw_changes
-           (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id)
-         select $1, seq, entity, entity_id, scope_id, 1, payload, $3, $4
+           (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id,
+            held_until, first)
+         select $1, seq, entity, entity_id, scope_id, 1, payload, $3, $4, held_until, true
          from jsonb_to_recordset($2::text::jsonb) as r(seq bigint, entity text, entity_id text,
-           scope_id text, payload text)`,
+           scope_id text, payload text, held_until timestamptz)`,
         [organizationId, JSON.stringify(feed), hlc, userId],
       ),
     ]);

@@ -95,6 +95,7 @@ const fields: Record<string, Expect | "invalid_argument"> = {
   "InspectionService/UpdateInspection inspection.weather": "text",
   "InspectionService/UpdateInspection inspection.varroa": "text",
   "InspectionService/DeleteInspection id": "id",
+  "InspectionService/GetReadingSeries hiveId": "id",
 
   "QueenService/ListQueens hiveId": "filter",
   "QueenService/ListQueens page.pageToken": "text",
@@ -283,6 +284,7 @@ describe.each(targetKinds)("bad input to the record services on %s", (kind) => {
       },
       "InspectionService/UpdateInspection": { inspection: { id: inspectionId, hiveId } },
       "InspectionService/DeleteInspection": { id: inspectionId },
+      "InspectionService/GetReadingSeries": { hiveId, from: "2026-01-01T00:00:00Z" },
       "QueenService/ListQueens": {},
       "QueenService/GetQueen": { id: queenId },
       "QueenService/CreateQueen": { hiveId, year: 2026 },

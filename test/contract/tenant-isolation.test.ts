@@ -73,6 +73,7 @@ describe.each(databaseKinds)("another tenant's ids on %s", (kind) => {
     ["InspectionService/RemoveInspectionPhoto", { inspectionId: ids.inspection, photo }],
     ["InspectionService/UpdateInspection", { inspection: { id: ids.inspection, note: "Taken" } }],
     ["InspectionService/DeleteInspection", { id: ids.inspection }],
+    ["InspectionService/GetReadingSeries", { hiveId: ids.hive, from: "2020-01-01T00:00:00Z" }],
     ["QueenService/GetQueen", { id: ids.queen }],
     ["QueenService/CreateQueen", { hiveId: ids.hive, year: 2026 }],
     ["QueenService/UpdateQueen", { queen: { id: ids.queen, hiveId: ids.hive, year: 2026 } }],

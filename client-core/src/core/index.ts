@@ -261,6 +261,21 @@ export {
 } from "./photo-ref.ts";
 export { maxQuotedLength, quote } from "./quote.ts";
 export {
+  bucketStart,
+  type ColumnStats,
+  compareSeriesRows,
+  isSeriesValue,
+  maxBucketDays,
+  maxSeriesDays,
+  readingSeries,
+  type SeriesBucket,
+  type SeriesColumn,
+  type SeriesRow,
+  seriesColumns,
+  seriesDayMs,
+  seriesRange,
+} from "./reading-series.ts";
+export {
   defaultReadingDays,
   eventInspectionId,
   heldUntilMs,

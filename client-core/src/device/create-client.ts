@@ -8,6 +8,8 @@
  *   await client.inspections.createInspection({ hiveId });
  *   client.live((c) => c.hives.listHives({})).subscribe({ next: render });
  */
+
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import {
   Code,
   ConnectError,
@@ -17,7 +19,7 @@ import {
   type Transport,
 } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { AuthService, type Inspection, SyncService } from "@hivekeep/proto";
+import { AuthService, type Inspection, InspectionService, SyncService } from "@hivekeep/proto";
 import { Dexie, liveQuery, type Observable } from "dexie";
 import { v7 as uuidv7 } from "uuid";
 import type { HiveAlert } from "../core/hive-alerts.ts";
@@ -33,6 +35,7 @@ import {
 } from "../ops/hive-history.ts";
 import { localStats } from "../ops/local-stats.ts";
 import { readOnlyInterceptor } from "../ops/read-only.ts";
+import { bucketsOf } from "../ops/reading-series.ts";
 import type { ReplicaStore } from "../ops/replica-store.ts";
 import { type RecordClients, recordClients, recordServices } from "../ops/services.ts";
 import type { OpsSession } from "../ops/session.ts";
@@ -45,6 +48,7 @@ import { listNotices, noticesTable, type SyncNotice } from "./notices.ts";
 import { devicePhotoHash } from "./photo-hash.ts";
 import { type DevicePhotos, devicePhotos } from "./photos.ts";
 import { readPushResponse } from "./push-delegate.ts";
+import { type HiveSeries, readingSeriesCache, type SeriesOptions } from "./reading-series-cache.ts";
 import { type RemovedRecords, removedRecords } from "./removed.ts";
 import { entityTables, openReplicaDb, type ReplicaDb } from "./replica-db.ts";
 import { metaKeys } from "./replica-sync.ts";
@@ -160,6 +164,18 @@ export interface HivekeepClient extends RecordClients {
       now: Date,
       thresholdKg: number | undefined,
     ): Promise<Map<string, HiveAlert[]>>;
+  };
+  /**
+   * A hive's measurements over years (issue 29, reading-series-cache.ts): day buckets, the
+   * server's (cached for offline) before the readings window, the replica's within it.
+   */
+  readonly readings: {
+    series(
+      hiveId: string,
+      fromMs: number,
+      toMs: number,
+      options?: SeriesOptions,
+    ): Promise<HiveSeries>;
   };
   readonly notices: {
     list(): Promise<SyncNotice[]>;
@@ -325,6 +341,22 @@ export async function createHivekeepClient(
     async (inspectionId, ref) => (await feed.getPhoto({ inspectionId, ref })).dataUrl,
     () => clock.nowMs(),
   );
+  const remoteInspections = createClient(InspectionService, remote);
+  const readings = readingSeriesCache({
+    db,
+    async fetch(hiveId, fromMs, toMs) {
+      const res = await remoteInspections.getReadingSeries({
+        hiveId,
+        from: timestampFromMs(fromMs),
+        to: timestampFromMs(toMs),
+        bucketDays: 1,
+      });
+      return bucketsOf(res);
+    },
+    now: () => clock.nowMs(),
+    online: () => engine.status.online,
+    readingDays: () => options.readingDays ?? defaultReadingDays,
+  });
   const store: ReplicaStore = dexieStore(db, {
     clock,
     metaOnWrite: () => clock.meta(),
@@ -421,6 +453,7 @@ export async function createHivekeepClient(
       alerts: (hiveIds, now, thresholdKg) =>
         store.read((r) => hiveAlerts(r, hiveIds, now.getTime(), thresholdKg)),
     },
+    readings,
     notices: {
       list: () => listNotices(db),
       live: () => watch(dbName, () => listNotices(db), { tables: [noticesTable] }),

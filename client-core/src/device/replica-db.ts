@@ -13,6 +13,9 @@
  *   (notices.ts).
  * - `photos` (version 4): photos the replica holds by reference (core/photo-ref.ts), fetched
  *   when shown or ahead for recent visits, keyed by reference (photos.ts).
+ * - `series` and `seriesRanges` (version 5): a hive's day buckets of GetReadingSeries for the
+ *   days older than the readings window, and which range of them was fetched when
+ *   (reading-series-cache.ts).
  *
  * Schema changes add a `version(n)` with an upgrade function; versions are never edited. A new
  * ordered index on a table that had none needs its upgrade to write `live` into that table's rows.
@@ -28,9 +31,26 @@ import { Dexie, type EntityTable, type Table, type Transaction } from "dexie";
 import type { Change } from "../core/change.ts";
 import { type EntityName, entities, entityNames } from "../core/entities.ts";
 import type { ScopedRowState } from "../core/merge-change.ts";
+import type { SeriesBucket } from "../core/reading-series.ts";
 import { noticesTable, type SyncNotice } from "./notices.ts";
 
 export const photosTable = "photos";
+export const seriesTable = "series";
+export const seriesRangesTable = "seriesRanges";
+
+/** One day bucket of a hive's GetReadingSeries, as fetched (core/reading-series.ts). */
+export interface CachedSeriesBucket extends SeriesBucket {
+  readonly hiveId: string;
+}
+
+/** The range of a hive's buckets fetched together, and when: what is fresh. */
+export interface CachedSeriesRange {
+  readonly hiveId: string;
+  /** Unix ms, UTC midnights: [from, to). */
+  readonly from: number;
+  readonly to: number;
+  readonly fetchedAt: number;
+}
 
 /** A photo held by reference, fetched (photos.ts). */
 export interface CachedPhoto {
@@ -173,6 +193,8 @@ function stores(): Record<string, string> {
 export type ReplicaDb = Dexie & {
   notices: EntityTable<SyncNotice, "key">;
   photos: EntityTable<CachedPhoto, "ref">;
+  series: Table<CachedSeriesBucket, [string, number]>;
+  seriesRanges: EntityTable<CachedSeriesRange, "hiveId">;
   outbox: EntityTable<OutboxEntry, "seq">;
   quarantine: EntityTable<QuarantineEntry, "seq">;
   meta: EntityTable<MetaEntry, "key">;
@@ -208,6 +230,14 @@ export function openReplicaDb(name: string, options: ReplicaDbOptions = {}): Rep
   db.version(3).stores({ ...stores(), [noticesTable]: "key" });
   // Photos by reference (issue 29): a new table, nothing to rewrite (photos already in rows stay).
   db.version(4).stores({ ...stores(), [noticesTable]: "key", [photosTable]: "ref, usedAt" });
+  // Reading series (issue 29): two new tables, nothing to rewrite.
+  db.version(5).stores({
+    ...stores(),
+    [noticesTable]: "key",
+    [photosTable]: "ref, usedAt",
+    [seriesTable]: "[hiveId+start]",
+    [seriesRangesTable]: "hiveId",
+  });
   return db;
 }
 

@@ -45,6 +45,14 @@ export {
 } from "./query.ts";
 export { isReadMethod, readOnlyError, readOnlyInterceptor } from "./read-only.ts";
 export {
+  bucketsOf,
+  getReadingSeries,
+  localSeries,
+  type SeriesSource,
+  seriesResponse,
+  seriesRows,
+} from "./reading-series.ts";
+export {
   type GetOptions,
   observeReads,
   type ReplicaReader,

@@ -29,6 +29,7 @@ import {
 import { emptyOrSet, type OrSetState } from "../core/or-set.ts";
 import { createReadings } from "./create-readings.ts";
 import { hiveAsOf } from "./hive-at.ts";
+import { getReadingSeries } from "./reading-series.ts";
 import { getRecord, listPage } from "./record-reads.ts";
 import { hiveRecordState } from "./record-state.ts";
 import type { ReplicaReader } from "./replica-store.ts";
@@ -120,6 +121,10 @@ export function inspectionService(sessionOf: SessionOf): ServiceImpl<typeof Insp
 
     async createReadings(req, ctx) {
       return createReadings(sessionOf(ctx), req);
+    },
+
+    async getReadingSeries(req, ctx) {
+      return getReadingSeries(sessionOf(ctx), req);
     },
 
     async deleteInspection(req, ctx) {

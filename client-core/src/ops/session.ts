@@ -7,6 +7,7 @@ import type { HandlerContext } from "@connectrpc/connect";
 import type { CommandContext } from "../core/commands/context.ts";
 import type { Hlc } from "../core/hlc.ts";
 import type { PhotoHash } from "../core/photo-ref.ts";
+import type { SeriesSource } from "./reading-series.ts";
 import type { ReplicaStore } from "./replica-store.ts";
 import type { StatsSource } from "./stats-source.ts";
 
@@ -18,6 +19,11 @@ export interface OpsSession {
   readonly organizationName?: () => Promise<string>;
   /** The figures of StatsService: SQL on the server, TypeScript on a device. */
   readonly stats: StatsSource;
+  /**
+   * GetReadingSeries' rows (issue 29): SQL aggregates on the server; absent on a device, which
+   * runs the rule over its replica (reading-series.ts `localSeries`).
+   */
+  readonly series?: SeriesSource;
   /** The time of the operation (the server's clock; a device's corrected clock). */
   now(): Date;
   /** A fresh entity id (UUID v7). */

@@ -1,6 +1,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { OpsSession, SessionOf } from "@hivekeep/client-core/ops";
 import type { Db, Queryable } from "../db/db.ts";
+import { sqlSeries } from "../store/reading-series-sql.ts";
 import { sqlStats } from "../store/sql-stats.ts";
 import { sqlStore } from "../store/sql-store.ts";
 import { callerOf } from "./context.ts";
@@ -36,6 +37,7 @@ export function sessionOf(deps: Deps): SessionOf {
     return {
       store: sqlStore(db, organizationId, { clock: deps.clock, newId: deps.newId, minted }),
       stats: sqlStats(db, organizationId),
+      series: sqlSeries(db, organizationId),
       organizationId,
       async organizationName() {
         const [row] = await db.query<{ name: string }>(

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hivekeep/v1/inspection.proto.
  */
 export const file_hivekeep_v1_inspection: GenFile = /*@__PURE__*/
-  fileDesc("ChxoaXZla2VlcC92MS9pbnNwZWN0aW9uLnByb3RvEgtoaXZla2VlcC52MSLlBAoKSW5zcGVjdGlvbhIKCgJpZBgBIAEoCRIXCg9vcmdhbml6YXRpb25faWQYAiABKAkSDwoHaGl2ZV9pZBgDIAEoCRIRCglhcGlhcnlfaWQYBCABKAkSEAoIcXVlZW5faWQYBSABKAkSKAoEZGF0ZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEbm90ZRgHIAEoCRIuCgpjcmVhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwaG90b19rZXlzGAkgAygJEhEKCXdlaWdodF9rZxgKIAEoARIRCgl0ZW1wX2hpdmUYCyABKAESFAoMdGVtcF9vdXRzaWRlGAwgASgBEhUKDWh1bWlkaXR5X2hpdmUYDSABKAESGAoQaHVtaWRpdHlfb3V0c2lkZRgOIAEoARIPCgd3ZWF0aGVyGA8gASgJEhIKCnF1ZWVuX3NlZW4YECABKAgSEQoJZWdnc19zZWVuGBEgASgIEhUKDWNvdmVyZWRfbGFydmEYEiABKAgSDgoGZnJhbWVzGBMgASgFEhQKDGJyb29kX2ZyYW1lcxgUIAEoBRIjCgZzdG9yZXMYFSABKA4yEy5oaXZla2VlcC52MS5TdG9yZXMSLQoLdGVtcGVyYW1lbnQYFiABKA4yGC5oaXZla2VlcC52MS5UZW1wZXJhbWVudBIQCghjYWxtbmVzcxgXIAEoBRITCgtxdWVlbl9jZWxscxgYIAEoBRIOCgZ2YXJyb2EYGSABKAkSEwoLc3VwZXJfYWRkZWQYGiABKAgiUQoWTGlzdEluc3BlY3Rpb25zUmVxdWVzdBIPCgdoaXZlX2lkGAEgASgJEiYKBHBhZ2UYAiABKAsyGC5oaXZla2VlcC52MS5QYWdlUmVxdWVzdCJwChdMaXN0SW5zcGVjdGlvbnNSZXNwb25zZRIsCgtpbnNwZWN0aW9ucxgBIAMoCzIXLmhpdmVrZWVwLnYxLkluc3BlY3Rpb24SJwoEcGFnZRgCIAEoCzIZLmhpdmVrZWVwLnYxLlBhZ2VSZXNwb25zZSIiChRHZXRJbnNwZWN0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSJEChVHZXRJbnNwZWN0aW9uUmVzcG9uc2USKwoKaW5zcGVjdGlvbhgBIAEoCzIXLmhpdmVrZWVwLnYxLkluc3BlY3Rpb24i5AMKF0NyZWF0ZUluc3BlY3Rpb25SZXF1ZXN0Eg8KB2hpdmVfaWQYASABKAkSKAoEZGF0ZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEbm90ZRgDIAEoCRIRCgl3ZWlnaHRfa2cYCiABKAESEQoJdGVtcF9oaXZlGAsgASgBEhQKDHRlbXBfb3V0c2lkZRgMIAEoARIVCg1odW1pZGl0eV9oaXZlGA0gASgBEhgKEGh1bWlkaXR5X291dHNpZGUYDiABKAESDwoHd2VhdGhlchgPIAEoCRISCgpxdWVlbl9zZWVuGBAgASgIEhEKCWVnZ3Nfc2VlbhgRIAEoCBIVCg1jb3ZlcmVkX2xhcnZhGBIgASgIEg4KBmZyYW1lcxgTIAEoBRIUCgxicm9vZF9mcmFtZXMYFCABKAUSIwoGc3RvcmVzGBUgASgOMhMuaGl2ZWtlZXAudjEuU3RvcmVzEi0KC3RlbXBlcmFtZW50GBYgASgOMhguaGl2ZWtlZXAudjEuVGVtcGVyYW1lbnQSEAoIY2FsbW5lc3MYFyABKAUSEwoLcXVlZW5fY2VsbHMYGCABKAUSDgoGdmFycm9hGBkgASgJEhMKC3N1cGVyX2FkZGVkGBogASgIIkcKGENyZWF0ZUluc3BlY3Rpb25SZXNwb25zZRIrCgppbnNwZWN0aW9uGAEgASgLMhcuaGl2ZWtlZXAudjEuSW5zcGVjdGlvbiJBChlBZGRJbnNwZWN0aW9uUGhvdG9SZXF1ZXN0EhUKDWluc3BlY3Rpb25faWQYASABKAkSDQoFcGhvdG8YAiABKAkiSQoaQWRkSW5zcGVjdGlvblBob3RvUmVzcG9uc2USKwoKaW5zcGVjdGlvbhgBIAEoCzIXLmhpdmVrZWVwLnYxLkluc3BlY3Rpb24iRAocUmVtb3ZlSW5zcGVjdGlvblBob3RvUmVxdWVzdBIVCg1pbnNwZWN0aW9uX2lkGAEgASgJEg0KBXBob3RvGAIgASgJIkwKHVJlbW92ZUluc3BlY3Rpb25QaG90b1Jlc3BvbnNlEisKCmluc3BlY3Rpb24YASABKAsyFy5oaXZla2VlcC52MS5JbnNwZWN0aW9uIkYKF1VwZGF0ZUluc3BlY3Rpb25SZXF1ZXN0EisKCmluc3BlY3Rpb24YASABKAsyFy5oaXZla2VlcC52MS5JbnNwZWN0aW9uIkcKGFVwZGF0ZUluc3BlY3Rpb25SZXNwb25zZRIrCgppbnNwZWN0aW9uGAEgASgLMhcuaGl2ZWtlZXAudjEuSW5zcGVjdGlvbiIlChdEZWxldGVJbnNwZWN0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSIaChhEZWxldGVJbnNwZWN0aW9uUmVzcG9uc2UiygEKB1JlYWRpbmcSDwoHaGl2ZV9pZBgBIAEoCRIoCgRkYXRlGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIXCg9pZGVtcG90ZW5jeV9rZXkYAyABKAkSEQoJd2VpZ2h0X2tnGAogASgBEhEKCXRlbXBfaGl2ZRgLIAEoARIUCgx0ZW1wX291dHNpZGUYDCABKAESFQoNaHVtaWRpdHlfaGl2ZRgNIAEoARIYChBodW1pZGl0eV9vdXRzaWRlGA4gASgBIj8KFUNyZWF0ZVJlYWRpbmdzUmVxdWVzdBImCghyZWFkaW5ncxgBIAMoCzIULmhpdmVrZWVwLnYxLlJlYWRpbmciUgoNUmVhZGluZ1Jlc3VsdBIVCg1pbnNwZWN0aW9uX2lkGAEgASgJEioKBnN0YXR1cxgCIAEoDjIaLmhpdmVrZWVwLnYxLlJlYWRpbmdTdGF0dXMibgoWQ3JlYXRlUmVhZGluZ3NSZXNwb25zZRIrCgdyZXN1bHRzGAEgAygLMhouaGl2ZWtlZXAudjEuUmVhZGluZ1Jlc3VsdBIPCgdjcmVhdGVkGAIgASgFEhYKDmFscmVhZHlfc3RvcmVkGAMgASgFIkEKEFJlYWRpbmdSZWplY3Rpb24SLQoIcHJvYmxlbXMYASADKAsyGy5oaXZla2VlcC52MS5SZWFkaW5nUHJvYmxlbSJNCg5SZWFkaW5nUHJvYmxlbRINCgVpbmRleBgBIAEoBRINCgVmaWVsZBgCIAEoCRIMCgRjb2RlGAMgASgJEg8KB21lc3NhZ2UYBCABKAkqbgoNUmVhZGluZ1N0YXR1cxIeChpSRUFESU5HX1NUQVRVU19VTlNQRUNJRklFRBAAEhoKFlJFQURJTkdfU1RBVFVTX0NSRUFURUQQARIhCh1SRUFESU5HX1NUQVRVU19BTFJFQURZX1NUT1JFRBACMp4GChFJbnNwZWN0aW9uU2VydmljZRJcCg9MaXN0SW5zcGVjdGlvbnMSIy5oaXZla2VlcC52MS5MaXN0SW5zcGVjdGlvbnNSZXF1ZXN0GiQuaGl2ZWtlZXAudjEuTGlzdEluc3BlY3Rpb25zUmVzcG9uc2USVgoNR2V0SW5zcGVjdGlvbhIhLmhpdmVrZWVwLnYxLkdldEluc3BlY3Rpb25SZXF1ZXN0GiIuaGl2ZWtlZXAudjEuR2V0SW5zcGVjdGlvblJlc3BvbnNlEl8KEENyZWF0ZUluc3BlY3Rpb24SJC5oaXZla2VlcC52MS5DcmVhdGVJbnNwZWN0aW9uUmVxdWVzdBolLmhpdmVrZWVwLnYxLkNyZWF0ZUluc3BlY3Rpb25SZXNwb25zZRJlChJBZGRJbnNwZWN0aW9uUGhvdG8SJi5oaXZla2VlcC52MS5BZGRJbnNwZWN0aW9uUGhvdG9SZXF1ZXN0GicuaGl2ZWtlZXAudjEuQWRkSW5zcGVjdGlvblBob3RvUmVzcG9uc2USbgoVUmVtb3ZlSW5zcGVjdGlvblBob3RvEikuaGl2ZWtlZXAudjEuUmVtb3ZlSW5zcGVjdGlvblBob3RvUmVxdWVzdBoqLmhpdmVrZWVwLnYxLlJlbW92ZUluc3BlY3Rpb25QaG90b1Jlc3BvbnNlEl8KEFVwZGF0ZUluc3BlY3Rpb24SJC5oaXZla2VlcC52MS5VcGRhdGVJbnNwZWN0aW9uUmVxdWVzdBolLmhpdmVrZWVwLnYxLlVwZGF0ZUluc3BlY3Rpb25SZXNwb25zZRJfChBEZWxldGVJbnNwZWN0aW9uEiQuaGl2ZWtlZXAudjEuRGVsZXRlSW5zcGVjdGlvblJlcXVlc3QaJS5oaXZla2VlcC52MS5EZWxldGVJbnNwZWN0aW9uUmVzcG9uc2USWQoOQ3JlYXRlUmVhZGluZ3MSIi5oaXZla2VlcC52MS5DcmVhdGVSZWFkaW5nc1JlcXVlc3QaIy5oaXZla2VlcC52MS5DcmVhdGVSZWFkaW5nc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_hivekeep_v1_common]);
+  fileDesc("ChxoaXZla2VlcC92MS9pbnNwZWN0aW9uLnByb3RvEgtoaXZla2VlcC52MSLlBAoKSW5zcGVjdGlvbhIKCgJpZBgBIAEoCRIXCg9vcmdhbml6YXRpb25faWQYAiABKAkSDwoHaGl2ZV9pZBgDIAEoCRIRCglhcGlhcnlfaWQYBCABKAkSEAoIcXVlZW5faWQYBSABKAkSKAoEZGF0ZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEbm90ZRgHIAEoCRIuCgpjcmVhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwaG90b19rZXlzGAkgAygJEhEKCXdlaWdodF9rZxgKIAEoARIRCgl0ZW1wX2hpdmUYCyABKAESFAoMdGVtcF9vdXRzaWRlGAwgASgBEhUKDWh1bWlkaXR5X2hpdmUYDSABKAESGAoQaHVtaWRpdHlfb3V0c2lkZRgOIAEoARIPCgd3ZWF0aGVyGA8gASgJEhIKCnF1ZWVuX3NlZW4YECABKAgSEQoJZWdnc19zZWVuGBEgASgIEhUKDWNvdmVyZWRfbGFydmEYEiABKAgSDgoGZnJhbWVzGBMgASgFEhQKDGJyb29kX2ZyYW1lcxgUIAEoBRIjCgZzdG9yZXMYFSABKA4yEy5oaXZla2VlcC52MS5TdG9yZXMSLQoLdGVtcGVyYW1lbnQYFiABKA4yGC5oaXZla2VlcC52MS5UZW1wZXJhbWVudBIQCghjYWxtbmVzcxgXIAEoBRITCgtxdWVlbl9jZWxscxgYIAEoBRIOCgZ2YXJyb2EYGSABKAkSEwoLc3VwZXJfYWRkZWQYGiABKAgiUQoWTGlzdEluc3BlY3Rpb25zUmVxdWVzdBIPCgdoaXZlX2lkGAEgASgJEiYKBHBhZ2UYAiABKAsyGC5oaXZla2VlcC52MS5QYWdlUmVxdWVzdCJwChdMaXN0SW5zcGVjdGlvbnNSZXNwb25zZRIsCgtpbnNwZWN0aW9ucxgBIAMoCzIXLmhpdmVrZWVwLnYxLkluc3BlY3Rpb24SJwoEcGFnZRgCIAEoCzIZLmhpdmVrZWVwLnYxLlBhZ2VSZXNwb25zZSIiChRHZXRJbnNwZWN0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSJEChVHZXRJbnNwZWN0aW9uUmVzcG9uc2USKwoKaW5zcGVjdGlvbhgBIAEoCzIXLmhpdmVrZWVwLnYxLkluc3BlY3Rpb24i5AMKF0NyZWF0ZUluc3BlY3Rpb25SZXF1ZXN0Eg8KB2hpdmVfaWQYASABKAkSKAoEZGF0ZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEbm90ZRgDIAEoCRIRCgl3ZWlnaHRfa2cYCiABKAESEQoJdGVtcF9oaXZlGAsgASgBEhQKDHRlbXBfb3V0c2lkZRgMIAEoARIVCg1odW1pZGl0eV9oaXZlGA0gASgBEhgKEGh1bWlkaXR5X291dHNpZGUYDiABKAESDwoHd2VhdGhlchgPIAEoCRISCgpxdWVlbl9zZWVuGBAgASgIEhEKCWVnZ3Nfc2VlbhgRIAEoCBIVCg1jb3ZlcmVkX2xhcnZhGBIgASgIEg4KBmZyYW1lcxgTIAEoBRIUCgxicm9vZF9mcmFtZXMYFCABKAUSIwoGc3RvcmVzGBUgASgOMhMuaGl2ZWtlZXAudjEuU3RvcmVzEi0KC3RlbXBlcmFtZW50GBYgASgOMhguaGl2ZWtlZXAudjEuVGVtcGVyYW1lbnQSEAoIY2FsbW5lc3MYFyABKAUSEwoLcXVlZW5fY2VsbHMYGCABKAUSDgoGdmFycm9hGBkgASgJEhMKC3N1cGVyX2FkZGVkGBogASgIIkcKGENyZWF0ZUluc3BlY3Rpb25SZXNwb25zZRIrCgppbnNwZWN0aW9uGAEgASgLMhcuaGl2ZWtlZXAudjEuSW5zcGVjdGlvbiJBChlBZGRJbnNwZWN0aW9uUGhvdG9SZXF1ZXN0EhUKDWluc3BlY3Rpb25faWQYASABKAkSDQoFcGhvdG8YAiABKAkiSQoaQWRkSW5zcGVjdGlvblBob3RvUmVzcG9uc2USKwoKaW5zcGVjdGlvbhgBIAEoCzIXLmhpdmVrZWVwLnYxLkluc3BlY3Rpb24iRAocUmVtb3ZlSW5zcGVjdGlvblBob3RvUmVxdWVzdBIVCg1pbnNwZWN0aW9uX2lkGAEgASgJEg0KBXBob3RvGAIgASgJIkwKHVJlbW92ZUluc3BlY3Rpb25QaG90b1Jlc3BvbnNlEisKCmluc3BlY3Rpb24YASABKAsyFy5oaXZla2VlcC52MS5JbnNwZWN0aW9uIkYKF1VwZGF0ZUluc3BlY3Rpb25SZXF1ZXN0EisKCmluc3BlY3Rpb24YASABKAsyFy5oaXZla2VlcC52MS5JbnNwZWN0aW9uIkcKGFVwZGF0ZUluc3BlY3Rpb25SZXNwb25zZRIrCgppbnNwZWN0aW9uGAEgASgLMhcuaGl2ZWtlZXAudjEuSW5zcGVjdGlvbiIlChdEZWxldGVJbnNwZWN0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSIaChhEZWxldGVJbnNwZWN0aW9uUmVzcG9uc2UiygEKB1JlYWRpbmcSDwoHaGl2ZV9pZBgBIAEoCRIoCgRkYXRlGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIXCg9pZGVtcG90ZW5jeV9rZXkYAyABKAkSEQoJd2VpZ2h0X2tnGAogASgBEhEKCXRlbXBfaGl2ZRgLIAEoARIUCgx0ZW1wX291dHNpZGUYDCABKAESFQoNaHVtaWRpdHlfaGl2ZRgNIAEoARIYChBodW1pZGl0eV9vdXRzaWRlGA4gASgBIj8KFUNyZWF0ZVJlYWRpbmdzUmVxdWVzdBImCghyZWFkaW5ncxgBIAMoCzIULmhpdmVrZWVwLnYxLlJlYWRpbmciUgoNUmVhZGluZ1Jlc3VsdBIVCg1pbnNwZWN0aW9uX2lkGAEgASgJEioKBnN0YXR1cxgCIAEoDjIaLmhpdmVrZWVwLnYxLlJlYWRpbmdTdGF0dXMibgoWQ3JlYXRlUmVhZGluZ3NSZXNwb25zZRIrCgdyZXN1bHRzGAEgAygLMhouaGl2ZWtlZXAudjEuUmVhZGluZ1Jlc3VsdBIPCgdjcmVhdGVkGAIgASgFEhYKDmFscmVhZHlfc3RvcmVkGAMgASgFIkEKEFJlYWRpbmdSZWplY3Rpb24SLQoIcHJvYmxlbXMYASADKAsyGy5oaXZla2VlcC52MS5SZWFkaW5nUHJvYmxlbSJNCg5SZWFkaW5nUHJvYmxlbRINCgVpbmRleBgBIAEoBRINCgVmaWVsZBgCIAEoCRIMCgRjb2RlGAMgASgJEg8KB21lc3NhZ2UYBCABKAkikQEKF0dldFJlYWRpbmdTZXJpZXNSZXF1ZXN0Eg8KB2hpdmVfaWQYASABKAkSKAoEZnJvbRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2J1Y2tldF9kYXlzGAQgASgFIkkKEE1lYXN1cmVtZW50U3RhdHMSDQoFY291bnQYASABKAUSCwoDbWluGAIgASgBEgsKA21heBgDIAEoARIMCgRtZWFuGAQgASgBItECCg1SZWFkaW5nQnVja2V0EikKBXN0YXJ0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVjb3VudBgCIAEoBRIwCgl3ZWlnaHRfa2cYCiABKAsyHS5oaXZla2VlcC52MS5NZWFzdXJlbWVudFN0YXRzEjAKCXRlbXBfaGl2ZRgLIAEoCzIdLmhpdmVrZWVwLnYxLk1lYXN1cmVtZW50U3RhdHMSMwoMdGVtcF9vdXRzaWRlGAwgASgLMh0uaGl2ZWtlZXAudjEuTWVhc3VyZW1lbnRTdGF0cxI0Cg1odW1pZGl0eV9oaXZlGA0gASgLMh0uaGl2ZWtlZXAudjEuTWVhc3VyZW1lbnRTdGF0cxI3ChBodW1pZGl0eV9vdXRzaWRlGA4gASgLMh0uaGl2ZWtlZXAudjEuTWVhc3VyZW1lbnRTdGF0cyJcChhHZXRSZWFkaW5nU2VyaWVzUmVzcG9uc2USKwoHYnVja2V0cxgBIAMoCzIaLmhpdmVrZWVwLnYxLlJlYWRpbmdCdWNrZXQSEwoLYnVja2V0X2RheXMYAiABKAUqbgoNUmVhZGluZ1N0YXR1cxIeChpSRUFESU5HX1NUQVRVU19VTlNQRUNJRklFRBAAEhoKFlJFQURJTkdfU1RBVFVTX0NSRUFURUQQARIhCh1SRUFESU5HX1NUQVRVU19BTFJFQURZX1NUT1JFRBACMv8GChFJbnNwZWN0aW9uU2VydmljZRJcCg9MaXN0SW5zcGVjdGlvbnMSIy5oaXZla2VlcC52MS5MaXN0SW5zcGVjdGlvbnNSZXF1ZXN0GiQuaGl2ZWtlZXAudjEuTGlzdEluc3BlY3Rpb25zUmVzcG9uc2USVgoNR2V0SW5zcGVjdGlvbhIhLmhpdmVrZWVwLnYxLkdldEluc3BlY3Rpb25SZXF1ZXN0GiIuaGl2ZWtlZXAudjEuR2V0SW5zcGVjdGlvblJlc3BvbnNlEl8KEENyZWF0ZUluc3BlY3Rpb24SJC5oaXZla2VlcC52MS5DcmVhdGVJbnNwZWN0aW9uUmVxdWVzdBolLmhpdmVrZWVwLnYxLkNyZWF0ZUluc3BlY3Rpb25SZXNwb25zZRJlChJBZGRJbnNwZWN0aW9uUGhvdG8SJi5oaXZla2VlcC52MS5BZGRJbnNwZWN0aW9uUGhvdG9SZXF1ZXN0GicuaGl2ZWtlZXAudjEuQWRkSW5zcGVjdGlvblBob3RvUmVzcG9uc2USbgoVUmVtb3ZlSW5zcGVjdGlvblBob3RvEikuaGl2ZWtlZXAudjEuUmVtb3ZlSW5zcGVjdGlvblBob3RvUmVxdWVzdBoqLmhpdmVrZWVwLnYxLlJlbW92ZUluc3BlY3Rpb25QaG90b1Jlc3BvbnNlEl8KEFVwZGF0ZUluc3BlY3Rpb24SJC5oaXZla2VlcC52MS5VcGRhdGVJbnNwZWN0aW9uUmVxdWVzdBolLmhpdmVrZWVwLnYxLlVwZGF0ZUluc3BlY3Rpb25SZXNwb25zZRJfChBEZWxldGVJbnNwZWN0aW9uEiQuaGl2ZWtlZXAudjEuRGVsZXRlSW5zcGVjdGlvblJlcXVlc3QaJS5oaXZla2VlcC52MS5EZWxldGVJbnNwZWN0aW9uUmVzcG9uc2USWQoOQ3JlYXRlUmVhZGluZ3MSIi5oaXZla2VlcC52MS5DcmVhdGVSZWFkaW5nc1JlcXVlc3QaIy5oaXZla2VlcC52MS5DcmVhdGVSZWFkaW5nc1Jlc3BvbnNlEl8KEEdldFJlYWRpbmdTZXJpZXMSJC5oaXZla2VlcC52MS5HZXRSZWFkaW5nU2VyaWVzUmVxdWVzdBolLmhpdmVrZWVwLnYxLkdldFJlYWRpbmdTZXJpZXNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_hivekeep_v1_common]);
 
 /**
  * @generated from message hivekeep.v1.Inspection
@@ -708,6 +708,159 @@ export const ReadingProblemSchema: GenMessage<ReadingProblem> = /*@__PURE__*/
   messageDesc(file_hivekeep_v1_inspection, 20);
 
 /**
+ * @generated from message hivekeep.v1.GetReadingSeriesRequest
+ */
+export type GetReadingSeriesRequest = Message<"hivekeep.v1.GetReadingSeriesRequest"> & {
+  /**
+   * @generated from field: string hive_id = 1;
+   */
+  hiveId: string;
+
+  /**
+   * Required: the range's start (inclusive).
+   *
+   * @generated from field: google.protobuf.Timestamp from = 2;
+   */
+  from?: Timestamp | undefined;
+
+  /**
+   * The range's end (exclusive); defaults to now. At most 3660 days after from.
+   *
+   * @generated from field: google.protobuf.Timestamp to = 3;
+   */
+  to?: Timestamp | undefined;
+
+  /**
+   * Days per bucket, 1 to 366; 0 means 1 (one UTC day).
+   *
+   * @generated from field: int32 bucket_days = 4;
+   */
+  bucketDays: number;
+};
+
+/**
+ * Describes the message hivekeep.v1.GetReadingSeriesRequest.
+ * Use `create(GetReadingSeriesRequestSchema)` to create a new message.
+ */
+export const GetReadingSeriesRequestSchema: GenMessage<GetReadingSeriesRequest> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_inspection, 21);
+
+/**
+ * One measurement over the inspections of a bucket that have it set.
+ *
+ * @generated from message hivekeep.v1.MeasurementStats
+ */
+export type MeasurementStats = Message<"hivekeep.v1.MeasurementStats"> & {
+  /**
+   * @generated from field: int32 count = 1;
+   */
+  count: number;
+
+  /**
+   * @generated from field: double min = 2;
+   */
+  min: number;
+
+  /**
+   * @generated from field: double max = 3;
+   */
+  max: number;
+
+  /**
+   * The sum in the order of (date, id), divided by count.
+   *
+   * @generated from field: double mean = 4;
+   */
+  mean: number;
+};
+
+/**
+ * Describes the message hivekeep.v1.MeasurementStats.
+ * Use `create(MeasurementStatsSchema)` to create a new message.
+ */
+export const MeasurementStatsSchema: GenMessage<MeasurementStats> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_inspection, 22);
+
+/**
+ * @generated from message hivekeep.v1.ReadingBucket
+ */
+export type ReadingBucket = Message<"hivekeep.v1.ReadingBucket"> & {
+  /**
+   * The bucket's first instant (a UTC midnight).
+   *
+   * @generated from field: google.protobuf.Timestamp start = 1;
+   */
+  start?: Timestamp | undefined;
+
+  /**
+   * Inspections in the bucket with at least one measurement set.
+   *
+   * @generated from field: int32 count = 2;
+   */
+  count: number;
+
+  /**
+   * Absent when no inspection of the bucket has the measurement set.
+   *
+   * @generated from field: hivekeep.v1.MeasurementStats weight_kg = 10;
+   */
+  weightKg?: MeasurementStats | undefined;
+
+  /**
+   * @generated from field: hivekeep.v1.MeasurementStats temp_hive = 11;
+   */
+  tempHive?: MeasurementStats | undefined;
+
+  /**
+   * @generated from field: hivekeep.v1.MeasurementStats temp_outside = 12;
+   */
+  tempOutside?: MeasurementStats | undefined;
+
+  /**
+   * @generated from field: hivekeep.v1.MeasurementStats humidity_hive = 13;
+   */
+  humidityHive?: MeasurementStats | undefined;
+
+  /**
+   * @generated from field: hivekeep.v1.MeasurementStats humidity_outside = 14;
+   */
+  humidityOutside?: MeasurementStats | undefined;
+};
+
+/**
+ * Describes the message hivekeep.v1.ReadingBucket.
+ * Use `create(ReadingBucketSchema)` to create a new message.
+ */
+export const ReadingBucketSchema: GenMessage<ReadingBucket> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_inspection, 23);
+
+/**
+ * @generated from message hivekeep.v1.GetReadingSeriesResponse
+ */
+export type GetReadingSeriesResponse = Message<"hivekeep.v1.GetReadingSeriesResponse"> & {
+  /**
+   * Oldest first.
+   *
+   * @generated from field: repeated hivekeep.v1.ReadingBucket buckets = 1;
+   */
+  buckets: ReadingBucket[];
+
+  /**
+   * The bucket width the answer used (the request's, or 1).
+   *
+   * @generated from field: int32 bucket_days = 2;
+   */
+  bucketDays: number;
+};
+
+/**
+ * Describes the message hivekeep.v1.GetReadingSeriesResponse.
+ * Use `create(GetReadingSeriesResponseSchema)` to create a new message.
+ */
+export const GetReadingSeriesResponseSchema: GenMessage<GetReadingSeriesResponse> = /*@__PURE__*/
+  messageDesc(file_hivekeep_v1_inspection, 24);
+
+/**
  * @generated from enum hivekeep.v1.ReadingStatus
  */
 export enum ReadingStatus {
@@ -818,6 +971,22 @@ export const InspectionService: GenService<{
     methodKind: "unary";
     input: typeof CreateReadingsRequestSchema;
     output: typeof CreateReadingsResponseSchema;
+  },
+  /**
+   * Beside the contract (issue 29): a hive's measurements over a long range as per-bucket
+   * aggregates (count, min, max, mean of each measurement), so a device draws years of
+   * readings without holding them. The rule (client-core core/reading-series.ts): every live
+   * inspection of the hive (readings and visits) dated in [from, to) with at least one of the
+   * five numeric measurements set (a number other than 0); buckets of bucket_days UTC days
+   * aligned to multiples of their width from 1970-01-01; a column's figures over the
+   * inspections of the bucket that have it set. Empty buckets are left out.
+   *
+   * @generated from rpc hivekeep.v1.InspectionService.GetReadingSeries
+   */
+  getReadingSeries: {
+    methodKind: "unary";
+    input: typeof GetReadingSeriesRequestSchema;
+    output: typeof GetReadingSeriesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_hivekeep_v1_inspection, 0);

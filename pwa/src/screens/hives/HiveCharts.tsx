@@ -6,10 +6,16 @@
  * are thinned to the chart's width first (client-core's min/max `downsample`), so the chart keeps
  * every peak and drop and the newest value. Rendered lazily by the hive page, in a card of its
  * own, from the readings the page has read already.
+ *
+ * The 12 months and "All" (up to ten years) draw the days before the device's readings window
+ * from `client.readings.series` (issue 29: the server's day buckets, cached on the device for
+ * offline use) as each day's lowest and highest value (chart-data.ts), and the window's days
+ * from the readings themselves.
  */
-import { downsample } from "@hivekeep/client-core/core";
+import { downsample, maxSeriesDays, type SeriesColumn } from "@hivekeep/client-core/core";
 import type { ReadingColumns } from "@hivekeep/client-core/ops";
 import { useMemo, useState } from "react";
+import { useLiveQuery } from "../../app/client.tsx";
 import { useNow } from "../../app/now.tsx";
 import { type Format, useFormat } from "../../format.ts";
 import { useMessages, type Words } from "../../i18n.ts";
@@ -18,6 +24,7 @@ import { chartMessages } from "../../ui/charts/messages.ts";
 import { measured, measurementSeries, summarize, type TimeSeries } from "../../ui/charts/series.ts";
 import { Choice } from "../../ui/forms.tsx";
 import { Card } from "../../ui/page.tsx";
+import { type ChartData, chartData } from "./chart-data.ts";
 
 type T = Words<typeof chartMessages>;
 
@@ -78,9 +85,10 @@ function summaryOf(
 
 function Measure(props: {
   readonly title: string;
-  readonly readings: ReadingColumns;
+  readonly data: ChartData;
   readonly fields: readonly {
     label: string;
+    key: SeriesColumn;
     of: (r: Reading) => number;
     column: (r: ReadingColumns) => readonly number[];
   }[];
@@ -92,20 +100,26 @@ function Measure(props: {
   const t = useMessages(chartMessages);
   const fmt = useFormat();
   const { data, counts } = useMemo(() => {
+    const { columns, fromBuckets, bucketCounts } = props.data;
     const { indices, counts } = thinned(
-      props.readings,
-      props.fields.map((f) => f.column(props.readings)),
+      columns,
+      props.fields.map((f) => f.column(columns)),
       props.from,
       chartBuckets(),
+      fromBuckets,
     );
-    const rows = rowsAt(props.readings, indices);
+    const rows = rowsAt(columns, indices);
     const data = measurementSeries(
       rows,
       (r) => r.date,
       props.fields.map((f) => f.of),
     );
-    return { data, counts };
-  }, [props.readings, props.fields, props.from]);
+    // A bucket's two points stand for the measurements of its day.
+    return {
+      data,
+      counts: counts.map((n, k) => n + bucketCounts[props.fields[k]?.key ?? "weight_kg"]),
+    };
+  }, [props.data, props.fields, props.from]);
   if (data.x.length === 0) return null;
   const labels = props.fields.map((f) => f.label);
   const series: ChartSeries[] = props.fields.map((f, k) => ({
@@ -149,13 +163,15 @@ function chartBuckets(): number {
 /**
  * The points to draw of some fields between `from` and the end (indices into the columns): the
  * union of each field's min/max thinning (client-core's `downsample`), so each line keeps its
- * extremes and its newest value; and how many values each field has in the period.
+ * extremes and its newest value; and how many values each field has in the period among the
+ * rows from `fromBuckets` on (the ones before stand for day buckets, counted apart).
  */
 function thinned(
   r: ReadingColumns,
   fields: readonly (readonly number[])[],
   from: number | undefined,
   buckets: number,
+  fromBuckets: number,
 ): { indices: number[]; counts: number[] } {
   let start = 0;
   if (from !== undefined) while (start < r.at.length && (r.at[start] as number) < from) start++;
@@ -164,30 +180,57 @@ function thinned(
   const counts = fields.map((values) => {
     const ys = values.slice(start).map((v) => (measured(v) ? v : undefined));
     for (const i of downsample(x, ys, buckets)) keep.add(start + i);
-    return ys.filter((v) => v !== undefined).length;
+    return ys.filter((v, i) => v !== undefined && start + i >= fromBuckets).length;
   });
   return { indices: [...keep].sort((a, b) => a - b), counts };
 }
 
-export default function HiveCharts(props: { readonly readings: ReadingColumns }) {
+/** The days a period asks `client.readings.series` for, ending with today (none for 30 days). */
+const seriesDays: Readonly<Record<Period, number>> = { "30": 0, "365": 365, all: maxSeriesDays };
+
+export default function HiveCharts(props: {
+  readonly hiveId: string;
+  readonly readings: ReadingColumns;
+}) {
   const t = useMessages(chartMessages);
   const fmt = useFormat();
   const now = useNow();
   const [chosen, setChosen] = useState<Period | undefined>(undefined);
-  const { readings } = props;
-  const newest = readings.at.at(-1);
+  const { readings, hiveId } = props;
+  const localNewest = readings.at.at(-1);
 
-  const recent = newest !== undefined && newest >= now.getTime() - 365 * dayMs;
+  const recent = localNewest !== undefined && localNewest >= now.getTime() - 365 * dayMs;
   const period: Period = chosen ?? (recent ? "365" : "all");
   const xRange = periodRange(period, now);
   const from = xRange === undefined ? undefined : xRange[0] * 1000;
+  // The end of today: the same all day, so the series is not asked again for a clock that moved.
+  const today = periodRange("30", now)?.[1] ?? 0;
+  const days = seriesDays[period];
+  const series = useLiveQuery(
+    async (c) =>
+      days === 0
+        ? { buckets: undefined, cutoff: 0 }
+        : c.readings.series(hiveId, today * 1000 - days * dayMs, today * 1000, {
+            beforeWindow: true,
+          }),
+    [hiveId, days, today],
+  );
+  const ready = series.status === "ready" ? series.value : undefined;
+  const data = useMemo(
+    () => chartData(readings, ready?.buckets, ready?.cutoff ?? 0),
+    [readings, ready],
+  );
+  const newest = data.columns.at.at(-1);
   const anyShown = newest !== undefined && (from === undefined || newest >= from);
+  // Nothing held on the device: wait for the series before saying there is nothing.
+  const waiting = newest === undefined && days !== 0 && series.status === "loading";
 
   const fields = useMemo(
     () => ({
       weight: [
         {
           label: t("hiveWeight"),
+          key: "weight_kg" as const,
           of: (r: Reading) => r.weight,
           column: (c: ReadingColumns) => c.weightKg,
         },
@@ -195,11 +238,13 @@ export default function HiveCharts(props: { readonly readings: ReadingColumns })
       temperature: [
         {
           label: t("inside"),
+          key: "temp_hive" as const,
           of: (r: Reading) => r.tempHive,
           column: (c: ReadingColumns) => c.tempHive,
         },
         {
           label: t("outside"),
+          key: "temp_outside" as const,
           of: (r: Reading) => r.tempOutside,
           column: (c: ReadingColumns) => c.tempOutside,
         },
@@ -207,11 +252,13 @@ export default function HiveCharts(props: { readonly readings: ReadingColumns })
       humidity: [
         {
           label: t("inside"),
+          key: "humidity_hive" as const,
           of: (r: Reading) => r.humidityHive,
           column: (c: ReadingColumns) => c.humidityHive,
         },
         {
           label: t("outside"),
+          key: "humidity_outside" as const,
           of: (r: Reading) => r.humidityOutside,
           column: (c: ReadingColumns) => c.humidityOutside,
         },
@@ -222,7 +269,7 @@ export default function HiveCharts(props: { readonly readings: ReadingColumns })
 
   return (
     <Card title={t("measurementsTitle")} className="hive-charts">
-      {newest === undefined ? (
+      {waiting ? null : newest === undefined && localNewest === undefined ? (
         <p className="muted">{t("noMeasurements")}</p>
       ) : (
         <>
@@ -242,7 +289,7 @@ export default function HiveCharts(props: { readonly readings: ReadingColumns })
             <>
               <Measure
                 title={t("weight")}
-                readings={readings}
+                data={data}
                 fields={fields.weight}
                 xRange={xRange}
                 from={from}
@@ -250,7 +297,7 @@ export default function HiveCharts(props: { readonly readings: ReadingColumns })
               />
               <Measure
                 title={t("temperature")}
-                readings={readings}
+                data={data}
                 fields={fields.temperature}
                 xRange={xRange}
                 from={from}
@@ -258,7 +305,7 @@ export default function HiveCharts(props: { readonly readings: ReadingColumns })
               />
               <Measure
                 title={t("humidity")}
-                readings={readings}
+                data={data}
                 fields={fields.humidity}
                 xRange={xRange}
                 from={from}

@@ -139,7 +139,7 @@ function HiveView({ data }: { data: HivePageData }) {
       <TimelineCard data={data} apiaryName={apiaryName} />
       <LatestReadings readings={data.readings} />
       <Suspense fallback={<Loading />}>
-        <HiveCharts readings={data.measurements} />
+        <HiveCharts hiveId={h.id} readings={data.measurements} />
       </Suspense>
 
       {!readOnly && !removed && (

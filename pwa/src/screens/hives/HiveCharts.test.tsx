@@ -1,0 +1,65 @@
+/**
+ * The hive page's long charts (issue 29): the days before the readings window come from the
+ * device's cached reading series (the server's day buckets; here put in the cache as a fetch
+ * would, so no network is asked), the window's days from the readings the device holds. The
+ * chart's text counts every measurement the buckets stand for and keeps their extremes.
+ */
+import { windowCutoff } from "@hivekeep/client-core";
+import { defaultReadingDays, type SeriesBucket } from "@hivekeep/client-core/core";
+import { screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { at, daysAgo, testNow } from "../../testing/clock.ts";
+import { openTestClient, renderAt } from "../../testing/render-screen.tsx";
+import { seed } from "../../testing/seed.ts";
+
+const day = 86_400_000;
+
+describe("the hive page's measurement charts", () => {
+  it("draw a year from the cached day buckets and the window's own readings", async () => {
+    const client = await openTestClient();
+    const home = await seed.apiary(client, { name: "Home meadow" });
+    const hive = await seed.hive(client, { apiaryId: home.id, name: "Scale hive" });
+    // The window's readings, on the device: two of them.
+    await seed.inspection(client, { hiveId: hive.id, date: at(daysAgo(2)), weightKg: 44 });
+    await seed.inspection(client, { hiveId: hive.id, date: at(daysAgo(1)), weightKg: 45 });
+    // Older days as the server answered them (96 readings a day), fetched just now.
+    const cutoff = windowCutoff(testNow.getTime(), defaultReadingDays);
+    const first = cutoff - 200 * day;
+    const buckets: SeriesBucket[] = Array.from({ length: 200 }, (_, k) => ({
+      start: first + k * day,
+      count: 96,
+      columns: {
+        weight_kg: {
+          count: 96,
+          min: k === 120 ? 31.5 : 40,
+          max: k === 150 ? 58.25 : 42,
+          mean: 41,
+        },
+      },
+    }));
+    await client.db.series.bulkPut(buckets.map((b) => ({ ...b, hiveId: hive.id })));
+    await client.db.seriesRanges.put({
+      hiveId: hive.id,
+      from: first - 200 * day,
+      to: cutoff,
+      fetchedAt: testNow.getTime(),
+    });
+
+    await renderAt(`/hives/${hive.id}`, { client });
+    const summary = await screen.findByText(/^Hive weight: 19202 measurements/);
+    expect(summary.textContent).toMatch(
+      /between 31\.5\u00a0kg and 58\.3\u00a0kg; latest 45\u00a0kg/,
+    );
+    expect(await client.db.seriesRanges.get(hive.id)).toMatchObject({
+      fetchedAt: testNow.getTime(),
+    });
+  });
+
+  it("say there is nothing only when neither the device nor the cached series has a measurement", async () => {
+    const client = await openTestClient();
+    const home = await seed.apiary(client, { name: "Home meadow" });
+    const hive = await seed.hive(client, { apiaryId: home.id, name: "Empty hive" });
+    await renderAt(`/hives/${hive.id}`, { client });
+    expect(await screen.findByText(/^No measurements yet/)).toBeTruthy();
+  });
+});

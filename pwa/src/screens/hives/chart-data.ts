@@ -1,0 +1,76 @@
+/**
+ * What a hive's long charts draw (issue 29): the days before the readings window as the day
+ * buckets of `client.readings.series` (the server's, cached on the device), each drawn as two
+ * points, the day's lowest value at 06:00 UTC and its highest at 18:00 UTC, so the line spans
+ * the day's range (the min/max of `downsample`, at a day's resolution: a swarm's drop is never
+ * averaged away); from the window's first day on, the device's own readings themselves.
+ */
+import type { SeriesBucket, SeriesColumn } from "@hivekeep/client-core/core";
+import type { ReadingColumns } from "@hivekeep/client-core/ops";
+
+const hourMs = 3_600_000;
+
+/** A chart column of ReadingColumns and the series column it draws. */
+export const columnOf: Readonly<Record<SeriesColumn, keyof Omit<ReadingColumns, "at">>> = {
+  weight_kg: "weightKg",
+  temp_hive: "tempHive",
+  temp_outside: "tempOutside",
+  humidity_hive: "humidityHive",
+  humidity_outside: "humidityOutside",
+};
+
+const seriesKeys = Object.keys(columnOf) as SeriesColumn[];
+
+export interface ChartData {
+  /** The points to draw, oldest first: the buckets' first (`fromBuckets` rows), then readings. */
+  readonly columns: ReadingColumns;
+  /** How many leading rows stand for buckets (not readings of their own). */
+  readonly fromBuckets: number;
+  /** Per column, how many measurements the buckets stand for. */
+  readonly bucketCounts: Readonly<Record<SeriesColumn, number>>;
+}
+
+const empty = (): { -readonly [K in keyof ReadingColumns]: number[] } => ({
+  at: [],
+  weightKg: [],
+  tempHive: [],
+  tempOutside: [],
+  humidityHive: [],
+  humidityOutside: [],
+});
+
+/**
+ * The buckets before `cutoff` as points, then the readings of `local` from `cutoff` on; without
+ * buckets (none asked for, or not read yet), `local` as it is.
+ */
+export function chartData(
+  local: ReadingColumns,
+  buckets: readonly SeriesBucket[] | undefined,
+  cutoff: number,
+): ChartData {
+  const bucketCounts = Object.fromEntries(seriesKeys.map((k) => [k, 0])) as Record<
+    SeriesColumn,
+    number
+  >;
+  if (buckets === undefined) return { columns: local, fromBuckets: 0, bucketCounts };
+  const out = empty();
+  for (const b of buckets) {
+    if (b.start >= cutoff) break;
+    for (const [offset, pick] of [
+      [6 * hourMs, "min"],
+      [18 * hourMs, "max"],
+    ] as const) {
+      out.at.push(b.start + offset);
+      for (const k of seriesKeys) out[columnOf[k]].push(b.columns[k]?.[pick] ?? 0);
+    }
+    for (const k of seriesKeys) bucketCounts[k] += b.columns[k]?.count ?? 0;
+  }
+  const fromBuckets = out.at.length;
+  for (let i = 0; i < local.at.length; i++) {
+    const at = local.at[i] as number;
+    if (at < cutoff) continue;
+    out.at.push(at);
+    for (const k of seriesKeys) out[columnOf[k]].push(local[columnOf[k]][i] ?? 0);
+  }
+  return { columns: out, fromBuckets, bucketCounts };
+}
