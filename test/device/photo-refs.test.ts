@@ -150,4 +150,27 @@ describe.each(databaseKinds)("photos by reference on a device on %s", (kind) => 
     expect(b.sync.status.quarantined).toEqual([]);
     await expectConverged(t, [a, b]);
   });
+
+  it("two devices that add the same photo offline each list it once, in full, as the server does", async () => {
+    const { c: a, net: netA } = await device();
+    const { c: b, net: netB } = await device();
+    const apiaryId = (await a.apiaries.createApiary({ name: "Twice" })).apiary?.id ?? "";
+    const hiveId = (await a.hives.createHive({ apiaryId, name: "T1" })).hive?.id ?? "";
+    const id = (await a.inspections.createInspection({ hiveId })).inspection?.id ?? "";
+    await settle([a, b]);
+    const p = photo("t", 50);
+    netA.offline = true;
+    netB.offline = true;
+    await a.inspections.addInspectionPhoto({ inspectionId: id, photo: p });
+    await b.inspections.addInspectionPhoto({ inspectionId: id, photo: p });
+    netA.offline = false;
+    netB.offline = false;
+    await settle([a, b]);
+    // Two adds (two tags) of one photo: each device took the other's in full.
+    for (const c of [a, b]) {
+      expect((await photoSet(c, id))?.adds.map((x) => x.value)).toEqual([p, p]);
+      expect((await c.inspections.getInspection({ id })).inspection?.photoKeys).toEqual([p]);
+    }
+    await expectConverged(t, [a, b]);
+  });
 });

@@ -87,9 +87,19 @@ describe("a replica holding photos in full and by reference", () => {
     });
     const only = { ...echo, payload: { note: "x", photo_keys: { add: [photoRef(p, sha256)] } } };
     expect(withoutHeldPhotos(only, held, sha256).payload).toEqual({ note: "x" });
-    // Another change's tag, a row that holds the reference, or no row: the change as it came.
+    // Another change's tag (another device added the same photo): taken in full, so the set
+    // lists the photo once, as the server's does; a photo the row does not hold stays a reference.
     const another = { ...echo, hlc: other };
-    expect(withoutHeldPhotos(another, held, sha256)).toBe(another);
+    expect(withoutHeldPhotos(another, held, sha256).payload).toEqual({
+      photo_keys: { add: [p, photoRef(q, sha256)] },
+    });
+    const unrelated = {
+      ...echo,
+      hlc: other,
+      payload: { photo_keys: { add: [photoRef(q, sha256)] } },
+    };
+    expect(withoutHeldPhotos(unrelated, held, sha256)).toBe(unrelated);
+    // A row that holds the reference, or no row: the change as it came.
     const byRef = { photo_keys: { adds: [{ tag, value: photoRef(p, sha256) }], removed: [] } };
     expect(withoutHeldPhotos(echo, byRef, sha256)).toBe(echo);
     expect(withoutHeldPhotos(echo, undefined, sha256)).toBe(echo);

@@ -97,10 +97,12 @@ export function photoTags(state: OrSetState, photo: string, hash: PhotoHash | un
 }
 
 /**
- * A pulled change without the photos the row already holds in full under the change's own tag:
- * the device's own photo coming back by reference (its echo, or a page pulled again). Joined as
- * it came, the set would hold the photo twice, in full and by reference, under one tag. The same
- * object when nothing is dropped.
+ * A pulled change as the row's photos make it: a photo added by reference that the row already
+ * holds in full is dropped when it is under the change's own tag (the device's own photo coming
+ * back: its echo, or a page pulled again; joined as it came, the set would hold the photo twice
+ * under one tag), and taken in full when under another tag (another device added the same photo:
+ * the set then holds it twice in full, as the server does, and lists it once). The same object
+ * when nothing changes.
  */
 export function withoutHeldPhotos<C extends { entity: EntityName; hlc: string; payload: Values }>(
   change: C,
@@ -111,12 +113,23 @@ export function withoutHeldPhotos<C extends { entity: EntityName; hlc: string; p
   for (const column of photoColumns(change.entity)) {
     const patch = change.payload[column] as OrSetPatch | undefined;
     const set = held?.[column] as OrSetState | undefined;
-    if (!patch?.add?.length || set === undefined) continue;
-    const mine = set.adds.filter((a) => a.tag === change.hlc && !isPhotoRef(a.value));
-    if (mine.length === 0) continue;
-    const refs = new Set(mine.map((a) => photoRef(a.value, hash)));
-    const add = patch.add.filter((value) => !refs.has(value));
-    if (add.length === patch.add.length) continue;
+    if (!patch?.add?.some(isPhotoRef) || set === undefined) continue;
+    const full = set.adds.filter((a) => !isPhotoRef(a.value));
+    if (full.length === 0) continue;
+    const byRef = new Map<string, { value: string; own: boolean }>();
+    for (const a of full) {
+      const ref = photoRef(a.value, hash);
+      const own = a.tag === change.hlc || byRef.get(ref)?.own === true;
+      byRef.set(ref, { value: a.value, own });
+    }
+    let changed = false;
+    const add = patch.add.flatMap((value) => {
+      const known = byRef.get(value);
+      if (known === undefined) return [value];
+      changed = true;
+      return known.own ? [] : [known.value];
+    });
+    if (!changed) continue;
     payload ??= { ...change.payload };
     if (add.length > 0) payload[column] = { ...patch, add };
     else if (patch.remove?.length) payload[column] = { remove: patch.remove };

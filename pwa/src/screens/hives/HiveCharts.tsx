@@ -12,7 +12,7 @@
  * offline use) as each day's lowest and highest value (chart-data.ts), and the window's days
  * from the readings themselves.
  */
-import { downsample, maxSeriesDays, type SeriesColumn } from "@hivekeep/client-core/core";
+import { maxSeriesDays, type SeriesColumn } from "@hivekeep/client-core/core";
 import type { ReadingColumns } from "@hivekeep/client-core/ops";
 import { useMemo, useState } from "react";
 import { useLiveQuery } from "../../app/client.tsx";
@@ -21,22 +21,19 @@ import { type Format, useFormat } from "../../format.ts";
 import { useMessages, type Words } from "../../i18n.ts";
 import { type ChartSeries, lineStyles, TimeChart } from "../../ui/charts/Chart.tsx";
 import { chartMessages } from "../../ui/charts/messages.ts";
-import { measured, measurementSeries, summarize, type TimeSeries } from "../../ui/charts/series.ts";
+import { measurementSeries, summarize, type TimeSeries } from "../../ui/charts/series.ts";
 import { Choice } from "../../ui/forms.tsx";
 import { Card } from "../../ui/page.tsx";
-import { type ChartData, chartData } from "./chart-data.ts";
+import {
+  type ChartData,
+  chartBuckets,
+  chartData,
+  type Reading,
+  rowsAt,
+  thinned,
+} from "./chart-data.ts";
 
 type T = Words<typeof chartMessages>;
-
-/** The measurement fields of one inspection: what the charts draw. */
-interface Reading {
-  readonly date: Date | undefined;
-  readonly weight: number;
-  readonly tempHive: number;
-  readonly tempOutside: number;
-  readonly humidityHive: number;
-  readonly humidityOutside: number;
-}
 
 type Period = "30" | "365" | "all";
 const dayMs = 86_400_000;
@@ -137,52 +134,6 @@ function Measure(props: {
       formatY={props.formatY}
     />
   );
-}
-
-/** The readings (columns) as rows, those of `indices` only. */
-function rowsAt(r: ReadingColumns, indices: readonly number[]): Reading[] {
-  return indices.map((i) => ({
-    date: new Date(r.at[i] as number),
-    weight: r.weightKg[i] ?? 0,
-    tempHive: r.tempHive[i] ?? 0,
-    tempOutside: r.tempOutside[i] ?? 0,
-    humidityHive: r.humidityHive[i] ?? 0,
-    humidityOutside: r.humidityOutside[i] ?? 0,
-  }));
-}
-
-/**
- * Buckets per chart: one per CSS pixel of the widest a chart is drawn on this screen (min/max
- * per bucket then draws every pixel column as all the points would), at least 300.
- */
-function chartBuckets(): number {
-  const width = typeof window === "undefined" ? 1024 : window.innerWidth;
-  return Math.max(300, Math.min(1600, Math.round(width)));
-}
-
-/**
- * The points to draw of some fields between `from` and the end (indices into the columns): the
- * union of each field's min/max thinning (client-core's `downsample`), so each line keeps its
- * extremes and its newest value; and how many values each field has in the period among the
- * rows from `fromBuckets` on (the ones before stand for day buckets, counted apart).
- */
-function thinned(
-  r: ReadingColumns,
-  fields: readonly (readonly number[])[],
-  from: number | undefined,
-  buckets: number,
-  fromBuckets: number,
-): { indices: number[]; counts: number[] } {
-  let start = 0;
-  if (from !== undefined) while (start < r.at.length && (r.at[start] as number) < from) start++;
-  const x = r.at.slice(start).map((ms) => ms / 1000);
-  const keep = new Set<number>();
-  const counts = fields.map((values) => {
-    const ys = values.slice(start).map((v) => (measured(v) ? v : undefined));
-    for (const i of downsample(x, ys, buckets)) keep.add(start + i);
-    return ys.filter((v, i) => v !== undefined && start + i >= fromBuckets).length;
-  });
-  return { indices: [...keep].sort((a, b) => a - b), counts };
 }
 
 /** The days a period asks `client.readings.series` for, ending with today (none for 30 days). */

@@ -5,8 +5,9 @@
  * the day's range (the min/max of `downsample`, at a day's resolution: a swarm's drop is never
  * averaged away); from the window's first day on, the device's own readings themselves.
  */
-import type { SeriesBucket, SeriesColumn } from "@hivekeep/client-core/core";
+import { downsample, type SeriesBucket, type SeriesColumn } from "@hivekeep/client-core/core";
 import type { ReadingColumns } from "@hivekeep/client-core/ops";
+import { measured } from "../../ui/charts/series.ts";
 
 const hourMs = 3_600_000;
 
@@ -73,4 +74,60 @@ export function chartData(
     for (const k of seriesKeys) out[columnOf[k]].push(local[columnOf[k]][i] ?? 0);
   }
   return { columns: out, fromBuckets, bucketCounts };
+}
+
+/** The measurement fields of one inspection: what the charts draw. */
+export interface Reading {
+  readonly date: Date | undefined;
+  readonly weight: number;
+  readonly tempHive: number;
+  readonly tempOutside: number;
+  readonly humidityHive: number;
+  readonly humidityOutside: number;
+}
+
+/** The readings (columns) as rows, those of `indices` only. */
+export function rowsAt(r: ReadingColumns, indices: readonly number[]): Reading[] {
+  return indices.map((i) => ({
+    date: new Date(r.at[i] as number),
+    weight: r.weightKg[i] ?? 0,
+    tempHive: r.tempHive[i] ?? 0,
+    tempOutside: r.tempOutside[i] ?? 0,
+    humidityHive: r.humidityHive[i] ?? 0,
+    humidityOutside: r.humidityOutside[i] ?? 0,
+  }));
+}
+
+/**
+ * Buckets per chart: one per CSS pixel of the widest a chart is drawn on this screen (min/max
+ * per bucket then draws every pixel column as all the points would), at least 300.
+ */
+export function chartBuckets(): number {
+  const width = typeof window === "undefined" ? 1024 : window.innerWidth;
+  return Math.max(300, Math.min(1600, Math.round(width)));
+}
+
+/**
+ * The points to draw of some fields between `from` and the end (indices into the columns): the
+ * union of each field's min/max thinning (client-core's `downsample`), so each line keeps its
+ * extremes and its newest value; and how many values each field has in the period among the
+ * rows from `fromBuckets` on (the ones before stand for day buckets, counted apart).
+ */
+export function thinned(
+  r: ReadingColumns,
+  fields: readonly (readonly number[])[],
+  from: number | undefined,
+  buckets: number,
+  fromBuckets: number,
+): { indices: number[]; counts: number[] } {
+  let start = 0;
+  if (from !== undefined) while (start < r.at.length && (r.at[start] as number) < from) start++;
+  const x = r.at.slice(start).map((ms) => ms / 1000);
+  const keep = new Set<number>();
+  const counts = fields.map((values) => {
+    const ys = values.slice(start).map((v) => (measured(v) ? v : undefined));
+    for (const i of downsample(x, ys, buckets)) keep.add(start + i);
+    return ys.filter((v, i) => v !== undefined && start + i >= fromBuckets).length;
+  });
+  return { indices: [...keep].sort((a, b) => a - b), counts };
 }
