@@ -6,7 +6,7 @@ import { ignoreStamps } from "../testing/ignore-stamps.ts";
 import { replicaStoreSuite, suiteWallMs } from "../testing/replica-store-suite.ts";
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
-import { type DeviceRow, openReplicaDb, storesV1 } from "./replica-db.ts";
+import { type DeviceRow, openReplicaDb, storesV1, storesV2 } from "./replica-db.ts";
 
 const hlc = "000000000002000:00000:test" as Hlc;
 
@@ -89,6 +89,67 @@ describe("Replica schema version 2", () => {
       // A table without an ordered index is left as it was, and reads the same.
       const hives = await store.read((r) => r.list("hive", { orderBy: [{ column: "id" }] }));
       expect(hives.rows.map((r) => r.values.name)).toEqual(["Nord"]);
+    } finally {
+      db.close();
+      await Dexie.delete(name);
+    }
+  });
+});
+
+describe("Replica schema version 6", () => {
+  it("indexes a version 5 replica's events by hive and type: a hive's events of a type read alone", async () => {
+    const name = "upgrade-v5";
+    const event = (id: string, hive: string, type: number): DeviceRow => ({
+      id,
+      scopeId: "apiary-1",
+      values: { hive_id: hive, type, date: "2026-05-01T00:00:00.000Z" },
+      clock: { hive_id: hlc, type: hlc, date: hlc },
+      deleted: false,
+      complete: 1,
+      live: 1,
+    });
+    const v5 = new Dexie(name);
+    v5.version(5).stores({
+      ...storesV2(),
+      notices: "key",
+      photos: "ref, usedAt",
+      series: "[hiveId+start]",
+      seriesRanges: "hiveId",
+    });
+    await v5.open();
+    await v5
+      .table("events")
+      .bulkPut([
+        event("e1", "h1", 3),
+        event("e2", "h1", 1),
+        event("e3", "h2", 3),
+        event("e4", "h1", 3),
+      ]);
+    v5.close();
+
+    const db = openReplicaDb(name);
+    await db.open();
+    try {
+      expect(db.verno).toBe(6);
+      // The index exists and holds the rows already there.
+      const ids = await db
+        .table<DeviceRow, string>("events")
+        .where("[values.hive_id+values.type]")
+        .equals(["h1", 3])
+        .primaryKeys();
+      expect(ids.sort()).toEqual(["e1", "e4"]);
+      // A list filtered on both answers through it, as the table would.
+      const store = dexieStore(db, { clock: ignoreStamps });
+      const page = await store.read((r) =>
+        r.list("event", {
+          where: [
+            { column: "type", eq: 3 },
+            { column: "hive_id", eq: "h1" },
+          ],
+          orderBy: [{ column: "id" }],
+        }),
+      );
+      expect(page.rows.map((r) => r.id)).toEqual(["e1", "e4"]);
     } finally {
       db.close();
       await Dexie.delete(name);

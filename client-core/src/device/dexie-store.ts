@@ -38,6 +38,8 @@ import {
   type OrderedIndex,
   orderedIndexes,
   orderedIndexName,
+  pairIndexes,
+  pairIndexName,
   type ReplicaDb,
   type TableSource,
   tablesOf,
@@ -115,6 +117,24 @@ async function rowsWith(
     return (await Promise.all(ranges)).flat();
   }
   return table.toArray();
+}
+
+/** Two equality filters a pair index answers (replica-db.ts `pairIndexes`), neither a default. */
+function pairFilter(entity: EntityName, where: readonly Filter[]) {
+  const eq = new Map<string, IndexableType>();
+  for (const f of where) {
+    if ("readableBy" in f || f.eq === null || typeof f.eq === "boolean") continue;
+    if (defaultOf(entity, f.column) !== f.eq) eq.set(f.column, f.eq as IndexableType);
+  }
+  for (const pair of pairIndexes[entity]) {
+    const [a, b] = pair;
+    const va = eq.get(a);
+    const vb = eq.get(b);
+    if (va !== undefined && vb !== undefined) {
+      return { index: pairIndexName(pair), key: [va, vb] as IndexableType };
+    }
+  }
+  return undefined;
 }
 
 /** An equality filter an index can answer: an indexed column, a value that is not its default. */
@@ -252,6 +272,11 @@ export function dexieReader(db: TableSource): ReplicaReader {
       }
       const plan = orderedPlan(entity, query);
       if (plan) return orderedList(table, plan, query);
+      const pair = pairFilter(entity, query.where ?? []);
+      if (pair) {
+        const rows = await table.where(pair.index).equals(pair.key).toArray();
+        return runList(entity, rows.filter(isLive).map(toStored), query);
+      }
       const indexed = indexedFilter(entity, query.where ?? []);
       const rows = indexed
         ? await rowsWith(table, entity, indexed.column, [indexed.value])

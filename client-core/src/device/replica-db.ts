@@ -177,14 +177,38 @@ export function storesV2(): Record<string, string> {
   return stores();
 }
 
-/** The Dexie stores of the record and sync tables of the current version. */
-function stores(): Record<string, string> {
+/**
+ * Indexes of two columns, both compared for equality (version 6): a hive's timeline reads its
+ * events of one type without reading the tenant's events of that type, or the hive's readings'.
+ */
+export const pairIndexes: Readonly<Record<EntityName, readonly (readonly [string, string])[]>> = {
+  apiary: [],
+  hive: [],
+  placement: [],
+  inspection: [],
+  queen: [],
+  task: [],
+  treatment: [],
+  harvest: [],
+  event: [["hive_id", "type"]],
+};
+
+export const pairIndexName = ([a, b]: readonly [string, string]): string =>
+  `[values.${a}+values.${b}]`;
+
+/**
+ * The Dexie stores of the record and sync tables of versions 2 to 5, and with the pair indexes
+ * (`pairs`) of version 6. (A version's stores must stay as it was shipped: Dexie creates an index
+ * only where a version declares it first.)
+ */
+function stores(pairs = false): Record<string, string> {
   const stores = { ...syncTables };
   for (const name of entityNames) {
     stores[entities[name].table] = [
       "id",
       ...indexedColumns[name].map((c) => `values.${c}`),
       ...orderedIndexes[name].map(orderedIndexName),
+      ...(pairs ? pairIndexes[name].map(pairIndexName) : []),
     ].join(", ");
   }
   return stores;
@@ -233,6 +257,14 @@ export function openReplicaDb(name: string, options: ReplicaDbOptions = {}): Rep
   // Reading series (issue 29): two new tables, nothing to rewrite.
   db.version(5).stores({
     ...stores(),
+    [noticesTable]: "key",
+    [photosTable]: "ref, usedAt",
+    [seriesTable]: "[hiveId+start]",
+    [seriesRangesTable]: "hiveId",
+  });
+  // A hive's events by type (issue 29): an index added, nothing to rewrite.
+  db.version(6).stores({
+    ...stores(true),
     [noticesTable]: "key",
     [photosTable]: "ref, usedAt",
     [seriesTable]: "[hiveId+start]",
