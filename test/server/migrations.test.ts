@@ -196,16 +196,16 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
         old,
         loadMigrations().filter((m) => m.version < 8),
       );
-      const a = "000001767225600000:00001:dev-a";
-      const b = "000001767225700000:00002:dev-a";
+      const a = "000001767225600000:00001:dev-a" as Hlc;
+      const b = "000001767225700000:00002:dev-a" as Hlc;
       // r1: an old reading (created, then weighed again); v1: an old reading made a visit;
       // e1, e2: their INSPECTION events; h1: a hive.
-      const inspection = (id: string, note: string | null, stamps: Record<string, string>) =>
+      const inspection = (id: string, note: string | null, stamps: Record<string, Hlc>) =>
         old.query(
           `insert into inspections (organization_id, id, hive_id, date, weight_kg, note, scope_id,
              clock, deleted, complete)
            values ('o', $1, 'h1', '2026-01-01T10:00:00Z', 42.5, $2, 'a1', $3::text::jsonb, false, true)`,
-          [id, note, JSON.stringify(packClock(stamps as Record<string, Hlc>))],
+          [id, note, JSON.stringify(packClock(stamps))],
         );
       await inspection("r1", null, { hive_id: a, date: a, weight_kg: b });
       await inspection("v1", "queen seen", { hive_id: a, date: a, weight_kg: a, note: b });
@@ -217,7 +217,7 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
           `insert into events (organization_id, id, type, hive_id, ref_entity, ref_id, date, scope_id,
              clock, deleted, complete)
            values ('o', $1, 1, 'h1', 'inspection', $2, '2026-01-01T10:00:00Z', 'a1', $3::text::jsonb, false, true)`,
-          [id, ref, JSON.stringify(packClock({ type: a, date: a } as Record<string, Hlc>))],
+          [id, ref, JSON.stringify(packClock({ type: a, date: a }))],
         );
       }
       const feed: [number, string, string, string][] = [
