@@ -6,8 +6,8 @@
 import { Dexie } from "dexie";
 import { downsample } from "../../client-core/src/core/downsample.ts";
 import { entities, entityNames } from "../../client-core/src/core/entities.ts";
-import { defaultReadingDays } from "../../client-core/src/core/readings-window.ts";
 import { readingSeries, type SeriesRow } from "../../client-core/src/core/reading-series.ts";
+import { defaultReadingDays } from "../../client-core/src/core/readings-window.ts";
 import { windowCutoff } from "../../client-core/src/device/reading-series-cache.ts";
 import { openReplicaDb } from "../../client-core/src/device/replica-db.ts";
 import { chartData } from "../../pwa/src/screens/hives/chart-data.ts";
