@@ -207,6 +207,19 @@ async function orderedList(
     const all = liveRange(table, plan.index, plan.prefix);
     return plan.desc ? all.reverse() : all;
   };
+  if (offset === 0 && limit > 0) {
+    // From the start: one read of the window; when it ends before the limit it is every match
+    // (the index holds live rows only), so there is nothing to count (a hive page reads all of
+    // a hive's rows this way).
+    const first = await range().limit(limit).toArray();
+    if (first.length < limit) {
+      const rows = first.filter(isLive).map(toStored);
+      return {
+        rows: plan.tiesById ? rows : rows.sort(compareRows(query.orderBy)),
+        total: rows.length,
+      };
+    }
+  }
   const total = await range().count();
   if (limit <= 0 || offset >= total) return { rows: [], total };
   const rowsOf = async (ids: readonly string[]) =>
