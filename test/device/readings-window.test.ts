@@ -174,7 +174,7 @@ describe.each(databaseKinds)("readings window on devices on %s", (kind) => {
           for (const d of devices) await d.close();
         }
       }),
-      { numRuns: 30, ...replay },
+      { numRuns: Number(process.env.HIVEKEEP_PROPERTY_RUNS ?? 30), ...replay },
     );
   }, 240_000);
 

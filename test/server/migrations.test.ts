@@ -249,24 +249,28 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
       }
       await old.query("update organizations set feed_seq = 7 where id = 'o'").catch(() => {});
       expect(await migrate(old)).toContain(8);
-      const stamped = await old.query<{ seq: number; held_until: Date | null; first: boolean }>(
-        "select seq, held_until, first from changes where organization_id = 'o' order by seq",
+      const stamped = await old.query<{
+        seq: number;
+        held_until: Date | null;
+        with_state: boolean;
+      }>(
+        "select seq, held_until, with_state from changes where organization_id = 'o' order by seq",
       );
       const jan1 = Date.parse("2026-01-01T10:00:00Z");
       expect(
         stamped.map((r) => [
           Number(r.seq),
           r.held_until && new Date(r.held_until).getTime(),
-          r.first,
+          r.with_state,
         ]),
       ).toEqual([
-        [1, null, true],
-        [2, jan1, true],
-        [3, jan1, true],
-        [4, null, true],
-        [5, null, true],
-        [6, jan1, false],
-        [7, null, false],
+        [1, null, false],
+        [2, jan1, false],
+        [3, jan1, false],
+        [4, null, false],
+        [5, null, false],
+        [6, jan1, true],
+        [7, null, true],
       ]);
       // A windowed Pull leaves the reading and its event out, and sends the visit's whole state
       // after its later change.

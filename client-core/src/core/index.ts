@@ -280,6 +280,7 @@ export {
   eventInspectionId,
   heldUntilMs,
   maxReadingDays,
+  needsState,
   outOfWindow,
   readingDateMs,
   readingsCutoffMs,

@@ -61,6 +61,15 @@ export function heldUntilMs(
   return Math.max(then, now);
 }
 
+/**
+ * Whether a windowed Pull sends an inspection's whole state after a change of it: the row was a
+ * reading before the change. Only then may a device lack earlier changes: a change is held only
+ * between two readings, so the first one sent after held ones begins from a reading, and so does
+ * the first change after a device let a reading go.
+ */
+export const needsState = (before: RowState | undefined): boolean =>
+  readingDateMs(before?.values) !== undefined;
+
 /** The inspection an event row refers to, if any. */
 export function eventInspectionId(values: Values | undefined): string | undefined {
   if (values?.ref_entity !== "inspection") return undefined;

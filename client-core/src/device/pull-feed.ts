@@ -12,7 +12,7 @@ import type { EntityName } from "../core/entities.ts";
 import type { Hlc } from "../core/hlc.ts";
 import type { PullPage, SyncChange } from "../protocol/wire.ts";
 import type { ReplicaDb } from "./replica-db.ts";
-import { applyPulled, metaKeys } from "./replica-sync.ts";
+import { applyPulled, metaKeys, pulledToEnd, unechoedAtStart } from "./replica-sync.ts";
 
 /** A pulled change: the server validated and normalised it. */
 export const fromWire = (c: SyncChange): Change => ({
@@ -81,6 +81,8 @@ export async function pullFeed(
   onPage?: (progress: PullProgress) => void,
 ): Promise<PullResult> {
   const cursor = await storedCursor(db);
+  const unechoed = await unechoedAtStart(db);
+  let cutoffMs: number | undefined;
   let maxSeen: Hlc | undefined;
   let serverTimeMs: number | undefined;
   let changes = 0;
@@ -89,6 +91,7 @@ export async function pullFeed(
   try {
     for await (const page of pages(cursor, limit)) {
       serverTimeMs = page.serverTimeMs ?? serverTimeMs;
+      cutoffMs = page.readingsCutoffMs ?? cutoffMs;
       const seen = await applyPulled(
         db,
         page.changes.map(fromWire),
@@ -110,5 +113,7 @@ export async function pullFeed(
     await db.meta.put({ key: metaKeys.cursor, value: "" });
     return pullFeed(db, pages, limit, maxPages, onPage);
   }
+  // At the feed's end the echoes of what was confirmed before this pull began are in.
+  if (!more) await pulledToEnd(db, unechoed, cutoffMs);
   return { maxSeen, serverTimeMs, changes, more };
 }

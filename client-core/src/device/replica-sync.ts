@@ -30,7 +30,7 @@ import {
   withWinners,
 } from "./notices.ts";
 import { devicePhotoHash } from "./photo-hash.ts";
-import { evictedBelowKey, evictReadings } from "./readings-eviction.ts";
+import { evictReadings, noteUnechoed, settleUnechoed, unechoedNow } from "./readings-eviction.ts";
 import {
   type DeviceRow,
   entityTable,
@@ -111,6 +111,24 @@ export async function applyPulled(
     }),
   );
   return maxSeen;
+}
+
+/** The inspections confirmed but not yet pulled back, when a pull begins (readings-eviction.ts). */
+export const unechoedAtStart = (db: ReplicaDb): Promise<string[]> =>
+  exclusive(db, () => db.transaction("r", [db.meta], (tx) => unechoedNow(tx)));
+
+/** A pull that began with `ids` unechoed reached the feed's end (readings-eviction.ts). */
+export async function pulledToEnd(
+  db: ReplicaDb,
+  ids: readonly string[],
+  readingsCutoffMs: number | undefined,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await exclusive(db, () =>
+    db.transaction("rw", [...entityTables(db), db.meta], (tx) =>
+      settleUnechoed(tx, ids, readingsCutoffMs),
+    ),
+  );
 }
 
 /**
@@ -214,10 +232,11 @@ export async function acknowledge(db: ReplicaDb, entries: readonly OutboxEntry[]
         await entityTable(tx, entity).put(next);
         if (entity === "inspection") confirmed.push(next);
       }
-      // A reading of this device dated before the window goes once confirmed (a windowed Pull
-      // does not echo it).
-      const cutoff = (await meta.get(evictedBelowKey))?.value;
-      if (typeof cutoff === "number") await evictReadings(tx, cutoff, confirmed);
+      // Kept until a pull brings their echo back (readings-eviction.ts says why).
+      await noteUnechoed(
+        tx,
+        confirmed.map((row) => row.id),
+      );
       await raiseMaxSeen(meta, maxSeen);
     }),
   );

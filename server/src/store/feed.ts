@@ -229,10 +229,10 @@ export async function readWirePage(
   // Thrown once the query is done: a driver must see each row handled.
   let failure: unknown;
   await q.queryRaw(
-    `select seq, change_head, payload${photoRefs || windowed ? ", entity" : ""}${windowed ? ", entity_id, first" : ""}
+    `select seq, change_head, payload${photoRefs || windowed ? ", entity" : ""}${windowed ? ", entity_id, with_state" : ""}
      from changes ${feedWhere(windowed)}`,
     feedParams(organizationId, userId, after, limit, cutoffMs),
-    ([seq, head, payload, entity, entityId, first]) => {
+    ([seq, head, payload, entity, entityId, withState]) => {
       if (n++ >= limit || failure !== undefined) return;
       try {
         // postgres.js hands seq over as its digits, PGlite as a number.
@@ -247,7 +247,7 @@ export async function readWirePage(
         writer.add(n, head, sent);
         last = n;
         if (windowed && isText(entity) && isText(entityId)) {
-          later.note(asString(entity), asString(entityId), isTrue(first));
+          later.note(asString(entity), asString(entityId), isTrue(withState));
         }
       } catch (err) {
         failure = err;
@@ -288,18 +288,15 @@ function withPhotoRefs<P extends string | Uint8Array>(
 }
 
 /**
- * The rows of a windowed page whose earlier changes may have been left out (readings-window.ts):
- * each inspection or event change that is not its row's first. After the page, their whole
- * states, as changes, follow it: the inspections with their events, and the events.
+ * The inspections of a windowed page whose earlier changes a device may not hold
+ * (readings-window.ts: a change stamped `with_state`). After the page, their whole states, as
+ * changes, follow it, with their events'.
  */
 class LaterChanges {
   private readonly inspections = new Set<string>();
-  private readonly events = new Set<string>();
 
-  note(entity: string, entityId: string, first: boolean): void {
-    if (first) return;
-    if (entity === "inspection") this.inspections.add(entityId);
-    else if (entity === "event") this.events.add(entityId);
+  note(entity: string, entityId: string, withState: boolean): void {
+    if (withState && entity === "inspection") this.inspections.add(entityId);
   }
 
   async states(
@@ -308,22 +305,19 @@ class LaterChanges {
     userId: string,
     photoRefs: PhotoHash | undefined,
   ): Promise<FeedRow[]> {
-    if (this.inspections.size === 0 && this.events.size === 0) return [];
+    if (this.inspections.size === 0) return [];
     const scope = readableScopeSql("scope_id", "$3");
     const params = [organizationId, JSON.stringify([...this.inspections]), userScope(userId)];
     const [inspections, events] = await Promise.all([
-      this.inspections.size === 0
-        ? []
-        : q.query<Record<string, unknown>>(
-            `select * from inspections where organization_id = $1
-               and id = any (${idsSql("$2")}) and ${scope}`,
-            params,
-          ),
+      q.query<Record<string, unknown>>(
+        `select * from inspections where organization_id = $1
+           and id = any (${idsSql("$2")}) and ${scope}`,
+        params,
+      ),
       q.query<Record<string, unknown>>(
         `select * from events where organization_id = $1 and ${scope}
-           and ((ref_entity = 'inspection' and ref_id = any (${idsSql("$2")}))
-             or id = any (${idsSql("$4")}))`,
-        [...params, JSON.stringify([...this.events])],
+           and ref_entity = 'inspection' and ref_id = any (${idsSql("$2")})`,
+        params,
       ),
     ]);
     const rows: FeedRow[] = [];
@@ -388,15 +382,15 @@ export async function readFeedPage(
     payload: string;
     hlc: string;
     author_id: string;
-    first?: boolean;
+    with_state?: boolean;
   }>(
-    `select seq, entity, entity_id, scope_id, op, payload, hlc, author_id, first
+    `select seq, entity, entity_id, scope_id, op, payload, hlc, author_id, with_state
      from changes ${feedWhere(cutoffMs !== undefined)}`,
     feedParams(organizationId, userId, after, limit, cutoffMs),
   );
   const later = new LaterChanges();
   const rows = found.slice(0, limit).map((r): FeedRow => {
-    if (cutoffMs !== undefined) later.note(r.entity, r.entity_id, r.first === true);
+    if (cutoffMs !== undefined) later.note(r.entity, r.entity_id, r.with_state === true);
     return {
       seq: Number(r.seq),
       entity: r.entity,

@@ -81,13 +81,14 @@ describe("planWrites", () => {
       ],
     });
     const feed = chunks.flatMap((c) => c.feed);
-    expect(feed.map((e) => [e.change.entityId, e.heldUntil, e.first])).toEqual([
-      ["i1", Date.parse(jan), true],
-      ["e1", Date.parse(jan), true],
-      ["i1", Date.parse(feb), false],
-      ["i1", undefined, false],
-      ["e2", undefined, true],
-      ["h2", undefined, true],
+    // With the inspection's whole state: the changes that begin from a reading.
+    expect(feed.map((e) => [e.change.entityId, e.heldUntil, e.withState])).toEqual([
+      ["i1", Date.parse(jan), false],
+      ["e1", Date.parse(jan), false],
+      ["i1", Date.parse(feb), true],
+      ["i1", undefined, true],
+      ["e2", undefined, false],
+      ["h2", undefined, false],
     ]);
   });
 
@@ -101,7 +102,7 @@ describe("planWrites", () => {
           {
             seq: 42,
             change: create,
-            first: true,
+            withState: false,
             carries: { clock: { name: hlc(10), lat: hlc(10) }, complete: true },
           },
         ],
@@ -133,8 +134,8 @@ describe("planWrites", () => {
     const { chunks } = plan({ changes: [first, second] });
     expect(chunks).toHaveLength(1);
     expect(chunks[0]?.feed).toEqual([
-      { seq: 1, change: first, first: true },
-      { seq: 2, change: second, first: false },
+      { seq: 1, change: first, withState: false },
+      { seq: 2, change: second, withState: false },
     ]);
     expect(chunks[0]?.rows).toEqual([
       {
@@ -162,7 +163,7 @@ describe("planWrites", () => {
     const rewind = apiary("a1", 15, { payload: { address: "New" } });
     const { chunks, summary } = plan({ changes: [change], stored });
     expect(chunks[0]?.feed).toEqual([
-      { seq: 1, change: { ...change, payload: { address: "New" } }, first: false },
+      { seq: 1, change: { ...change, payload: { address: "New" } }, withState: false },
     ]);
     expect(chunks[0]?.rows).toMatchObject([
       { id: "a1", how: "upsert", state: { values: { name: "Stored", address: "New" } } },

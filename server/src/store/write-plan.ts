@@ -35,6 +35,7 @@ import {
   heldUntilMs,
   isComplete,
   mergeChange,
+  needsState,
   type Rejection,
   type RowFacts,
   type RowState,
@@ -79,8 +80,12 @@ export interface FeedEntry {
    * leaves out when before its cutoff; undefined: never left out.
    */
   readonly heldUntil?: number;
-  /** Whether the entry is the first of its row (the row was never seen before it). */
-  readonly first: boolean;
+  /**
+   * A windowed Pull sends its inspection's whole state after it (readings-window.ts): a change
+   * of an inspection that was a reading before it, whose earlier changes a device may have been
+   * spared or let go.
+   */
+  readonly withState: boolean;
 }
 
 /** What a row written by its feed entry has besides the entry's payload and scope. */
@@ -143,7 +148,7 @@ interface Made {
   readonly seq: number;
   readonly change: Change;
   readonly heldUntil: number | undefined;
-  readonly first: boolean;
+  readonly withState: boolean;
 }
 
 /**
@@ -194,7 +199,8 @@ export function* planWrites(input: WriteInput): Generator<WriteChunk, WriteSumma
       if (row !== undefined && fed !== undefined) {
         seq += 1;
         const heldUntil = heldOf(change.entity, current, result.row, targets);
-        const entry = { seq, change: fed, heldUntil, first: unseen };
+        const withState = change.entity === "inspection" && needsState(current);
+        const entry = { seq, change: fed, heldUntil, withState };
         made.push(entry);
         target.state = result.row;
         target.scopeId = row.scopeId;
@@ -240,9 +246,9 @@ function planChunk(upTo: number, made: readonly Made[], finished: readonly Targe
       rows.push({ entity: t.entity, id: t.id, scopeId: t.scopeId, state: t.state, complete, how });
     }
   }
-  const feed = made.map(({ seq, change, heldUntil, first }): FeedEntry => {
+  const feed = made.map(({ seq, change, heldUntil, withState }): FeedEntry => {
     const carries = carried.get(seq);
-    const entry = { seq, change, first, ...(heldUntil === undefined ? {} : { heldUntil }) };
+    const entry = { seq, change, withState, ...(heldUntil === undefined ? {} : { heldUntil }) };
     return carries === undefined ? entry : { ...entry, carries };
   });
   return { upTo, feed, rows };

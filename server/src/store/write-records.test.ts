@@ -54,11 +54,11 @@ describe("write records", () => {
     };
     const head = { entity: "apiary", entity_id: "a1", scope_id: "a1", hlc: a, author_id: "u1" };
     const json = feedRecordsJson([
-      { seq: 7, change, first: true, carries: { clock: { name: a, lat: a }, complete: true } },
+      { seq: 7, change, withState: false, carries: { clock: { name: a, lat: a }, complete: true } },
       {
         seq: 8,
         change: { ...change, op: "delete", payload: {}, hlc: b },
-        first: false,
+        withState: true,
         heldUntil: 0,
       },
     ]);
@@ -69,7 +69,7 @@ describe("write records", () => {
         op: 1,
         payload: { name: "N", lat: 2 },
         change_head: changeHead({ ...head, op: 1 }),
-        first: true,
+        with_state: false,
         row_complete: true,
         row_clock: packClock({ name: a, lat: a }),
       },
@@ -80,7 +80,7 @@ describe("write records", () => {
         op: 2,
         payload: {},
         change_head: changeHead({ ...head, hlc: b, op: 2 }),
-        first: false,
+        with_state: true,
         held_until: "1970-01-01T00:00:00.000Z",
       },
     ]);

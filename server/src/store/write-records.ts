@@ -29,7 +29,7 @@ const rowRecord = (row: RowWrite) => ({
   clock: packClock(row.state.clock),
 });
 
-function feedRecord({ seq, change, carries, heldUntil, first }: FeedEntry) {
+function feedRecord({ seq, change, carries, heldUntil, withState }: FeedEntry) {
   const op = change.op === "delete" ? 2 : 1;
   return {
     seq,
@@ -53,7 +53,7 @@ function feedRecord({ seq, change, carries, heldUntil, first }: FeedEntry) {
     }),
     // The readings window (readings-window.ts); absent: never left out of a windowed Pull.
     held_until: heldUntil === undefined ? undefined : new Date(heldUntil).toISOString(),
-    first,
+    with_state: withState,
     // Only on an entry that also writes its row (undefined members are left out).
     row_complete: carries?.complete,
     row_clock: carries === undefined ? undefined : packClock(carries.clock),

@@ -3,8 +3,8 @@
  * are readings now (client-core `readingDateMs`, TypeScript) and of their INSPECTION events get
  * the reading's date as `held_until`. For history written before the window existed, the row's
  * present state decides for all its changes: a reading dated before a Pull's cutoff is left out
- * whole, and any later change of it is not its row's first, so it travels with the row's whole
- * state (docs/sync-spec.md "Readings window"). Run by migrate.ts after the SQL, in its
+ * whole, and every later change of it carries `with_state` (set by the SQL), so it travels with
+ * the row's whole state (docs/sync-spec.md "Readings window"). Run by migrate.ts after the SQL, in its
  * transaction.
  */
 import { entities, readingDateMs } from "@hivekeep/client-core/core";
