@@ -212,6 +212,10 @@ async function orderedList(
     // (the index holds live rows only), so there is nothing to count (a hive page reads all of
     // a hive's rows this way).
     const first = await range().limit(limit).toArray();
+    if (plan.tiesById && first.length === limit) {
+      // In the index's order already: the window is these rows; only the total needs a count.
+      return { rows: first.filter(isLive).map(toStored), total: await range().count() };
+    }
     if (first.length < limit) {
       const rows = first.filter(isLive).map(toStored);
       return {

@@ -94,8 +94,9 @@ const timelineTypes = Object.values(EventType).filter(
  * Pages of live inspections in `orderBy` (an ordered index's window each) until `visit` answers
  * true or the rows end. Pages start at `firstPage` rows and double up to `historyPageSize`: a
  * read that usually stops early (the last visit) reads little, and one that goes through years
- * of readings takes few pages (each page of the device's index counts the range and skips to
- * its offset, so many small pages would cost the square of the rows).
+ * of readings takes few pages. While they double, each read starts at the first row (on the
+ * device one read of the index's range, no count or skipping to an offset) and `visit` gets the
+ * rows it has not seen; from `historyPageSize` on, pages follow by offset.
  */
 async function eachPage(
   r: ReplicaReader,
@@ -104,10 +105,20 @@ async function eachPage(
   firstPage: number,
   visit: (rows: readonly StoredRow[]) => boolean | undefined,
 ): Promise<void> {
-  let limit = firstPage;
-  for (let offset = 0; ; offset += limit, limit = Math.min(2 * limit, historyPageSize)) {
-    const { rows } = await r.list("inspection", { where, orderBy, offset, limit });
-    if (visit(rows) === true || rows.length < limit) return;
+  let seen = 0;
+  for (let limit = firstPage; limit < historyPageSize; limit *= 2) {
+    const { rows } = await r.list("inspection", { where, orderBy, offset: 0, limit });
+    if (visit(rows.slice(seen)) === true || rows.length < limit) return;
+    seen = rows.length;
+  }
+  for (let offset = seen; ; offset += historyPageSize) {
+    const { rows } = await r.list("inspection", {
+      where,
+      orderBy,
+      offset,
+      limit: historyPageSize,
+    });
+    if (visit(rows) === true || rows.length < historyPageSize) return;
   }
 }
 
