@@ -91,12 +91,15 @@ export async function everyHiveShown(page: Page, account: ScaleAccount): Promise
  * have been drawn since). Resolves to the milliseconds from the tap until then, for each of
  * `runs` runs over `hives` in turn; between runs the page goes to the task list.
  */
-export function chartRuns(
+export async function chartRuns(
   page: Page,
   hives: readonly AccountHive[],
   runs: number,
 ): Promise<number[]> {
-  return page.evaluate(
+  // Under tsx (the bench), esbuild names the function's inner functions with a `__name` helper
+  // the page lacks; a string is not compiled.
+  await page.evaluate("globalThis.__name ??= (f) => f");
+  return await page.evaluate(
     async ({ hives, runs }) => {
       const frame = () => new Promise<number>((r) => requestAnimationFrame(r));
       const until = async (ready: () => boolean) => {

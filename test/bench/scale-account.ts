@@ -96,9 +96,16 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
 
     // A new phone: a fresh profile opens the app.
     const context = await newPhoneContext(browser);
-    await context.addInitScript(() => performance.setResourceTimingBufferSize(1_000_000));
     const page = await context.newPage();
     page.on("pageerror", (err) => console.error("page error:", err));
+    // The sync's bytes as received (the pulls run in a worker, which the page's resource timing
+    // does not see; Playwright sees its requests).
+    const sizes: Promise<number>[] = [];
+    page.on("requestfinished", (request) => {
+      if (request.url().includes("SyncService/")) {
+        sizes.push(request.sizes().then((s) => s.responseBodySize));
+      }
+    });
     const start = performance.now();
     await page.goto(server.url);
     await overviewShown(page, account);
@@ -119,12 +126,7 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
       if (now === replica) break;
       replica = now;
     }
-    const fetched = await page.evaluate(() =>
-      performance
-        .getEntriesByType("resource")
-        .filter((e) => e.name.includes("SyncService/"))
-        .reduce((sum, e) => sum + (e as PerformanceResourceTiming).encodedBodySize, 0),
-    );
+    const fetched = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
 
     // The three-year chart: 3 runs warm up, then the counted ones.
     const scaleHives = account.hives.filter((h) => h.scale);

@@ -213,6 +213,37 @@ export interface ScaleAccount {
   readonly seconds: { readonly season: number; readonly readings: number };
 }
 
+async function allHives(transport: Transport): Promise<Hive[]> {
+  const service = createClient(HiveService, transport);
+  const hives: Hive[] = [];
+  let pageToken = "";
+  do {
+    const page = await service.listHives({ page: { pageSize: 500, pageToken } });
+    hives.push(...page.hives);
+    pageToken = page.page?.nextPageToken ?? "";
+  } while (pageToken !== "");
+  return hives;
+}
+
+/** The sample season's hives that get a scale: the last of each of the first three apiaries. */
+export function scaleHives(hives: readonly Pick<Hive, "id" | "name">[], hivesPerApiary: number) {
+  return ["A", "B", "C"].map((letter) => {
+    const name = `${letter}${hivesPerApiary}`;
+    const hive = hives.find((h) => h.name === name);
+    if (!hive) throw new Error(`the season has no hive ${name}`);
+    return hive.id;
+  });
+}
+
+/** seedScales on the sample season's scale hives (`scaleHives`). */
+export async function seedSeasonScales(
+  transport: Transport,
+  hivesPerApiary: number,
+  options: ScaleOptions,
+): Promise<ScaleSummary> {
+  return seedScales(transport, scaleHives(await allHives(transport), hivesPerApiary), options);
+}
+
 /**
  * Issue 29's account: the sample season (`seedSeason`) with `photos` on every visit, then one
  * scale on the last hive of each of the first three apiaries (A, B, C) with `scaleDays` days of
@@ -248,20 +279,8 @@ export async function seedScaleAccount(
     }
     pageToken = page.page?.nextPageToken ?? "";
   } while (pageToken !== "");
-  const hives: Hive[] = [];
-  const hiveService = createClient(HiveService, transport);
-  do {
-    const page = await hiveService.listHives({ page: { pageSize: 500, pageToken } });
-    hives.push(...page.hives);
-    pageToken = page.page?.nextPageToken ?? "";
-  } while (pageToken !== "");
-
-  const scaleIds = ["A", "B", "C"].map((letter) => {
-    const name = `${letter}${size.hivesPerApiary}`;
-    const hive = hives.find((h) => h.name === name);
-    if (!hive) throw new Error(`the season has no hive ${name}`);
-    return hive.id;
-  });
+  const hives = await allHives(transport);
+  const scaleIds = scaleHives(hives, size.hivesPerApiary);
   const readingsStart = performance.now();
   const scales = await seedScales(transport, scaleIds, { now: now(), days: size.scaleDays });
   const readingsSeconds = (performance.now() - readingsStart) / 1000;
