@@ -93,6 +93,10 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
       photos: (visit) => [photos[2 * visit] ?? "", photos[2 * visit + 1] ?? ""],
     });
     const photoKiB = round((photos[0]?.length ?? 0) / 1024, 0);
+    // A full run takes many minutes: say where it is.
+    console.log(
+      `scale-account on ${ctx.database}: seeded ${account.readings} readings and ${account.season.photos} photos in ${round(account.seconds.season + account.seconds.readings, 0)} s; a new device opens the app`,
+    );
 
     // A new phone: a fresh profile opens the app.
     const context = await newPhoneContext(browser);
@@ -114,6 +118,7 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
     const usableMs = performance.now() - start;
     await firstSyncDone(page);
     const syncedMs = performance.now() - start;
+    console.log(`scale-account on ${ctx.database}: usable after ${round(usableMs / 1000, 1)} s`);
     const scalePages = account.hives.flatMap((h, i) => (h.scale ? [pages[i] ?? 0] : []));
 
     // The replica once the sync and its fetch-ahead of photos are over: the usage stops moving
