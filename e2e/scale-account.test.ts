@@ -46,8 +46,8 @@ browserSuite("PWA: a new device with a 3-scale account", () => {
     const { page, pageErrors } = await app.openPage();
     await page.goto(app.server.url);
     await overviewShown(page, account);
-    await everyHiveShown(page, account);
     await firstSyncDone(page);
+    await everyHiveShown(page, account);
 
     // A scale's hive page (its newest reading's time was checked above): the latest readings
     // hold a weight, and with the period "All" the weight chart is drawn from the hive's oldest

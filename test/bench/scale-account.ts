@@ -7,13 +7,14 @@
  * batches of 5,000, ending at the server's now). Headless Chromium opens the built PWA (pwa/dist, built
  * afresh) from the real server in a fresh phone-sized profile, as a new phone would:
  *
- * - scale-account-usable: seconds from the navigation until the overview shows its data and
- *   then every hive page, opened in turn as a tap does, shows its data (the overview's hive count
- *   and newest visit; each hive's last visit, and on a scale's hive its newest reading). The
- *   pages are opened one after the other, so the figure counts each page's own time too (an upper
- *   bound of when the beekeeper can use any page). Target ≤ 10 s. No baseline: the target is
- *   absolute, and nothing else on this machine does the same work (a raw transfer of the same
- *   bytes would measure only the network).
+ * - scale-account-usable: seconds from the navigation until the overview shows its data, the
+ *   first sync is over (the sync bar says "Synced"), and then every hive page, opened in turn as
+ *   a tap does, shows its data (the overview's hive count and newest visit; each hive's last
+ *   visit, and on a scale's hive its newest reading). The pages are opened one after the other,
+ *   so the figure counts each page's own time too (an upper bound of when the beekeeper can use
+ *   any page). Target ≤ 10 s. No baseline: the target is absolute, and nothing else on this
+ *   machine does the same work (a raw transfer of the same bytes would measure only the
+ *   network).
  * - scale-account-replica: the replica's size once the first sync (and the fetch-ahead of recent
  *   visits' photos) is over: StorageManager.estimate's usage for the origin. Target < 100 MB.
  * - scale-account-chart: a scale's hive page opened from another screen, the period "All" chosen,
@@ -114,10 +115,23 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
     await page.goto(server.url);
     await overviewShown(page, account);
     const overviewMs = performance.now() - start;
+    // The first sync runs on with the overview open (where the app opens); a long one says
+    // how far it has come every 30 s.
+    const progress = setInterval(() => {
+      page
+        .locator(".syncbar__state")
+        .textContent()
+        .then((text) => console.log(`scale-account: ${text}`))
+        .catch(() => {});
+    }, 30_000);
+    try {
+      await firstSyncDone(page);
+    } finally {
+      clearInterval(progress);
+    }
+    const syncedMs = performance.now() - start;
     const pages = await everyHiveShown(page, account);
     const usableMs = performance.now() - start;
-    await firstSyncDone(page);
-    const syncedMs = performance.now() - start;
     console.log(`scale-account on ${ctx.database}: usable after ${round(usableMs / 1000, 1)} s`);
     const scalePages = account.hives.flatMap((h, i) => (h.scale ? [pages[i] ?? 0] : []));
 
@@ -164,7 +178,7 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
         ratio: null,
         target: "≤ 10 s (issue 29: the overview and every hive page show their data)",
         met: usableMs <= 10_000,
-        notes: `a fresh phone profile opens the built PWA; until the overview shows the hive count and newest visit, then each hive page in turn (as a tap) its last visit and, with a scale, its newest reading; ${what}; ${seeded}${quick}`,
+        notes: `a fresh phone profile opens the built PWA; until the overview shows the hive count and newest visit, the first sync is over, and then each hive page in turn (as a tap) shows its last visit and, with a scale, its newest reading; ${what}; ${seeded}${quick}`,
         details: {
           "overview s": round(overviewMs / 1000, 2),
           "hive pages s (sum)": round(pages.reduce((a, b) => a + b, 0) / 1000, 2),
