@@ -7,7 +7,8 @@
  *
  * --quick runs every figure at a smaller size (under three minutes in all: to check that the
  * bench works, not for figures to quote). --only runs the named figures (push, pull and so on;
- * a module runs when one of its figures is named).
+ * a module runs when one of its figures is named; a name also stands for every figure it begins:
+ * `--only scale-account` runs the three scale-account-… figures).
  *
  * A figure is only comparable within one run (the machine's speed varies between runs): read
  * the ratios, never absolute figures across runs.
@@ -34,6 +35,10 @@ const modules: { figures: string[]; load: () => Promise<Module> }[] = [
     load: () => import("./device.ts"),
   },
   { figures: ["photo-sync"], load: () => import("./photos.ts") },
+  {
+    figures: ["scale-account-usable", "scale-account-replica", "scale-account-chart"],
+    load: () => import("./scale-account.ts"),
+  },
   { figures: ["first-load", "first-load-css"], load: () => import("./first-load.ts") },
   { figures: ["memory-idle", "memory-growth"], load: () => import("./memory.ts") },
 ];
@@ -53,7 +58,7 @@ const runs: BenchRun[] = [];
 const failures: string[] = [];
 for (const database of databases) {
   for (const module of modules) {
-    if (only && !module.figures.some((f) => only.includes(f))) continue;
+    if (only && !module.figures.some((f) => only.some((o) => f.startsWith(o)))) continue;
     // Every module gets a database of its own: nothing one leaves behind weighs on the next.
     const scratch = database === "postgres" ? await createScratchDatabase() : undefined;
     const label = `${module.figures.join(", ")} on ${database}`;

@@ -1,7 +1,8 @@
 /**
  * `pnpm seed`: fills the configured database (DATABASE_URL or the embedded one
  * in HIVEKEEP_DATA_DIR) with a season of sample data, through the same RPC
- * handlers the server runs, in process. Options: --weeks N, --hives N, --seed N.
+ * handlers the server runs, in process. Options: --weeks N, --hives N, --seed N, and
+ * --scale-days N: three hive scales (issue 29) with N days of 15-minute readings up to now.
  */
 import { parseArgs } from "node:util";
 import pino from "pino";
@@ -10,6 +11,7 @@ import { openDb } from "../db/open-db.ts";
 import { startFeedNotifier } from "../store/feed-notifier.ts";
 import { ensureLocalTenant } from "../store/tenants.ts";
 import { inProcessTransport } from "./in-process.ts";
+import { seedSeasonScales } from "./scales.ts";
 import { seedSeason } from "./season.ts";
 
 const { values } = parseArgs({
@@ -17,6 +19,7 @@ const { values } = parseArgs({
     weeks: { type: "string", default: "20" },
     hives: { type: "string", default: "8" },
     seed: { type: "string", default: "2026" },
+    "scale-days": { type: "string", default: "0" },
   },
 });
 
@@ -43,8 +46,18 @@ try {
     hivesPerApiary: Number(values.hives),
     seed: Number(values.seed),
   });
+  const scaleDays = Number(values["scale-days"]);
+  const scales =
+    scaleDays > 0
+      ? await seedSeasonScales(transport, Number(values.hives), {
+          now: new Date(),
+          days: scaleDays,
+          seed: Number(values.seed),
+        })
+      : undefined;
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`seeded ${db.kind} in ${seconds}s: ${JSON.stringify(summary)}`);
+  const readings = scales ? { scales: scales.scales, readings: scales.readings } : {};
+  console.log(`seeded ${db.kind} in ${seconds}s: ${JSON.stringify({ ...summary, ...readings })}`);
   await notifier.close();
 } finally {
   await db.close();

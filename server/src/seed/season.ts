@@ -35,6 +35,12 @@ export interface SeedOptions {
    * September or now, whichever is earlier; at most this many weeks.
    */
   readonly weeks?: number;
+  /**
+   * The photos of each visit, added with AddInspectionPhoto after it (`visit` counts the
+   * season's visits from 0); none when absent. Never draws from the season's random sequence, so
+   * the season is the same with or without photos.
+   */
+  readonly photos?: (visit: number) => readonly string[];
 }
 
 export interface SeedSummary {
@@ -42,6 +48,8 @@ export interface SeedSummary {
   hives: number;
   queens: number;
   inspections: number;
+  /** Photos added to the visits (`SeedOptions.photos`). */
+  photos: number;
   treatments: number;
   harvests: number;
   tasks: number;
@@ -50,7 +58,7 @@ export interface SeedSummary {
 const day = 86_400_000;
 
 /** mulberry32: a tiny deterministic PRNG. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -102,6 +110,7 @@ export async function seedSeason(transport: Transport, options: SeedOptions): Pr
     hives: 0,
     queens: 0,
     inspections: 0,
+    photos: 0,
     treatments: 0,
     harvests: 0,
     tasks: 0,
@@ -159,7 +168,7 @@ export async function seedSeason(transport: Transport, options: SeedOptions): Pr
         }
         const summer = Math.sin((Math.PI * w) / weeks);
         weight += (summer * 2.2 - 0.6) * strength + (rand() - 0.5);
-        await inspections.createInspection({
+        const { inspection } = await inspections.createInspection({
           hiveId: hive.id,
           date: at(date),
           note: rand() < 0.15 ? pick(["Strong flight", "Swarm cells removed", "Added frames"]) : "",
@@ -181,6 +190,10 @@ export async function seedSeason(transport: Transport, options: SeedOptions): Pr
           varroa: `${Math.floor(rand() * 6 * (w / weeks) * 2)} mites/day`,
           superAdded: w % 6 === 3,
         });
+        for (const photo of options.photos?.(summary.inspections) ?? []) {
+          await inspections.addInspectionPhoto({ inspectionId: inspection?.id ?? "", photo });
+          summary.photos += 1;
+        }
         summary.inspections += 1;
       }
 
