@@ -10,6 +10,7 @@
  * `HIVEKEEP_PROPERTY_SEED` (and `_PATH`) replay a failing run.
  */
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { Code } from "@connectrpc/connect";
 import type { HivekeepClient } from "@hivekeep/client-core";
 import {
   entities,
@@ -178,12 +179,16 @@ describe.each(databaseKinds)("readings window on devices on %s", (kind) => {
     );
   }, 240_000);
 
-  it("a windowed Pull answers the cutoff; the contract's Pull every change", async () => {
+  it("a windowed Pull answers the cutoff; the contract's Pull every change; a negative window is invalid", async () => {
     const sync = t.client(SyncService);
     const windowed = await sync.pull({ cursor: "", limit: 5000, readingDays: 30 });
     expect(windowed.readingsCutoff).toEqual(timestampFromMs(readingsCutoffMs(nowMs, 30)));
     const plain = await sync.pull({ cursor: "", limit: 5000 });
     expect(plain.readingsCutoff).toBeUndefined();
+    await expect(sync.pull({ cursor: "", readingDays: -1 })).rejects.toMatchObject({
+      code: Code.InvalidArgument,
+      rawMessage: expect.stringContaining("readingDays -1"),
+    });
   });
 });
 
