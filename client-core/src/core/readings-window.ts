@@ -12,9 +12,10 @@
  *   reading into the window, is never held.
  * - An INSPECTION event (any event whose `ref_entity` is "inspection") is held like its
  *   inspection as the batch left it.
- * - A row whose earlier changes may have been held (any inspection change not its row's first)
- *   travels with its whole state (`stateChanges`), so a device that never had the row, or let
- *   it go, holds it as the server does.
+ * - A change of an inspection that began from a reading (`needsState`: only such a change can
+ *   follow held ones, or a row a device let go) travels with the row's whole state
+ *   (`stateChanges`), so a device that never had the row, or let it go, holds it as the server
+ *   does.
  */
 import type { Change } from "./change.ts";
 import { type EntityName, entities } from "./entities.ts";
@@ -22,8 +23,7 @@ import type { Hlc } from "./hlc.ts";
 import { isReadingRow } from "./inspection-kind.ts";
 import { deletedKey, type RowState, type Values } from "./merge.ts";
 import type { OrSetState } from "./or-set.ts";
-
-const dayMs = 86_400_000;
+import { bucketStart, seriesDayMs } from "./reading-series.ts";
 
 /** How many days of readings a device keeps unless told otherwise. */
 export const defaultReadingDays = 30;
@@ -33,8 +33,9 @@ export const maxReadingDays = 11_000;
 
 /** The window's cutoff (ms): the start of the UTC day `days` days before the day of `nowMs`. */
 export function readingsCutoffMs(nowMs: number, days: number): number {
-  const today = Math.floor(nowMs / dayMs) * dayMs;
-  return today - Math.min(Math.max(Math.trunc(days), 0), maxReadingDays) * dayMs;
+  // A day bucket's start (reading-series.ts): the series' days and the window's share bounds.
+  const today = bucketStart(nowMs, 1);
+  return today - Math.min(Math.max(Math.trunc(days), 0), maxReadingDays) * seriesDayMs;
 }
 
 /** The date (ms) of an inspection row that is a reading; undefined for a visit or no date. */

@@ -179,8 +179,8 @@ export interface FeedReadOptions {
   readonly photoRefs?: PhotoHash | undefined;
   /**
    * The readings window's cutoff (ms, readings-window.ts): rows held until before it are left
-   * out, and a later change of an inspection or event comes with its row's whole state (and an
-   * inspection's with its events'). Undefined: every row (the contract's Pull).
+   * out, and a change stamped `with_state` comes with its inspection's whole state and its
+   * events'. Undefined: every row (the contract's Pull).
    */
   readonly cutoffMs?: number | undefined;
 }
@@ -223,7 +223,7 @@ export async function readWirePage(
   const { photoRefs, cutoffMs } = options;
   const windowed = cutoffMs !== undefined;
   const writer = new WirePageWriter();
-  const later = new LaterChanges();
+  const whole = new WholeStates();
   let n = 0;
   let last = 0;
   // Thrown once the query is done: a driver must see each row handled.
@@ -247,7 +247,7 @@ export async function readWirePage(
         writer.add(n, head, sent);
         last = n;
         if (windowed && isText(entity) && isText(entityId)) {
-          later.note(asString(entity), asString(entityId), isTrue(withState));
+          whole.note(asString(entity), asString(entityId), isTrue(withState));
         }
       } catch (err) {
         failure = err;
@@ -255,7 +255,7 @@ export async function readWirePage(
     },
   );
   if (failure !== undefined) throw failure;
-  for (const change of await later.states(q, organizationId, userId, photoRefs)) {
+  for (const change of await whole.states(q, organizationId, userId, photoRefs)) {
     writer.add(last, changeHead(headColumns(change)), change.payloadJson);
   }
   return { ...writer.finish(), hasMore: n > limit };
@@ -292,7 +292,7 @@ function withPhotoRefs<P extends string | Uint8Array>(
  * (readings-window.ts: a change stamped `with_state`). After the page, their whole states, as
  * changes, follow it, with their events'.
  */
-class LaterChanges {
+class WholeStates {
   private readonly inspections = new Set<string>();
 
   note(entity: string, entityId: string, withState: boolean): void {
@@ -388,9 +388,9 @@ export async function readFeedPage(
      from changes ${feedWhere(cutoffMs !== undefined)}`,
     feedParams(organizationId, userId, after, limit, cutoffMs),
   );
-  const later = new LaterChanges();
+  const whole = new WholeStates();
   const rows = found.slice(0, limit).map((r): FeedRow => {
-    if (cutoffMs !== undefined) later.note(r.entity, r.entity_id, r.with_state === true);
+    if (cutoffMs !== undefined) whole.note(r.entity, r.entity_id, r.with_state === true);
     return {
       seq: Number(r.seq),
       entity: r.entity,
@@ -403,7 +403,7 @@ export async function readFeedPage(
     };
   });
   const lastSeq = rows.at(-1)?.seq;
-  const states = await later.states(q, organizationId, userId, photoRefs);
+  const states = await whole.states(q, organizationId, userId, photoRefs);
   return {
     rows: [...rows, ...states.map((row) => ({ ...row, seq: lastSeq ?? 0 }))],
     lastSeq,
