@@ -54,7 +54,7 @@ import { entityTables, openReplicaDb, type ReplicaDb } from "./replica-db.ts";
 import { metaKeys } from "./replica-sync.ts";
 import { storageErrorInterceptor } from "./storage-error.ts";
 import { SyncEngine, type SyncStatus, type SyncTransport, type Timers } from "./sync-engine.ts";
-import { watch } from "./watch.ts";
+import { type WatchPace, watch } from "./watch.ts";
 import { createWorkerPull } from "./worker-pull.ts";
 
 export interface HivekeepClientOptions {
@@ -424,6 +424,13 @@ export async function createHivekeepClient(
   });
   await engine.refresh(true);
 
+  // While a pull merges page after page, a screen re-reads the replica at most every 2 s, and
+  // never more than half of the time (watch.ts): the pull's writes are not starved.
+  const pullPace: WatchPace = {
+    gapMs: () => (engine.status.pulling === undefined ? 0 : 2000),
+    subscribe: (listener) => engine.subscribe(() => listener()),
+  };
+
   const client: HivekeepClient = {
     ...recordClients((service) => createClient(service, local)),
     transport: local,
@@ -432,7 +439,7 @@ export async function createHivekeepClient(
     dbName,
     db,
     now: session.now,
-    live: (query) => watch(dbName, () => query(client), { tables: recordTables }),
+    live: (query) => watch(dbName, () => query(client), { tables: recordTables, pace: pullPace }),
     sync: {
       start: () => engine.start(),
       stop: () => engine.stop(),

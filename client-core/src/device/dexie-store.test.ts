@@ -6,7 +6,7 @@ import { ignoreStamps } from "../testing/ignore-stamps.ts";
 import { replicaStoreSuite, suiteWallMs } from "../testing/replica-store-suite.ts";
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
-import { type DeviceRow, openReplicaDb, storesV1, storesV2 } from "./replica-db.ts";
+import { type DeviceRow, openReplicaDb, storesV1, storesV2, storesV6 } from "./replica-db.ts";
 
 const hlc = "000000000002000:00000:test" as Hlc;
 
@@ -130,7 +130,7 @@ describe("Replica schema version 6", () => {
     const db = openReplicaDb(name);
     await db.open();
     try {
-      expect(db.verno).toBe(6);
+      expect(db.verno).toBeGreaterThanOrEqual(6);
       // The index exists and holds the rows already there.
       const ids = await db
         .table<DeviceRow, string>("events")
@@ -150,6 +150,66 @@ describe("Replica schema version 6", () => {
         }),
       );
       expect(page.rows.map((r) => r.id)).toEqual(["e1", "e4"]);
+    } finally {
+      db.close();
+      await Dexie.delete(name);
+    }
+  });
+});
+
+describe("Replica schema version 7", () => {
+  it("marks a version 6 replica's live visits: the visits' indexes hold them, not readings or deleted visits", async () => {
+    const name = "upgrade-v6";
+    const inspection = (id: string, values: Record<string, unknown>, live: 0 | 1): DeviceRow => ({
+      id,
+      scopeId: "apiary-1",
+      values: { hive_id: "h1", ...values },
+      clock: Object.fromEntries(Object.keys({ hive_id: 1, ...values }).map((c) => [c, hlc])),
+      deleted: live === 0,
+      complete: 1,
+      live,
+    });
+    const v6 = new Dexie(name);
+    v6.version(6).stores({
+      ...storesV6(),
+      notices: "key",
+      photos: "ref, usedAt",
+      series: "[hiveId+start]",
+      seriesRanges: "hiveId",
+    });
+    await v6.open();
+    await v6
+      .table("inspections")
+      .bulkPut([
+        inspection("v1", { date: "2026-05-01T00:00:00.000Z", note: "first" }, 1),
+        inspection("r1", { date: "2026-05-02T00:00:00.000Z", weight_kg: 40 }, 1),
+        inspection("v2", { date: "2026-05-03T00:00:00.000Z", queen_seen: true }, 0),
+        inspection("v3", { date: "2026-05-04T00:00:00.000Z" }, 1),
+      ]);
+    v6.close();
+
+    const db = openReplicaDb(name);
+    await db.open();
+    try {
+      expect(db.verno).toBe(7);
+      const marked = await db
+        .table<DeviceRow, string>("inspections")
+        .where("[visit+values.hive_id+values.date]")
+        .between([1, "h1", Dexie.minKey], [1, "h1", Dexie.maxKey])
+        .primaryKeys();
+      expect(marked).toEqual(["v1", "v3"]);
+      const store = dexieStore(db, { clock: ignoreStamps });
+      const page = await store.read((r) =>
+        r.list("inspection", {
+          orderBy: [
+            { column: "date", desc: true },
+            { column: "id", desc: true },
+          ],
+          limit: 5,
+          visitsOnly: true,
+        }),
+      );
+      expect(page.rows.map((r) => r.id)).toEqual(["v3", "v1"]);
     } finally {
       db.close();
       await Dexie.delete(name);

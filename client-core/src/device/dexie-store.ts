@@ -15,6 +15,7 @@ import {
   compareRows,
   defaultOf,
   type Filter,
+  isVisitRow,
   type ListQuery,
   matches,
   type OrderTerm,
@@ -43,6 +44,8 @@ import {
   type ReplicaDb,
   type TableSource,
   tablesOf,
+  visitIndexes,
+  visitMark,
 } from "./replica-db.ts";
 
 /** The merge state of a stored row (without base and the index helpers). */
@@ -61,6 +64,8 @@ export function deviceRow(
   base: ScopedRowState | null | undefined,
 ): DeviceRow {
   const complete = isComplete(state, entities[entity]);
+  const live = complete && !state.deleted;
+  const visit = visitMark(entity, live, state.values);
   const row: DeviceRow = {
     id,
     scopeId: state.scopeId,
@@ -68,7 +73,8 @@ export function deviceRow(
     clock: state.clock,
     deleted: state.deleted,
     complete: complete ? 1 : 0,
-    live: complete && !state.deleted ? 1 : 0,
+    live: live ? 1 : 0,
+    ...(visit === undefined ? {} : { visit }),
   };
   return base === undefined ? row : { ...row, base };
 }
@@ -170,7 +176,7 @@ function orderedPlan(entity: EntityName, query: ListQuery) {
     }
   }
   const filter = f === undefined || "readableBy" in f ? undefined : f;
-  const index = orderedIndexes[entity].find(
+  const index = (query.visitsOnly ? visitIndexes : orderedIndexes)[entity].find(
     (i) => i.order === first.column && i.filter === filter?.column,
   );
   if (index === undefined) return undefined;
@@ -275,6 +281,7 @@ export function dexieReader(db: TableSource): ReplicaReader {
         const wanted = (r: DeviceRow) =>
           r.complete === 1 &&
           (query.evenDeleted || !r.deleted) &&
+          (!query.visitsOnly || isVisitRow(entity, r.values)) &&
           (query.where ?? []).every((f) => matches(entity, toStored(r), f));
         let rows = table.where(":id").above(query.afterId).filter(wanted);
         if (query.limit !== undefined) rows = rows.limit((query.offset ?? 0) + query.limit);

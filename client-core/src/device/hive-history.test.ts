@@ -122,16 +122,47 @@ describe.each(stores)("hive history on the %s store", (_, open) => {
   it("finds each hive's last visit past the readings after it, and none for a scale-only hive", async () => {
     const store = await open();
     await seed(store);
-    const last = await store.read((r) => lastVisits(r, ["h1", "h2", "h3"], 4));
+    const last = await store.read((r) => lastVisits(r, ["h1", "h2", "h3"]));
     expect([...last]).toEqual([["h1", iso(t0 + 31 * 15 * min)]]);
+  });
+
+  it("follows a reading that becomes a visit, a visit that becomes a reading, and a deleted visit", async () => {
+    const store = await open();
+    await seed(store);
+    // r40 (the newest reading) gets a note: now h1's last visit; v2 loses its visit column and
+    // is a reading; the scale-only hive h2 gets a visit, which is then deleted.
+    await store.write((w) =>
+      w.apply([
+        change("inspection", "r40", { note: "looked in" }),
+        change("inspection", "v2", { queen_seen: null, weight_kg: 43 }),
+        change("inspection", "s3", { note: "once" }),
+      ]),
+    );
+    const read = () =>
+      store.read(async (r) => ({
+        last: [...(await lastVisits(r, ["h1", "h2"]))],
+        recent: (await recentVisits(r, 10, "org")).map((v) => v.id),
+      }));
+    expect(await read()).toEqual({
+      last: [
+        ["h1", iso(t0 + 40 * 15 * min)],
+        ["h2", iso(t0 + 3 * min)],
+      ],
+      recent: ["r40", "s3", "v1"],
+    });
+    await store.write((w) => w.apply([{ ...change("inspection", "s3", {}), op: "delete" }]));
+    expect(await read()).toEqual({
+      last: [["h1", iso(t0 + 40 * 15 * min)]],
+      recent: ["r40", "v1"],
+    });
   });
 
   it("lists the newest visits of the tenant, not the readings", async () => {
     const store = await open();
     await seed(store);
-    const visits = await store.read((r) => recentVisits(r, 10, "org", 3));
+    const visits = await store.read((r) => recentVisits(r, 10, "org"));
     expect(visits.map((v) => v.id)).toEqual(["v2", "v1"]);
-    const one = await store.read((r) => recentVisits(r, 1, "org", 3));
+    const one = await store.read((r) => recentVisits(r, 1, "org"));
     expect(one.map((v) => v.id)).toEqual(["v2"]);
   });
 

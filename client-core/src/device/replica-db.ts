@@ -32,6 +32,7 @@ import type { Change } from "../core/change.ts";
 import { type EntityName, entities, entityNames } from "../core/entities.ts";
 import type { ScopedRowState } from "../core/merge-change.ts";
 import type { SeriesBucket } from "../core/reading-series.ts";
+import { isVisitRow } from "../ops/query.ts";
 import { noticesTable, type SyncNotice } from "./notices.ts";
 
 export const photosTable = "photos";
@@ -72,6 +73,13 @@ export interface DeviceRow extends ScopedRowState {
    * 2 in tables without an ordered index, until they are next written; nothing reads it there.
    */
   readonly live?: 0 | 1;
+  /**
+   * 1 on a live inspection that is a visit, not a reading (core/inspection-kind.ts); absent on
+   * every other row (version 7). First in the visits' indexes (`visitIndexes`), which therefore
+   * hold live visits only: the overview's recent visits and each hive's last visit are read
+   * without reading the readings after them.
+   */
+  readonly visit?: 1;
   /**
    * The confirmed row while changes of the device to it are pending: null when the server has
    * confirmed nothing of it yet; absent when nothing is pending.
@@ -126,6 +134,8 @@ export const indexedColumns: Readonly<Record<EntityName, readonly string[]>> = {
 export interface OrderedIndex {
   readonly filter?: string;
   readonly order: string;
+  /** Keyed by `visit` instead of `live`: live visits only (version 7, `visitIndexes`). */
+  readonly visits?: true;
 }
 
 export const orderedIndexes: Readonly<Record<EntityName, readonly OrderedIndex[]>> = {
@@ -141,8 +151,31 @@ export const orderedIndexes: Readonly<Record<EntityName, readonly OrderedIndex[]
   event: [],
 };
 
-export const orderedIndexName = ({ filter, order }: OrderedIndex): string =>
-  filter === undefined ? `[live+values.${order}]` : `[live+values.${filter}+values.${order}]`;
+export const orderedIndexName = ({ filter, order, visits }: OrderedIndex): string => {
+  const first = visits ? "visit" : "live";
+  return filter === undefined
+    ? `[${first}+values.${order}]`
+    : `[${first}+values.${filter}+values.${order}]`;
+};
+
+/**
+ * The ordered indexes of live visits (version 7; `DeviceRow.visit`), for lists asked with
+ * `visitsOnly`: the tenant's by date, a hive's by date.
+ */
+export const visitIndexes: Readonly<Record<EntityName, readonly OrderedIndex[]>> = {
+  apiary: [],
+  hive: [],
+  placement: [],
+  inspection: [
+    { order: "date", visits: true },
+    { filter: "hive_id", order: "date", visits: true },
+  ],
+  queen: [],
+  task: [],
+  treatment: [],
+  harvest: [],
+  event: [],
+};
 
 /** Version 1's indexes, as shipped (versions are never edited). */
 const indexesV1: Readonly<Record<EntityName, readonly string[]>> = {
@@ -177,6 +210,11 @@ export function storesV2(): Record<string, string> {
   return stores();
 }
 
+/** The record and sync tables' stores of version 6 (exported for the upgrade test). */
+export function storesV6(): Record<string, string> {
+  return stores(true);
+}
+
 /**
  * Indexes of two columns, both compared for equality (version 6): a hive's timeline reads its
  * events of one type without reading the tenant's events of that type, or the hive's readings'.
@@ -197,11 +235,11 @@ export const pairIndexName = ([a, b]: readonly [string, string]): string =>
   `[values.${a}+values.${b}]`;
 
 /**
- * The Dexie stores of the record and sync tables of versions 2 to 5, and with the pair indexes
- * (`pairs`) of version 6. (A version's stores must stay as it was shipped: Dexie creates an index
+ * The Dexie stores of the record and sync tables of versions 2 to 5, with the pair indexes
+ * (`pairs`) of version 6, and with the visits' indexes (`visits`) of version 7. (A version's stores must stay as it was shipped: Dexie creates an index
  * only where a version declares it first.)
  */
-function stores(pairs = false): Record<string, string> {
+function stores(pairs = false, visits = false): Record<string, string> {
   const stores = { ...syncTables };
   for (const name of entityNames) {
     stores[entities[name].table] = [
@@ -209,6 +247,7 @@ function stores(pairs = false): Record<string, string> {
       ...indexedColumns[name].map((c) => `values.${c}`),
       ...orderedIndexes[name].map(orderedIndexName),
       ...(pairs ? pairIndexes[name].map(pairIndexName) : []),
+      ...(visits ? visitIndexes[name].map(orderedIndexName) : []),
     ].join(", ");
   }
   return stores;
@@ -270,8 +309,33 @@ export function openReplicaDb(name: string, options: ReplicaDbOptions = {}): Rep
     [seriesTable]: "[hiveId+start]",
     [seriesRangesTable]: "hiveId",
   });
+  // The visits' indexes (issue 29): each live inspection that is a visit gets `visit` (then
+  // IndexedDB fills the indexes); readings and other rows are left as they are.
+  db.version(7)
+    .stores({
+      ...stores(true, true),
+      [noticesTable]: "key",
+      [photosTable]: "ref, usedAt",
+      [seriesTable]: "[hiveId+start]",
+      [seriesRangesTable]: "hiveId",
+    })
+    .upgrade(async (tx) => {
+      await tx
+        .table<DeviceRow, string>(entities.inspection.table)
+        .filter((row) => visitMark("inspection", row.live === 1, row.values) !== undefined)
+        .modify((row: { visit?: 1 }) => {
+          row.visit = 1;
+        });
+    });
   return db;
 }
+
+/** `DeviceRow.visit` of a row of `entity` (live or not) with these values. */
+export const visitMark = (
+  entity: EntityName,
+  live: boolean,
+  values: Readonly<Record<string, unknown>>,
+): 1 | undefined => (live && isVisitRow(entity, values) ? 1 : undefined);
 
 /** The database (outside transactions) or a transaction (its tables are bound to it). */
 export type TableSource = Pick<Transaction, "table">;

@@ -1,7 +1,7 @@
 import "fake-indexeddb/auto";
 import { Dexie } from "dexie";
-import { afterEach, describe, expect, it } from "vitest";
-import { watch } from "./watch.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type WatchPace, watch } from "./watch.ts";
 
 let db: Dexie & {
   notes: Dexie.Table<{ id: number; text: string }, number>;
@@ -83,5 +83,115 @@ describe("watch", () => {
     await d.notes.put({ id: 1, text: "a" });
     await d.notes.count();
     expect(seen).toEqual([0]);
+  });
+});
+
+describe("watch with a pace", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A change of the watched replica, as Dexie announces it (no IndexedDB needed). */
+  const mutated = () => Dexie.on.storagemutated.fire({ "idb://paced/notes/": true } as never);
+
+  /** A pace of `gap` ms that the test ends by setting `gap` to 0. */
+  function testPace(initial: number) {
+    let gap = initial;
+    const listeners = new Set<() => void>();
+    const pace: WatchPace = {
+      gapMs: () => gap,
+      subscribe: (l) => {
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+    };
+    return {
+      pace,
+      set(ms: number) {
+        gap = ms;
+        for (const l of listeners) l();
+      },
+    };
+  }
+
+  it("runs again no sooner than the gap after the last run, once for many changes, and at once when the pace ends", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const { pace, set } = testPace(2000);
+    let runs = 0;
+    const sub = watch("paced", async () => ++runs, { pace }).subscribe({});
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runs).toBe(1);
+    // Changes during the gap: one run, when the gap has passed since the first ended.
+    mutated();
+    await vi.advanceTimersByTimeAsync(1000);
+    mutated();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(runs).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toBe(2);
+    // Another change waits its gap; the pace ends meanwhile: the run starts at once.
+    mutated();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(runs).toBe(2);
+    set(0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runs).toBe(3);
+    // Without a pace a change runs the query at once.
+    mutated();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runs).toBe(4);
+    sub.unsubscribe();
+  });
+
+  it("waits at least as long as the last run took, so a slow query reads at most half of the time", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const { pace } = testPace(100);
+    let runs = 0;
+    const sub = watch(
+      "paced",
+      async () => {
+        runs++;
+        // Each run takes 3 s.
+        await new Promise((r) => setTimeout(r, 3000));
+        return runs;
+      },
+      { pace },
+    ).subscribe({});
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(runs).toBe(1);
+    mutated();
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(runs).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toBe(2);
+    sub.unsubscribe();
+  });
+
+  it("a change during a run causes one paced run after it; unsubscribing cancels a waiting run", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const { pace } = testPace(1000);
+    let runs = 0;
+    let release: (() => void) | undefined;
+    const sub = watch(
+      "paced",
+      async () => {
+        runs++;
+        if (runs === 1) await new Promise<void>((r) => (release = r));
+        return runs;
+      },
+      { pace },
+    ).subscribe({});
+    await vi.advanceTimersByTimeAsync(0);
+    mutated();
+    mutated();
+    release?.();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(runs).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toBe(2);
+    mutated();
+    sub.unsubscribe();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(runs).toBe(2);
   });
 });

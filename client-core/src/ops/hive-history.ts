@@ -210,51 +210,49 @@ export async function hiveHistory(
 }
 
 /**
- * Each hive's last visit (RFC 3339), read newest first through the `[hive, date]` index until
- * the first visit: a hive never visited is absent. Costs the readings since the last visit.
+ * Each hive's last visit (RFC 3339), the newest of its visits (`visitsOnly`: on the device, one
+ * row of its visits' index, whatever readings came after): a hive never visited is absent.
  */
 export async function lastVisits(
   r: ReplicaReader,
   hiveIds: readonly string[],
-  firstPage = 16,
 ): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
+  const unique = [...new Set(hiveIds)];
   // The hives side by side (one read's requests in flight together), answered in their order.
-  await Promise.all(
-    [...new Set(hiveIds)].map((hiveId) =>
-      eachPage(r, [{ column: "hive_id", eq: hiveId }], newestFirst, firstPage, (rows) => {
-        const visit = rows.find((row) => !isReadingRow(row.values));
-        if (visit === undefined) return false;
-        found.set(hiveId, String(visit.values.date));
-        return true;
-      }),
+  const newest = await Promise.all(
+    unique.map(
+      async (hiveId) =>
+        (
+          await r.list("inspection", {
+            where: [{ column: "hive_id", eq: hiveId }],
+            orderBy: newestFirst,
+            limit: 1,
+            visitsOnly: true,
+          })
+        ).rows[0],
     ),
   );
   const out = new Map<string, string>();
-  for (const id of new Set(hiveIds)) {
-    const at = found.get(id);
-    if (at !== undefined) out.set(id, at);
-  }
+  unique.forEach((id, k) => {
+    const row = newest[k];
+    if (row !== undefined) out.set(id, String(row.values.date));
+  });
   return out;
 }
 
-/** The newest `count` visits of the tenant, newest first (through the `date` index). */
+/** The newest `count` visits of the tenant, newest first (`visitsOnly`). */
 export async function recentVisits(
   r: ReplicaReader,
   count: number,
   organizationId: string,
-  firstPage = 16,
 ): Promise<Inspection[]> {
-  const found: StoredRow[] = [];
   if (count <= 0) return [];
-  await eachPage(r, [], newestFirst, firstPage, (rows) => {
-    for (const row of rows) {
-      if (!isReadingRow(row.values)) found.push(row);
-      if (found.length === count) return true;
-    }
-    return false;
+  const { rows } = await r.list("inspection", {
+    orderBy: newestFirst,
+    limit: count,
+    visitsOnly: true,
   });
-  return found.map((row) => toProto(InspectionSchema, "inspection", row, organizationId));
+  return rows.map((row) => toProto(InspectionSchema, "inspection", row, organizationId));
 }
 
 /**

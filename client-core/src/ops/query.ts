@@ -13,6 +13,7 @@
  *   whose string order is time order.
  */
 import { type EntityName, entities, isReadableScope } from "../core/entities.ts";
+import { isReadingRow } from "../core/inspection-kind.ts";
 import type { StoredRow } from "./replica-store.ts";
 
 export type Scalar = string | number | boolean;
@@ -55,7 +56,19 @@ export interface ListQuery {
    * answer's `total` is then the number of rows returned (nothing else is counted).
    */
   readonly afterId?: string;
+  /**
+   * Inspections: only the visits, not the readings (`isVisitRow`). The device answers it
+   * through its visits' indexes (replica-db.ts `visitIndexes`); the server's store does not
+   * take it (the app's reads of ops/hive-history.ts run on the device).
+   */
+  readonly visitsOnly?: boolean;
 }
+
+/** What `ListQuery.visitsOnly` keeps: inspections that are visits (core/inspection-kind.ts). */
+export const isVisitRow = (
+  entity: EntityName,
+  values: Readonly<Record<string, unknown>>,
+): boolean => entity === "inspection" && !isReadingRow(values);
 
 /** The default value a null column reads as (the proto's default of its type). */
 export function defaultOf(entity: EntityName, column: string): Scalar | undefined {
@@ -160,6 +173,7 @@ export function runList(
   const found: StoredRow[] = [];
   for (const row of rows) {
     if (after !== undefined && compareText(row.id, after) <= 0) continue;
+    if (query.visitsOnly && !isVisitRow(entity, row.values)) continue;
     if (where.every((f) => matches(entity, row, f))) found.push(row);
   }
   found.sort(compareRows(query.orderBy));

@@ -38,6 +38,7 @@ export function sqlReader(q: Queryable, organizationId: string): ReplicaReader {
     },
 
     async list(entity: EntityName, query: ListQuery) {
+      if (query.visitsOnly) throw new Error("sql-store: visitsOnly is a read of the device");
       const params: unknown[] = [organizationId];
       const where = ["organization_id = $1", "complete"];
       if (!query.evenDeleted) where.push("not deleted");
