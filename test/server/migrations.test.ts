@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { entities, type Hlc } from "@hivekeep/client-core/core";
 import { decodePullResponse } from "@hivekeep/client-core/protocol";
 import { migrate, openPglite, openPostgres } from "@hivekeep/server";
@@ -182,6 +183,56 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
            values ('o', 3, 'apiary', 'a1', 'a1', 1, '{}', '000001767225600000:00002:dev-a', '')`,
         ),
       ).rejects.toThrow(/change_head/);
+    } finally {
+      await old.close();
+      await own?.drop();
+    }
+  });
+
+  it("009 gives the feed rows already there that add photos their reference form: a Pull by reference reads no photo", async () => {
+    const own = scratch ? await createScratchDatabase() : undefined;
+    const old = own ? await openPostgres(own.url) : await openPglite(undefined);
+    try {
+      await migrate(
+        old,
+        loadMigrations().filter((m) => m.version < 9),
+      );
+      const photo = `data:image/jpeg;base64,${Buffer.from("a photo of comb").toString("base64")}`;
+      const ref = `hkphoto:${createHash("sha256").update(photo).digest("base64url")}`;
+      const payloads = [
+        // An inspection that adds a photo (and one already a reference), one without photos,
+        // a hive whose payload says "add" in a name (no photo sets), and a photo removed.
+        { entity: "inspection", payload: { note: "n", photo_keys: { add: [photo, ref] } } },
+        { entity: "inspection", payload: { note: "no photo" } },
+        { entity: "hive", payload: { name: '"add"' } },
+        {
+          entity: "inspection",
+          payload: { photo_keys: { remove: ["000001767225600000:00001:dev-a"] } },
+        },
+      ];
+      for (const [i, { entity, payload }] of payloads.entries()) {
+        await old.query(
+          `insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc,
+             author_id, change_head)
+           values ('o', $1, $2, $4, 'a1', 1, $3, '000001767225600000:00001:dev-a', 'u1', '')`,
+          [i + 1, entity, JSON.stringify(payload), `x${i}`],
+        );
+      }
+      expect(await migrate(old)).toContain(9);
+      const stored = await old.query<{ seq: number | string; payload_refs: string | null }>(
+        "select seq, payload_refs from changes where organization_id = 'o' order by seq",
+      );
+      expect(stored.map((r) => r.payload_refs)).toEqual([
+        JSON.stringify({ note: "n", photo_keys: { add: [ref, ref] } }),
+        null,
+        null,
+        null,
+      ]);
+      // A Pull by reference sends the stored form; the contract's Pull the photos.
+      const page = await readFeedPage(old, "o", "u1", 0, 10, { photoRefs: true });
+      expect(page.rows[0]?.payloadJson).toBe(stored[0]?.payload_refs);
+      const plain = await readFeedPage(old, "o", "u1", 0, 10);
+      expect(plain.rows[0]?.payloadJson).toContain(photo);
     } finally {
       await old.close();
       await own?.drop();

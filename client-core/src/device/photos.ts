@@ -62,12 +62,15 @@ export function devicePhotos(
     }
   }
 
-  /** The references of the live inspections dated since `sinceMs`, by inspection. */
+  /**
+   * The references of the live visits dated since `sinceMs`, by inspection (through the visits'
+   * index: a reading holds no photo, and a scale's month of readings is not read).
+   */
   async function recentRefs(sinceMs: number): Promise<Map<string, string>> {
     const table = db.table<DeviceRow, string>(entities.inspection.table);
     const since = new Date(sinceMs).toISOString();
     const rows = await table
-      .where(orderedIndexName({ order: "date" }))
+      .where(orderedIndexName({ order: "date", visits: true }))
       .between([1, since], [1, Dexie.maxKey], true, true)
       .toArray();
     const refs = new Map<string, string>();

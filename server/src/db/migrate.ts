@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { Db, Queryable } from "./db.ts";
 import { backfillChangeHead } from "./migrations/005_feed_wire.ts";
 import { backfillHeldUntil } from "./migrations/008_readings_window.ts";
+import { backfillPayloadRefs } from "./migrations/009_feed_photo_refs.ts";
 
 const migrationsDir = join(import.meta.dirname, "migrations");
 /** Arbitrary constant: the advisory lock key of the migration runner. */
@@ -28,6 +29,7 @@ export interface Migration {
 const steps: ReadonlyMap<number, (tx: Queryable) => Promise<void>> = new Map([
   [5, backfillChangeHead],
   [8, backfillHeldUntil],
+  [9, backfillPayloadRefs],
 ]);
 
 export function loadMigrations(dir = migrationsDir): Migration[] {

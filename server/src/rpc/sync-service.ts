@@ -57,9 +57,8 @@ export function syncService(deps: Deps): Partial<ServiceImpl<typeof SyncService>
       const nowMs = deps.clock.nowMs();
       const cutoffMs = req.readingDays > 0 ? readingsCutoffMs(nowMs, req.readingDays) : undefined;
       const question = { binary, photoRefs, cutoffMs, organizationId, userId, after, limit, head };
-      const hash = photoRefs ? sha256Base64url : undefined;
       const page = await sharedPull(db, question, async () =>
-        read(db, organizationId, userId, after, limit, { photoRefs: hash, cutoffMs }),
+        read(db, organizationId, userId, after, limit, { photoRefs, cutoffMs }),
       );
       const { hasMore } = page;
       // Without more rows, every row up to `head` (committed before we read it)

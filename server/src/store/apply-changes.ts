@@ -198,13 +198,13 @@ function feedSql(carried: ReadonlySet<EntityName>): string {
   });
   const sql = `with f as (
       select * from json_to_recordset($2::text::json) as r(seq bigint, entity text, entity_id text,
-        scope_id text, op smallint, payload json, hlc text, author_id text, change_head text,
+        scope_id text, op smallint, payload json, payload_refs text, hlc text, author_id text, change_head text,
         held_until timestamptz, with_state boolean, row_complete boolean, row_clock json))
     ${rowInserts.join("\n")}
-    insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id,
-      change_head, held_until, with_state)
-    select $1, f.seq, f.entity, f.entity_id, f.scope_id, f.op, f.payload::text, f.hlc, f.author_id,
-      f.change_head, f.held_until, f.with_state
+    insert into changes (organization_id, seq, entity, entity_id, scope_id, op, payload, payload_refs,
+      hlc, author_id, change_head, held_until, with_state)
+    select $1, f.seq, f.entity, f.entity_id, f.scope_id, f.op, f.payload::text, f.payload_refs, f.hlc,
+      f.author_id, f.change_head, f.held_until, f.with_state
     from f`;
   feedSqlCache.set(cacheKey, sql);
   return sql;

@@ -20,14 +20,10 @@
  */
 import {
   entities,
-  hasPhotoSets,
-  isEntityName,
-  type PhotoHash,
   payloadWithPhotoRefs,
   readableScopeSql,
   stateChanges,
   userScope,
-  type Values,
 } from "@hivekeep/client-core/core";
 import {
   encodeChangeHead,
@@ -37,6 +33,7 @@ import {
   writeVarint,
 } from "@hivekeep/client-core/protocol";
 import type { Queryable } from "../db/db.ts";
+import { sha256Base64url } from "../rpc/photo-hash.ts";
 import { idsSql } from "./entity-sql.ts";
 import { rowStateFromDb } from "./row-state.ts";
 
@@ -175,8 +172,11 @@ function digits(text: Uint8Array): number {
 
 /** How a Pull reads the feed beyond the contract's plain page. */
 export interface FeedReadOptions {
-  /** Photos by reference (photo-ref.ts), hashed with this; undefined: payloads as stored. */
-  readonly photoRefs?: PhotoHash | undefined;
+  /**
+   * Photos by reference (photo-ref.ts): each change's `payload_refs` where it has one (computed
+   * when written, migration 009), so the photos are not read; false: payloads as stored.
+   */
+  readonly photoRefs?: boolean | undefined;
   /**
    * The readings window's cutoff (ms, readings-window.ts): rows held until before it are left
    * out, and a change stamped `with_state` comes with its inspection's whole state and its
@@ -229,7 +229,7 @@ export async function readWirePage(
   // Thrown once the query is done: a driver must see each row handled.
   let failure: unknown;
   await q.queryRaw(
-    `select seq, change_head, payload${photoRefs || windowed ? ", entity" : ""}${windowed ? ", entity_id, with_state" : ""}
+    `select seq, change_head, ${payloadColumn(photoRefs)}${windowed ? ", entity, entity_id, with_state" : ""}
      from changes ${feedWhere(windowed)}`,
     feedParams(organizationId, userId, after, limit, cutoffMs),
     ([seq, head, payload, entity, entityId, withState]) => {
@@ -242,9 +242,7 @@ export async function readWirePage(
             `feed: unexpected row ${typeof seq}, ${typeof head}, ${typeof payload}`,
           );
         }
-        const sent =
-          photoRefs && isText(entity) ? withPhotoRefs(entity, payload, photoRefs) : payload;
-        writer.add(n, head, sent);
+        writer.add(n, head, payload);
         last = n;
         if (windowed && isText(entity) && isText(entityId)) {
           whole.note(asString(entity), asString(entityId), isTrue(withState));
@@ -255,7 +253,7 @@ export async function readWirePage(
     },
   );
   if (failure !== undefined) throw failure;
-  for (const change of await whole.states(q, organizationId, userId, photoRefs)) {
+  for (const change of await whole.states(q, organizationId, userId, photoRefs === true)) {
     writer.add(last, changeHead(headColumns(change)), change.payloadJson);
   }
   return { ...writer.finish(), hasMore: n > limit };
@@ -269,23 +267,9 @@ const asString = (text: string | Uint8Array): string =>
 const isTrue = (value: unknown): boolean =>
   value === true || value === "t" || (value instanceof Uint8Array && value[0] === 0x74);
 
-/**
- * A stored payload with the photos it adds by reference (photo-ref.ts); the payload as it is
- * when it adds none. Only a change of an entity with photo sets that adds something is parsed.
- */
-function withPhotoRefs<P extends string | Uint8Array>(
-  entity: string | Uint8Array,
-  payload: P,
-  hash: PhotoHash,
-): P | string {
-  const name = asString(entity);
-  if (!isEntityName(name) || !hasPhotoSets(name)) return payload;
-  const text = asString(payload);
-  if (!text.includes('"add"')) return payload;
-  const parsed = JSON.parse(text) as Values;
-  const out = payloadWithPhotoRefs(name, parsed, hash);
-  return out === parsed ? payload : JSON.stringify(out);
-}
+/** The payload a page sends: with photos by reference, the stored reference form where there is one. */
+const payloadColumn = (photoRefs: boolean | undefined): string =>
+  photoRefs ? "coalesce(payload_refs, payload) as payload" : "payload";
 
 /**
  * The inspections of a windowed page whose earlier changes a device may not hold
@@ -303,7 +287,7 @@ class WholeStates {
     q: Queryable,
     organizationId: string,
     userId: string,
-    photoRefs: PhotoHash | undefined,
+    photoRefs: boolean,
   ): Promise<FeedRow[]> {
     if (this.inspections.size === 0) return [];
     const scope = readableScopeSql("scope_id", "$3");
@@ -330,7 +314,7 @@ class WholeStates {
         const state = rowStateFromDb(row, spec);
         for (const change of stateChanges(entity, String(row.id), String(row.scope_id), state)) {
           const payload = photoRefs
-            ? payloadWithPhotoRefs(entity, change.payload, photoRefs)
+            ? payloadWithPhotoRefs(entity, change.payload, sha256Base64url)
             : change.payload;
           rows.push({
             seq: 0,
@@ -384,7 +368,8 @@ export async function readFeedPage(
     author_id: string;
     with_state?: boolean;
   }>(
-    `select seq, entity, entity_id, scope_id, op, payload, hlc, author_id, with_state
+    `select seq, entity, entity_id, scope_id, op, ${payloadColumn(photoRefs)}, hlc, author_id,
+       with_state
      from changes ${feedWhere(cutoffMs !== undefined)}`,
     feedParams(organizationId, userId, after, limit, cutoffMs),
   );
@@ -397,13 +382,13 @@ export async function readFeedPage(
       entityId: r.entity_id,
       scopeId: r.scope_id,
       op: r.op === 2 ? 2 : 1,
-      payloadJson: photoRefs ? withPhotoRefs(r.entity, r.payload, photoRefs) : r.payload,
+      payloadJson: r.payload,
       hlc: r.hlc,
       authorId: r.author_id,
     };
   });
   const lastSeq = rows.at(-1)?.seq;
-  const states = await whole.states(q, organizationId, userId, photoRefs);
+  const states = await whole.states(q, organizationId, userId, photoRefs === true);
   return {
     rows: [...rows, ...states.map((row) => ({ ...row, seq: lastSeq ?? 0 }))],
     lastSeq,

@@ -8,6 +8,14 @@
  * of the whole array cost the same or less, and a stringify per record and joining the texts
  * cost about 7% more of a Push's merge and encoding.
  */
+import {
+  type EntityName,
+  hasPhotoSets,
+  isEntityName,
+  payloadWithPhotoRefs,
+  type Values,
+} from "@hivekeep/client-core/core";
+import { sha256Base64url } from "../rpc/photo-hash.ts";
 import { changeHead } from "./feed.ts";
 import { packClock } from "./stored-clock.ts";
 import type { FeedEntry, RowWrite } from "./write-plan.ts";
@@ -29,6 +37,17 @@ const rowRecord = (row: RowWrite) => ({
   clock: packClock(row.state.clock),
 });
 
+/**
+ * A change's payload with each photo it adds as its reference (client-core photo-ref.ts, the
+ * server's hash), as JSON: what a Pull with photo references sends (migration 009). Undefined
+ * when the change adds no photo (the payload is sent as it is).
+ */
+export function payloadRefs(entity: string, payload: Values): string | undefined {
+  if (!isEntityName(entity) || !hasPhotoSets(entity as EntityName)) return undefined;
+  const out = payloadWithPhotoRefs(entity, payload, sha256Base64url);
+  return out === payload ? undefined : JSON.stringify(out);
+}
+
 function feedRecord({ seq, change, carries, heldUntil, withState }: FeedEntry) {
   const op = change.op === "delete" ? 2 : 1;
   return {
@@ -40,6 +59,7 @@ function feedRecord({ seq, change, carries, heldUntil, withState }: FeedEntry) {
     // Nested, not a string: json_to_recordset hands a json field over as its exact text, which
     // is JSON.stringify of the object (no escaping twice).
     payload: change.payload,
+    payload_refs: payloadRefs(change.entity, change.payload),
     hlc: change.hlc,
     author_id: change.authorId,
     // The change as Pull will send it (with the payload), encoded once, here.
