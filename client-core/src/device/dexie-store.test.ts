@@ -1,11 +1,12 @@
 import "fake-indexeddb/auto";
 import { Dexie } from "dexie";
 import { describe, expect, it } from "vitest";
+import type { Change } from "../core/change.ts";
 import type { Hlc } from "../core/hlc.ts";
 import { ignoreStamps } from "../testing/ignore-stamps.ts";
 import { replicaStoreSuite, suiteWallMs } from "../testing/replica-store-suite.ts";
 import { DeviceClock } from "./device-clock.ts";
-import { dexieStore } from "./dexie-store.ts";
+import { dexieStore, readRows } from "./dexie-store.ts";
 import { type DeviceRow, openReplicaDb, storesV1, storesV2, storesV6 } from "./replica-db.ts";
 
 const hlc = "000000000002000:00000:test" as Hlc;
@@ -210,6 +211,63 @@ describe("Replica schema version 7", () => {
         }),
       );
       expect(page.rows.map((r) => r.id)).toEqual(["v3", "v1"]);
+    } finally {
+      db.close();
+      await Dexie.delete(name);
+    }
+  });
+});
+
+describe("readRows", () => {
+  const row = (id: string): DeviceRow => ({
+    id,
+    scopeId: "apiary-1",
+    values: { name: id },
+    clock: { name: hlc },
+    deleted: false,
+    complete: 1,
+    live: 1,
+  });
+  const id = (n: number) => `h${String(n).padStart(5, "0")}`;
+  const change = (entityId: string): Change => ({
+    entity: "hive",
+    entityId,
+    scopeId: "apiary-1",
+    op: "upsert",
+    payload: { name: "x" },
+    hlc,
+    authorId: "me",
+  });
+
+  it("finds the same rows whether their key range is read at once (dense) or row by row (sparse)", async () => {
+    const name = "read-rows";
+    const db = openReplicaDb(name);
+    await db.open();
+    try {
+      // Stored: every even id of 0..999, and 2000..2999 (a dense block).
+      const stored = [
+        ...Array.from({ length: 500 }, (_, i) => id(2 * i)),
+        ...Array.from({ length: 1000 }, (_, i) => id(2000 + i)),
+      ];
+      await db.table("hives").bulkPut(stored.map(row));
+      const has = new Set(stored);
+      for (const ids of [
+        // 200 consecutive ids, half stored: the range holds 100 rows (read at once).
+        Array.from({ length: 200 }, (_, i) => id(100 + i)),
+        // 150 ids past everything stored: an empty range.
+        Array.from({ length: 150 }, (_, i) => id(5000 + i)),
+        // 120 ids spread over the dense block and beyond: the range holds about 1,000 rows
+        // (read row by row).
+        Array.from({ length: 120 }, (_, i) => id(1990 + 10 * i)),
+        // A few ids: row by row.
+        [id(2), id(3), id(2500)],
+      ]) {
+        const rows = await db.transaction("r", db.table("hives"), (tx) =>
+          readRows(tx, ids.map(change)),
+        );
+        expect([...rows.keys()]).toEqual(ids.map((i) => `hive/${i}`));
+        for (const i of ids) expect(rows.get(`hive/${i}`)?.id).toBe(has.has(i) ? i : undefined);
+      }
     } finally {
       db.close();
       await Dexie.delete(name);
