@@ -50,7 +50,7 @@ let built: string | undefined;
  * `n` photos as the app stores them (the device harness's 12-megapixel frame of comb, encoded by
  * the app's photo.ts), each its own: a JPEG comment with its number after the start marker.
  */
-async function benchPhotos(browser: Browser, n: number): Promise<string[]> {
+export async function benchPhotos(browser: Browser, n: number): Promise<string[]> {
   const server = await startTestServer("pglite", { HIVEKEEP_PWA_DIR: await buildDeviceHarness() });
   const context = await newPhoneContext(browser);
   try {
