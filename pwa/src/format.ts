@@ -4,7 +4,6 @@
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { useMemo } from "react";
 import { useLanguage } from "./i18n.ts";
 
 const dash = "—";
@@ -81,22 +80,27 @@ export function makeFormat(locale: string): Format {
   const dateTimeF = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
   const monthF = new Intl.DateTimeFormat(locale, { month: "short", year: "numeric" });
   const relF = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
+  // Each number format made once, when first used (making one costs far more than using it: a
+  // hive page formats hundreds of values).
+  const numberFs = new Map<string, Intl.NumberFormat>();
+  const numberF = (digits: number, unit?: string): Intl.NumberFormat => {
+    const key = `${digits} ${unit ?? ""}`;
+    let f = numberFs.get(key);
+    if (f === undefined) {
+      f = new Intl.NumberFormat(locale, {
+        maximumFractionDigits: digits,
+        ...(unit === undefined ? {} : { style: "unit", unit }),
+      });
+      numberFs.set(key, f);
+    }
+    return f;
+  };
   const num = (n: number | undefined, digits = 1) =>
-    n === undefined || Number.isNaN(n)
-      ? dash
-      : new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(n);
+    n === undefined || Number.isNaN(n) ? dash : numberF(digits).format(n);
   // A number and its unit never part at the end of a line ("657,9" above "kg" in a narrow tile):
   // where the locale puts a plain space between them, a no-break space.
   const unit = (n: number | undefined, u: string, digits = 1) =>
-    n === undefined || Number.isNaN(n)
-      ? dash
-      : unbreakable(
-          new Intl.NumberFormat(locale, {
-            style: "unit",
-            unit: u,
-            maximumFractionDigits: digits,
-          }).format(n),
-        );
+    n === undefined || Number.isNaN(n) ? dash : unbreakable(numberF(digits, u).format(n));
   return {
     locale,
     date: (w) => {
@@ -153,8 +157,23 @@ export function localeOf(lng: string, preferred?: readonly string[]): string {
   return own ?? usualLocale[lng] ?? "en-GB";
 }
 
+const formats = new Map<string, Format>();
+
+/**
+ * The formatter of a locale, made once: every component of a screen shares it (each making its
+ * own Intl formatters cost a hive page tens of milliseconds, issue 29).
+ */
+export function formatOf(locale: string): Format {
+  let f = formats.get(locale);
+  if (f === undefined) {
+    f = makeFormat(locale);
+    formats.set(locale, f);
+  }
+  return f;
+}
+
 /** The formatter of the current language. */
 export function useFormat(): Format {
   const lng = useLanguage();
-  return useMemo(() => makeFormat(localeOf(lng)), [lng]);
+  return formatOf(localeOf(lng));
 }

@@ -154,7 +154,14 @@ export interface HivekeepClient extends RecordClients {
    * contract's, which list and count readings as inspections.
    */
   readonly history: {
-    hive(hiveId: string): Promise<HiveHistory>;
+    /**
+     * The hive page's read of one hive; with `alerts`, its weight alerts at that moment too
+     * (the same as `alerts`, from the same pass over the hive's rows).
+     */
+    hive(
+      hiveId: string,
+      alerts?: { readonly now: Date; readonly thresholdKg: number | undefined },
+    ): Promise<HiveHistory>;
     /** Each hive's last visit (RFC 3339); a hive never visited is absent. */
     lastVisits(hiveIds: readonly string[]): Promise<Map<string, string>>;
     recentVisits(count: number): Promise<Inspection[]>;
@@ -454,7 +461,16 @@ export async function createHivekeepClient(
     removed: removedRecords(store, account.organizationId, node),
     photos,
     history: {
-      hive: (hiveId) => store.read((r) => hiveHistory(r, hiveId, account.organizationId)),
+      hive: (hiveId, alerts) =>
+        store.read((r) =>
+          hiveHistory(
+            r,
+            hiveId,
+            account.organizationId,
+            undefined,
+            alerts && { nowMs: alerts.now.getTime(), thresholdKg: alerts.thresholdKg },
+          ),
+        ),
       lastVisits: (hiveIds) => store.read((r) => lastVisits(r, hiveIds)),
       recentVisits: (count) => store.read((r) => recentVisits(r, count, account.organizationId)),
       alerts: (hiveIds, now, thresholdKg) =>

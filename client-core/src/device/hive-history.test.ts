@@ -219,4 +219,64 @@ describe.each(stores)("hive history on the %s store", (_, open) => {
     const unset = await store.read((r) => hiveAlerts(r, ["h2"], jan, undefined));
     expect(unset.size).toBe(0);
   });
+
+  it("gives the hive page the same alerts from its one pass over the hive's rows", async () => {
+    const store = await open();
+    const jan = Date.parse("2027-01-10T12:00:00.000Z");
+    const changes: Change[] = [
+      change("apiary", "a1", { name: "North" }),
+      change("apiary", "a2", { name: "South", lat: -33.9 }),
+      change("hive", "h1", { name: "One", apiary_id: "a1" }),
+      change("hive", "h3", { name: "Three", apiary_id: "a2" }),
+    ];
+    // A swarm in May among readings, a visit's hand weighing in December (the latest weight of
+    // the winter), and a visit within an hour of a second drop (no swarm: the beekeeper).
+    const kgs = [42, 42, 42, 39.5, 39.4, 39.4, 39.4, 39.4, 39.4, 39.4, 39.4, 39.4, 37, 36.9];
+    for (const hive of ["h1", "h3"]) {
+      kgs.forEach((kg, i) => {
+        changes.push(
+          change("inspection", `${hive}-m${i}`, {
+            hive_id: hive,
+            date: iso(t0 + i * 15 * min),
+            weight_kg: kg,
+          }),
+        );
+      });
+      changes.push(
+        change("inspection", `${hive}-v`, {
+          hive_id: hive,
+          date: iso(t0 + 12 * 15 * min - 10 * min),
+          queen_seen: true,
+        }),
+        change("inspection", `${hive}-hand`, {
+          hive_id: hive,
+          date: iso(jan - 30 * 86_400_000),
+          weight_kg: 17,
+          note: "lifted",
+        }),
+      );
+    }
+    await store.write((w) => w.apply(changes));
+
+    const cases = [
+      { nowMs: t0 + 86_400_000, thresholdKg: 20 },
+      { nowMs: t0 + 8 * 86_400_000, thresholdKg: 20 },
+      { nowMs: jan, thresholdKg: 20 },
+      { nowMs: jan, thresholdKg: 10 },
+      { nowMs: jan, thresholdKg: undefined },
+    ];
+    const seen: unknown[] = [];
+    for (const at of cases) {
+      for (const hive of ["h1", "h3"]) {
+        const alone = await store.read((r) => hiveAlerts(r, [hive], at.nowMs, at.thresholdKg));
+        const page = await store.read((r) => hiveHistory(r, hive, "org", 4, at));
+        expect(page.alerts).toEqual(alone.get(hive) ?? []);
+        seen.push(...page.alerts.map((a) => `${hive} ${a.kind}`));
+      }
+    }
+    // The cases reach both kinds (the comparison is not of empty lists only).
+    expect(seen).toEqual(["h1 swarm", "h1 starving"]);
+    // Not asked: none.
+    expect((await store.read((r) => hiveHistory(r, "h1", "org"))).alerts).toEqual([]);
+  });
 });

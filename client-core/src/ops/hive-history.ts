@@ -18,6 +18,7 @@ import {
   InspectionSchema,
 } from "@hivekeep/proto";
 import {
+  type Hemisphere,
   type HiveAlert,
   hemisphereOf,
   recentAlerts,
@@ -58,6 +59,15 @@ export interface HiveHistory {
    * of readings.
    */
   readonly events: Event[];
+  /** The hive's weight alerts at the time asked (`HistoryAlerts`); none when not asked. */
+  readonly alerts: HiveAlert[];
+}
+
+/** The moment and winter weight the hive page's alerts are computed for (`hiveAlerts`'s). */
+export interface HistoryAlerts {
+  readonly nowMs: number;
+  /** The beekeeper's winter weight; undefined or 0: no "may be starving". */
+  readonly thresholdKg: number | undefined;
 }
 
 /** Swarm alerts are shown for this many days. */
@@ -122,15 +132,20 @@ async function eachPage(
   }
 }
 
-/** Everything the hive page shows of a hive's inspections and events. */
 /** The numeric measurements a visit may carry too (weather is words, not a chart). */
 const measuredAtVisit = measurementColumns.filter((c) => c !== "weather");
 
+/**
+ * Everything the hive page shows of a hive's inspections and events; with `alertsAt`, its
+ * weight alerts too, scanned (`alertScan`, as `hiveAlerts` does) over the rows this one pass has
+ * read, so the page does not read the hive's last week of readings a second time.
+ */
 export async function hiveHistory(
   r: ReplicaReader,
   hiveId: string,
   organizationId: string,
   firstPage = historyPageSize,
+  alertsAt?: HistoryAlerts,
 ): Promise<HiveHistory> {
   const columns = (): ReadingColumns => ({
     at: [],
@@ -151,6 +166,8 @@ export async function hiveHistory(
     to.humidityOutside.push(num(v.humidity_outside));
   };
   const visitRows: StoredRow[] = [];
+  /** Every inspection's values, oldest first (the alerts scan them newest first). */
+  const all: StoredRow["values"][] = [];
   await eachPage(
     r,
     [{ column: "hive_id", eq: hiveId }],
@@ -159,6 +176,7 @@ export async function hiveHistory(
     (rows) => {
       for (const row of rows) {
         const v = row.values;
+        if (alertsAt) all.push(v);
         const at = ms(v.date);
         if (!isReadingRow(v)) {
           visitRows.push(row);
@@ -206,7 +224,14 @@ export async function hiveHistory(
     .filter((e) => e.values.hive_id === hiveId)
     .sort(compareRows(eventOrder));
   const events = eventRows.map((row) => toProto(EventSchema, "event", row, organizationId));
-  return { visits, readings, measurements, events };
+  let alerts: HiveAlert[] = [];
+  if (alertsAt) {
+    const { nowMs, thresholdKg } = alertsAt;
+    const scan = alertScan(nowMs, thresholdKg, await hemisphereOfHive(r, hiveId));
+    for (let i = all.length - 1; i >= 0; i--) if (scan.visit(all[i] ?? {})) break;
+    alerts = scan.alerts();
+  }
+  return { visits, readings, measurements, events, alerts };
 }
 
 /**
@@ -256,11 +281,63 @@ export async function recentVisits(
 }
 
 /**
- * The weight alerts of these hives at `nowMs` (core/hive-alerts.ts): swarms of the last week,
- * and "may be starving" against `thresholdKg` (undefined or 0: none). Each hive's inspections are
- * read newest first through the `[hive, date]` index back to a week (and an hour) before now, or
- * in winter further until a weight of this winter is found. The hemisphere is that of the hive's
- * apiary. Hives without an alert are absent.
+ * The weight alerts of one hive at `nowMs` (core/hive-alerts.ts), from its inspections newest
+ * first: `visit` takes them in that order and answers true once no older one can matter (past
+ * the swarm window, with a latest weight or none to look for); `alerts` then gives them. Swarms
+ * of the last week, from the readings and visits back to a week (and an hour) before now; "may
+ * be starving" from the latest weight, looked for further back in winter until one of this
+ * winter is found. `hiveAlerts` and the hive page's `hiveHistory` both scan with it.
+ */
+function alertScan(nowMs: number, thresholdKg: number | undefined, hemisphere: Hemisphere) {
+  const swarmSince = nowMs - alertDays * dayMs - swarmWindowMs;
+  const winterSince = thresholdKg ? winterStart(nowMs, hemisphere) : undefined;
+  const readings: WeightPoint[] = [];
+  const visits: number[] = [];
+  let latest: WeightPoint | undefined;
+  return {
+    visit(values: StoredRow["values"]): boolean {
+      const at = ms(values.date);
+      if (Number.isNaN(at) || at > nowMs) return false;
+      const kg = num(values.weight_kg);
+      if (latest === undefined && kg > 0) latest = { at, kg };
+      if (at >= swarmSince) {
+        if (isReadingRow(values)) {
+          if (kg > 0) readings.push({ at, kg });
+        } else {
+          visits.push(at);
+        }
+        return false;
+      }
+      // Past the swarm window: go on only for a weight of this winter.
+      return latest !== undefined || winterSince === undefined || at < winterSince;
+    },
+    alerts(): HiveAlert[] {
+      const alerts: HiveAlert[] = [
+        ...recentAlerts(swarmAlerts(readings, visits, hemisphere), nowMs, alertDays),
+      ];
+      const starving = starvingAlert(latest ? [latest] : [], thresholdKg, nowMs, hemisphere);
+      if (starving) alerts.push(starving);
+      return alerts;
+    },
+  };
+}
+
+/** The hemisphere of the hive's apiary (a deleted apiary's too). */
+async function hemisphereOfHive(r: ReplicaReader, hiveId: string): Promise<Hemisphere> {
+  const hive = await r.get("hive", hiveId);
+  const apiary =
+    typeof hive?.values.apiary_id === "string"
+      ? await r.get("apiary", hive.values.apiary_id, { evenDeleted: true })
+      : undefined;
+  return hemisphereOf(num(apiary?.values.lat));
+}
+
+/**
+ * The weight alerts of these hives at `nowMs` (core/hive-alerts.ts, `alertScan`): swarms of the
+ * last week, and "may be starving" against `thresholdKg` (undefined or 0: none). Each hive's
+ * inspections are read newest first through the `[hive, date]` index back to a week (and an
+ * hour) before now, or in winter further until a weight of this winter is found. The hemisphere
+ * is that of the hive's apiary. Hives without an alert are absent.
  */
 export async function hiveAlerts(
   r: ReplicaReader,
@@ -269,43 +346,12 @@ export async function hiveAlerts(
   thresholdKg: number | undefined,
   firstPage = 16,
 ): Promise<Map<string, HiveAlert[]>> {
-  const swarmSince = nowMs - alertDays * dayMs - swarmWindowMs;
   const ofHive = async (hiveId: string): Promise<HiveAlert[]> => {
-    const hive = await r.get("hive", hiveId);
-    const apiary =
-      typeof hive?.values.apiary_id === "string"
-        ? await r.get("apiary", hive.values.apiary_id, { evenDeleted: true })
-        : undefined;
-    const hemisphere = hemisphereOf(num(apiary?.values.lat));
-    const winterSince = thresholdKg ? winterStart(nowMs, hemisphere) : undefined;
-    const readings: WeightPoint[] = [];
-    const visits: number[] = [];
-    let latest: WeightPoint | undefined;
-    await eachPage(r, [{ column: "hive_id", eq: hiveId }], newestFirst, firstPage, (rows) => {
-      for (const row of rows) {
-        const at = ms(row.values.date);
-        if (Number.isNaN(at) || at > nowMs) continue;
-        const kg = num(row.values.weight_kg);
-        if (latest === undefined && kg > 0) latest = { at, kg };
-        if (at >= swarmSince) {
-          if (isReadingRow(row.values)) {
-            if (kg > 0) readings.push({ at, kg });
-          } else {
-            visits.push(at);
-          }
-          continue;
-        }
-        // Past the swarm window: go on only for a weight of this winter.
-        if (latest !== undefined || winterSince === undefined || at < winterSince) return true;
-      }
-      return false;
-    });
-    const alerts: HiveAlert[] = [
-      ...recentAlerts(swarmAlerts(readings, visits, hemisphere), nowMs, alertDays),
-    ];
-    const starving = starvingAlert(latest ? [latest] : [], thresholdKg, nowMs, hemisphere);
-    if (starving) alerts.push(starving);
-    return alerts;
+    const scan = alertScan(nowMs, thresholdKg, await hemisphereOfHive(r, hiveId));
+    await eachPage(r, [{ column: "hive_id", eq: hiveId }], newestFirst, firstPage, (rows) =>
+      rows.some((row) => scan.visit(row.values)),
+    );
+    return scan.alerts();
   };
   // The hives side by side (one read's requests in flight together), answered in their order.
   const ids = [...new Set(hiveIds)];

@@ -6,7 +6,7 @@
  */
 import { windowCutoff } from "@hivekeep/client-core";
 import { defaultReadingDays, type SeriesBucket } from "@hivekeep/client-core/core";
-import { screen } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { at, daysAgo, testNow } from "../../testing/clock.ts";
 import { openTestClient, renderAt } from "../../testing/render-screen.tsx";
@@ -53,6 +53,58 @@ describe("the hive page's measurement charts", () => {
     expect(await client.db.seriesRanges.get(hive.id)).toMatchObject({
       fetchedAt: testNow.getTime(),
     });
+  });
+
+  it("draw a period once its series is read, keeping what they drew while the next one is read", async () => {
+    const client = await openTestClient();
+    const home = await seed.apiary(client, { name: "Home meadow" });
+    const hive = await seed.hive(client, { apiaryId: home.id, name: "Scale hive" });
+    await seed.inspection(client, { hiveId: hive.id, date: at(daysAgo(2)), weightKg: 44 });
+    await seed.inspection(client, { hiveId: hive.id, date: at(daysAgo(1)), weightKg: 45 });
+    // Two years of day buckets before the window: 12 months show part of them, "All" every one.
+    const cutoff = windowCutoff(testNow.getTime(), defaultReadingDays);
+    const first = cutoff - 730 * day;
+    const buckets: SeriesBucket[] = Array.from({ length: 730 }, (_, k) => ({
+      start: first + k * day,
+      count: 10,
+      columns: { weight_kg: { count: 10, min: 40, max: 42, mean: 41 } },
+    }));
+    await client.db.series.bulkPut(buckets.map((b) => ({ ...b, hiveId: hive.id })));
+    await client.db.seriesRanges.put({
+      hiveId: hive.id,
+      from: first,
+      to: cutoff,
+      fetchedAt: testNow.getTime(),
+    });
+    // Each read of the series waits until the test lets it answer.
+    const read = client.readings.series.bind(client.readings);
+    const gates: (() => void)[] = [];
+    client.readings.series = async (...args) => {
+      await new Promise<void>((open) => gates.push(open));
+      return read(...args);
+    };
+    const release = async () => {
+      await waitFor(() => expect(gates.length).toBeGreaterThan(0));
+      for (const open of gates.splice(0)) open();
+    };
+    const weightSummary = () =>
+      [...document.querySelectorAll(".chart__summary")].map((e) => e.textContent ?? "")[0];
+
+    const app = await renderAt(`/hives/${hive.id}`, { client });
+    // 12 months: until its series is read, no chart (not the window's two readings alone).
+    expect(await screen.findByText("Loading the chart…")).toBeTruthy();
+    expect(weightSummary()).toBeUndefined();
+    await release();
+    const year = await screen.findByText(/^Hive weight: \d+ measurements/);
+    const yearText = year.textContent ?? "";
+    expect(yearText).not.toMatch(/^Hive weight: 7302 measurements/);
+
+    // "All": the 12 months stay drawn while its series is read, then every bucket is drawn.
+    await app.user.click(screen.getByRole("radio", { name: "All" }));
+    await waitFor(() => expect(gates.length).toBeGreaterThan(0));
+    expect(weightSummary()).toBe(yearText);
+    await release();
+    await screen.findByText(/^Hive weight: 7302 measurements/);
   });
 
   it("say there is nothing only when neither the device nor the cached series has a measurement", async () => {

@@ -10,7 +10,8 @@
  * The 12 months and "All" (up to ten years) draw the days before the device's readings window
  * from `client.readings.series` (issue 29: the server's day buckets, cached on the device for
  * offline use) as each day's lowest and highest value (chart-data.ts), and the window's days
- * from the readings themselves.
+ * from the readings themselves. A period is drawn once its series is read; while the next one is
+ * read, the charts keep the period they drew (each chart is drawn once per choice).
  */
 import { maxSeriesDays, type SeriesColumn } from "@hivekeep/client-core/core";
 import type { ReadingColumns } from "@hivekeep/client-core/ops";
@@ -139,6 +140,22 @@ function Measure(props: {
 /** The days a period asks `client.readings.series` for, ending with today (none for 30 days). */
 const seriesDays: Readonly<Record<Period, number>> = { "30": 0, "365": 365, all: maxSeriesDays };
 
+/** What "30 days" reads of the series: nothing (the window's readings are the chart). */
+const noSeries: { readonly buckets: undefined; readonly cutoff: number } = {
+  buckets: undefined,
+  cutoff: 0,
+};
+
+/**
+ * `value` when there is one, else the last one there was: state adjusted while rendering (the
+ * React way to keep something of an earlier render), so no extra commit draws in between.
+ */
+function useHeld<T>(value: T | undefined): T | undefined {
+  const [held, setHeld] = useState<T | undefined>(value);
+  if (value !== undefined && value !== held) setHeld(value);
+  return value ?? held;
+}
+
 export default function HiveCharts(props: {
   readonly hiveId: string;
   readonly readings: ReadingColumns;
@@ -152,24 +169,30 @@ export default function HiveCharts(props: {
 
   const recent = localNewest !== undefined && localNewest >= now.getTime() - 365 * dayMs;
   const period: Period = chosen ?? (recent ? "365" : "all");
-  const xRange = periodRange(period, now);
-  const from = xRange === undefined ? undefined : xRange[0] * 1000;
   // The end of today: the same all day, so the series is not asked again for a clock that moved.
   const today = periodRange("30", now)?.[1] ?? 0;
   const days = seriesDays[period];
   const series = useLiveQuery(
     async (c) =>
       days === 0
-        ? { buckets: undefined, cutoff: 0 }
+        ? noSeries
         : c.readings.series(hiveId, today * 1000 - days * dayMs, today * 1000, {
             beforeWindow: true,
           }),
     [hiveId, days, today],
   );
-  const ready = series.status === "ready" ? series.value : undefined;
+  const answer = days === 0 ? noSeries : series.status === "ready" ? series.value : undefined;
+  // The charts draw a period once its series is read (the cache: tens of milliseconds); until
+  // then they keep what they drew (issue 29: drawing the window's readings alone over the period
+  // first, then again with the series, drew every chart twice or three times per choice).
+  const view = useMemo(() => answer && { hiveId, period, answer }, [hiveId, period, answer]);
+  const held = useHeld(view);
+  const shown = held?.hiveId === hiveId ? held : undefined;
+  const xRange = shown && periodRange(shown.period, now);
+  const from = xRange === undefined ? undefined : xRange[0] * 1000;
   const data = useMemo(
-    () => chartData(readings, ready?.buckets, ready?.cutoff ?? 0),
-    [readings, ready],
+    () => chartData(readings, shown?.answer.buckets, shown?.answer.cutoff ?? 0),
+    [readings, shown],
   );
   const newest = data.columns.at.at(-1);
   const anyShown = newest !== undefined && (from === undefined || newest >= from);
@@ -234,7 +257,9 @@ export default function HiveCharts(props: {
             ]}
             onChange={(v) => setChosen(v)}
           />
-          {!anyShown ? (
+          {shown === undefined ? (
+            <p className="muted chart__loading">{t("chartLoading")}</p>
+          ) : !anyShown ? (
             <p className="muted">{t("noneInPeriod")}</p>
           ) : (
             <>

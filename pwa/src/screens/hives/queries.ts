@@ -54,8 +54,9 @@ export interface HivePageData {
  * One hive's page (`/hives/:id`): the hive, then its records in one round, then the names of
  * the apiaries they mention, each by id (usually one or two: not every apiary of the account).
  * Visits, readings and the timeline come from one pass over the hive's inspections through the
- * replica's index (`client.history.hive`, issue 29); the charts draw from those readings. The
- * alerts use the winter weight of this device (`thresholdKg`).
+ * replica's index (`client.history.hive`, issue 29); the charts draw from those readings, and
+ * the weight alerts are scanned from the same rows (issue 29: the page read the hive's last week
+ * a second time for them). The alerts use the winter weight of this device (`thresholdKg`).
  */
 export function useHivePage(id: string): Live<HivePageData> {
   const clock = useClock();
@@ -68,9 +69,9 @@ export function useHivePage(id: string): Live<HivePageData> {
       const removed = live === undefined ? await c.removed.hive(id) : undefined;
       const hive = live ?? removed?.record;
       if (hive === undefined) return undefined;
-      const [history, alerts, queens, tasks, treatments, harvests] = await Promise.all([
-        c.history.hive(id),
-        c.history.alerts([id], clock(), thresholdKg),
+      const [history, queens, tasks, treatments, harvests] = await Promise.all([
+        // The alerts from the same pass over the hive's rows (not a second read of its week).
+        c.history.hive(id, { now: clock(), thresholdKg }),
         listAll(
           (page) => c.queens.listQueens({ hiveId: id, page }),
           (r) => r.queens,
@@ -88,7 +89,7 @@ export function useHivePage(id: string): Live<HivePageData> {
           (r) => r.harvests,
         ),
       ]);
-      const { visits, readings, measurements, events } = history;
+      const { visits, readings, measurements, events, alerts } = history;
       const apiaryNames = await apiaryNamesOf(c, apiaryIdsOf(hive, events));
       return {
         hive,
@@ -97,7 +98,7 @@ export function useHivePage(id: string): Live<HivePageData> {
         visits,
         readings,
         measurements,
-        alerts: alerts.get(id) ?? [],
+        alerts,
         queens,
         tasks,
         treatments,

@@ -6,14 +6,24 @@
 
 const daySec = 86_400;
 
+type TimeTicks = (splits: readonly number[], stepSec: number) => string[];
+const timeTicksOf = new Map<string, TimeTicks>();
+
 /**
  * Labels of time ticks (Unix seconds, local time), by the step between ticks: times of day
  * below a day (a midnight tick names its day instead), day and month below four weeks, months
- * below a year, else years.
+ * below a year, else years. One per locale, made once (each chart drawn asks for it).
  */
-export function timeTicks(
-  locale: string,
-): (splits: readonly number[], stepSec: number) => string[] {
+export function timeTicks(locale: string): TimeTicks {
+  let ticks = timeTicksOf.get(locale);
+  if (ticks === undefined) {
+    ticks = makeTimeTicks(locale);
+    timeTicksOf.set(locale, ticks);
+  }
+  return ticks;
+}
+
+function makeTimeTicks(locale: string): TimeTicks {
   const time = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit" });
   const dayMonth = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short" });
   const month = new Intl.DateTimeFormat(locale, { month: "short" });
