@@ -163,21 +163,24 @@ export async function createReadings(
       }
       try {
         const timeline = timelineOf.get(reading.hiveId);
-        const hive = timeline && {
-          id: reading.hiveId,
-          ...pick(timelineAt(timeline, date)),
-        };
-        const made = createInspection(cc, hive, {
-          ...noStockCard,
-          hiveId: reading.hiveId,
-          date,
-          id,
-          weightKg: reading.weightKg,
-          tempHive: reading.tempHive,
-          tempOutside: reading.tempOutside,
-          humidityHive: reading.humidityHive,
-          humidityOutside: reading.humidityOutside,
-        });
+        const at = timeline && timelineAt(timeline, date);
+        const hive = at && { id: reading.hiveId, apiaryId: at.apiaryId, queenId: at.queenId };
+        // Object.assign, not `{...noStockCard, …}`: a spread followed by more properties cost a
+        // few µs a reading in V8.
+        const made = createInspection(
+          cc,
+          hive,
+          Object.assign({}, noStockCard, {
+            hiveId: reading.hiveId,
+            date,
+            id,
+            weightKg: reading.weightKg,
+            tempHive: reading.tempHive,
+            tempOutside: reading.tempOutside,
+            humidityHive: reading.humidityHive,
+            humidityOutside: reading.humidityOutside,
+          }),
+        );
         changes.push(...made.changes);
         return answer(made.id, ReadingStatus.CREATED);
       } catch (err) {
@@ -195,11 +198,6 @@ export async function createReadings(
     });
   });
 }
-
-const pick = (at: { apiaryId: string; queenId: string }) => ({
-  apiaryId: at.apiaryId,
-  queenId: at.queenId,
-});
 
 /**
  * Every bad reading, in order: the message names the first few, the ReadingRejection detail all
