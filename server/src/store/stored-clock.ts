@@ -16,8 +16,17 @@ import type { Hlc } from "@hivekeep/client-core/core";
 /** The stored form: HLC → the columns it stamps. */
 export type StoredClock = Record<string, string[]>;
 
-export const packClock = (clock: Readonly<Record<string, Hlc>>): StoredClock =>
-  Object.fromEntries(groupClock(clock));
+export function packClock(clock: Readonly<Record<string, Hlc>>): StoredClock {
+  // Most rows written were stamped by one change (every new row: a scale's readings, a first
+  // sync): their one group needs no map.
+  const columns = Object.keys(clock);
+  const [first] = columns;
+  const stamp = first === undefined ? undefined : clock[first];
+  if (stamp !== undefined && columns.every((column) => clock[column] === stamp)) {
+    return { [stamp]: columns };
+  }
+  return Object.fromEntries(groupClock(clock));
+}
 
 function groupClock(clock: Readonly<Record<string, Hlc>>): Map<string, string[]> {
   // Columns stamped together mostly follow each other: look a group up only
