@@ -27,7 +27,7 @@ import {
   ReadingRejectionSchema,
   ReadingStatus,
 } from "@hivekeep/proto";
-import { v5 as uuidv5 } from "uuid";
+import { parse as uuidParse, v5 as uuidv5 } from "uuid";
 import type { Change } from "../core/change.ts";
 import { createInspection, type InspectionFields } from "../core/commands/inspection.ts";
 import { DomainError, invalid } from "../core/domain-error.ts";
@@ -41,9 +41,12 @@ import { isoOr } from "./timestamps.ts";
 /** The namespace of reading ids derived from (hive, idempotency key). */
 const readingIdNamespace = "5b0c2c2e-8a4e-4f0e-9d0a-6a1f3c2b7e29";
 
+/** The namespace's bytes, parsed once (uuid parses a string namespace on every call). */
+const readingIdNamespaceBytes = uuidParse(readingIdNamespace);
+
 /** The id of the reading a hive's scale sent under `key`. */
 export const readingId = (hiveId: string, key: string): string =>
-  uuidv5(`${hiveId}\u0000${key}`, readingIdNamespace);
+  uuidv5(`${hiveId}\u0000${key}`, readingIdNamespaceBytes);
 
 /** A reading's inspection fields besides its measurements: CreateInspection's defaults. */
 const noStockCard: InspectionFields = create(CreateInspectionRequestSchema);
