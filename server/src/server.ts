@@ -6,7 +6,6 @@ import { setMaxListeners } from "node:events";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import pino, { type Logger } from "pino";
-import { v7 as uuidv7 } from "uuid";
 import type { AuthSettings } from "./auth/settings.ts";
 import { defaultThrottle, type ThrottleLimits } from "./auth/throttle.ts";
 import { type Config, isLoopback } from "./config.ts";
@@ -23,6 +22,7 @@ import {
 import type { Deps } from "./rpc/deps.ts";
 import { type DemoTenant, demoPreparer } from "./seed/demo.ts";
 import { type FeedNotifier, startFeedNotifier } from "./store/feed-notifier.ts";
+import { newIdSource } from "./store/new-id.ts";
 import { newServerClock, ServerClock } from "./store/server-clock.ts";
 import { ensureLocalTenant, localCaller } from "./store/tenants.ts";
 
@@ -91,7 +91,7 @@ export async function startServer(
   const deps: Deps = {
     db,
     clock: options.now ? new ServerClock(newServerClock().node, options.now) : newServerClock(),
-    newId: () => uuidv7(),
+    newId: newIdSource(),
     notifier,
     log,
     shutdown: shutdown.signal,

@@ -393,7 +393,8 @@ export function rawCreateReadings(
       events.push({ id: eventId, scope_id: apiaryId, clock: clock(event), ...event });
       const scope_id = apiaryId;
       feed.push(
-        // Both held by the readings window until the reading's date (readings-window.ts).
+        // Both held by the readings window until the reading's date, neither with its state
+        // (a first change; readings-window.ts).
         {
           seq: ++seq,
           entity: "inspection",
@@ -432,8 +433,8 @@ export function rawCreateReadings(
       tx.query(
         `insert into rpc_raw_changes
            (organization_id, seq, entity, entity_id, scope_id, op, payload, hlc, author_id,
-            held_until, first)
-         select $1, seq, entity, entity_id, scope_id, 1, payload, $3, $4, held_until, true
+            held_until, with_state)
+         select $1, seq, entity, entity_id, scope_id, 1, payload, $3, $4, held_until, false
          from jsonb_to_recordset($2::text::jsonb) as r(seq bigint, entity text, entity_id text,
            scope_id text, payload text, held_until timestamptz)`,
         [organizationId, JSON.stringify(feed), hlc, userId],

@@ -8,6 +8,7 @@ import { ConnectError } from "@connectrpc/connect";
 import { maxReadingsPerCall } from "@hivekeep/client-core/core";
 import { InspectionService, ReadingRejectionSchema } from "@hivekeep/proto";
 import { describe, expect, it } from "vitest";
+import { readingId } from "../../client-core/src/ops/create-readings.ts";
 import {
   callOk,
   expectError,
@@ -18,7 +19,8 @@ import {
   withApiaryAndHive,
 } from "../support/fixtures.ts";
 import type { JsonReply } from "../support/server.ts";
-import { targetKinds, useTestTarget } from "../support/target.ts";
+import { hlcAt, toJson, upsert } from "../support/sync.ts";
+import { serverOnly, targetKinds, useTestTarget } from "../support/target.ts";
 
 describe.each(targetKinds)("CreateReadings on %s", (kind) => {
   const t = useTestTarget(kind);
@@ -162,6 +164,42 @@ describe.each(targetKinds)("CreateReadings on %s", (kind) => {
     expect(e.message).toContain("weightKg differs");
     expect((await pullAll(t, head)).changes).toEqual([]);
   });
+
+  serverOnly(kind, "the partial row comes from a Push")(
+    "a reading whose row a device's partial change made first is written into that row, once",
+    async () => {
+      const { apiaryId, hiveId } = await withApiaryAndHive(t);
+      const date = "2026-03-03T00:00:00Z";
+      const reading = { hiveId, date, idempotencyKey: `scale-9:${date}`, weightKg: 31 };
+      // A change of the reading's row before its create (a device's edit whose create it has not
+      // pushed): the server keeps it as a partial row, which no read shows.
+      const id = readingId(hiveId, reading.idempotencyKey);
+      const partial = upsert("inspection", id, apiaryId, hlcAt(Date.now() - 60_000, "dev-a"), {
+        note: "lid was open",
+      });
+      const pushed = await t.call("SyncService/Push", { changes: [toJson(partial)] });
+      expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+      // The store looks the readings' ids up once: a partial row is not "no row", so the reading
+      // merges into it (an insert would collide with it).
+      const first = await callOk(t, "InspectionService/CreateReadings", {
+        readings: [
+          reading,
+          { ...reading, idempotencyKey: "scale-9:other", date: "2026-03-04T00:00:00Z" },
+        ],
+      });
+      expect(first.results.map((r: { status: string }) => r.status)).toEqual([
+        "READING_STATUS_CREATED",
+        "READING_STATUS_CREATED",
+      ]);
+      expect(first.results[0].inspectionId).toBe(id);
+      const got = await callOk(t, "InspectionService/GetInspection", { id });
+      expect(got.inspection).toMatchObject({ hiveId, apiaryId, date, weightKg: 31 });
+      const again = await callOk(t, "InspectionService/CreateReadings", { readings: [reading] });
+      expect(again.results).toEqual([
+        { inspectionId: id, status: "READING_STATUS_ALREADY_STORED" },
+      ]);
+    },
+  );
 
   it("is all or nothing: every bad reading is named by its index and field, and nothing is written", async () => {
     const { hiveId } = await withApiaryAndHive(t);

@@ -88,10 +88,21 @@ export function mergeChange(current: ScopedRowState | undefined, change: Change)
       : undefined;
   if (!result.changed) return { result, row: undefined, fed: undefined, conflict };
   const scopeId = rowScope(spec, change, result.row, current);
+  // Field by field, not `{...x, scopeId}`: in V8 a spread followed by more properties cost µs a
+  // change, and a CreateReadings batch merges 2,000 (issue 29).
+  const { values, clock, deleted } = result.row;
   return {
     result,
-    row: { ...result.row, scopeId },
-    fed: { ...change, scopeId, payload: change.op === "delete" ? {} : result.accepted },
+    row: { values, clock, deleted, scopeId },
+    fed: {
+      entity: change.entity,
+      entityId: change.entityId,
+      scopeId,
+      op: change.op,
+      payload: change.op === "delete" ? {} : result.accepted,
+      hlc: change.hlc,
+      authorId: change.authorId,
+    },
     conflict,
   };
 }

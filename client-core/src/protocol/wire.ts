@@ -193,7 +193,17 @@ export function encodeChange(c: SyncChange): Uint8Array {
  * and the payload's UTF-8), it is the whole message, its payload last.
  */
 export const encodeChangeHead = (c: SyncChange): Uint8Array =>
-  encodeChange({ ...c, payloadJson: "" });
+  // Field by field, not `{...c, payloadJson: ""}`: in V8 a spread followed by another property
+  // cost several µs, and the server encodes a head for every feed row it appends.
+  encodeChange({
+    entity: c.entity,
+    entityId: c.entityId,
+    scopeId: c.scopeId,
+    op: c.op,
+    payloadJson: "",
+    hlc: c.hlc,
+    authorId: c.authorId,
+  });
 
 /** The bytes of payload_json's tag and length for a payload of `bytes` UTF-8 bytes. */
 export const payloadFieldHeaderSize = (bytes: number): number => 1 + varintSize(bytes);

@@ -4,13 +4,13 @@
  */
 import { createRouterTransport, type Transport } from "@connectrpc/connect";
 import pino from "pino";
-import { v7 as uuidv7 } from "uuid";
 import type { Caller } from "../auth/caller.ts";
 import type { Db } from "../db/db.ts";
 import { localCallerInterceptor } from "../rpc/auth-interceptor.ts";
 import type { Deps } from "../rpc/deps.ts";
 import { errorInterceptor, routes } from "../rpc/router.ts";
 import type { FeedNotifier } from "../store/feed-notifier.ts";
+import { newIdSource } from "../store/new-id.ts";
 import { newServerClock } from "../store/server-clock.ts";
 import { localCaller } from "../store/tenants.ts";
 
@@ -31,7 +31,7 @@ export function inProcessDeps(
   return {
     db,
     clock: newServerClock(),
-    newId: () => uuidv7(),
+    newId: newIdSource(),
     notifier,
     log,
     shutdown: new AbortController().signal,

@@ -90,15 +90,7 @@ export function sqlReader(q: Queryable, organizationId: string): ReplicaReader {
     },
 
     async scopesOf(entity, ids) {
-      const scopes = new Map<string, string>();
-      if (ids.length === 0) return scopes;
-      const rows = await q.query<{ id: string; scope_id: string }>(
-        `select id, scope_id from ${entities[entity].table}
-         where organization_id = $1 and complete and id = any (${idsSql("$2")})`,
-        [organizationId, JSON.stringify(ids)],
-      );
-      for (const r of rows) scopes.set(String(r.id), String(r.scope_id));
-      return scopes;
+      return (await rowsOf(q, organizationId, entity, ids)).scopes;
     },
 
     async maxBy(entity, column, values, of) {
@@ -118,6 +110,31 @@ export function sqlReader(q: Queryable, organizationId: string): ReplicaReader {
       return max;
     },
   };
+}
+
+/**
+ * The rows of `ids`: the scopes of the complete ones (what `scopesOf` answers: deleted rows too)
+ * and the ids that have a row at all, complete or not.
+ */
+async function rowsOf(
+  q: Queryable,
+  organizationId: string,
+  entity: EntityName,
+  ids: readonly string[],
+): Promise<{ scopes: Map<string, string>; present: Set<string> }> {
+  const scopes = new Map<string, string>();
+  const present = new Set<string>();
+  if (ids.length === 0) return { scopes, present };
+  const rows = await q.query<{ id: string; scope_id: string; complete: boolean }>(
+    `select id, scope_id, complete from ${entities[entity].table}
+     where organization_id = $1 and id = any (${idsSql("$2")})`,
+    [organizationId, JSON.stringify(ids)],
+  );
+  for (const r of rows) {
+    present.add(String(r.id));
+    if (r.complete) scopes.set(String(r.id), String(r.scope_id));
+  }
+  return { scopes, present };
 }
 
 export interface StoreOptions extends WriteOptions {
@@ -150,8 +167,17 @@ export function sqlStore(db: Db, organizationId: string, options: StoreOptions):
         (w) => {
           const reader = sqlReader(w.tx, organizationId);
           const written = new Map<string, WrittenRow>();
+          // Rows this write looked for and found none of (not even a partial row), by rowKey.
+          // The write holds the tenant's lock, so none appears until the write itself writes it:
+          // its apply need not look them up again (CreateReadings: the readings' derived ids).
+          const absent = new Set<string>();
           const writer: ReplicaWriter = {
             ...reader,
+            async scopesOf(entity, ids) {
+              const { scopes, present } = await rowsOf(w.tx, organizationId, entity, ids);
+              for (const id of ids) if (!present.has(id)) absent.add(rowKey(entity, id));
+              return scopes;
+            },
             async get(entity, id, getOptions) {
               const row = written.get(rowKey(entity, id));
               if (row === undefined) return reader.get(entity, id, getOptions);
@@ -163,7 +189,10 @@ export function sqlStore(db: Db, organizationId: string, options: StoreOptions):
             async apply(changes) {
               if (changes.length === 0) return;
               const fresh = new Set<string>();
-              for (const c of changes) if (minted?.delete(c.entityId)) fresh.add(c.entityId);
+              for (const c of changes) {
+                const unstored = absent.delete(rowKey(c.entity, c.entityId));
+                if (minted?.delete(c.entityId) || unstored) fresh.add(c.entityId);
+              }
               const outcome = await w.apply(changes, { fresh });
               for (const [key, row] of outcome.written) written.set(key, row);
             },

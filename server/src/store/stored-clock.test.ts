@@ -11,6 +11,9 @@ describe("stored clock", () => {
       [a]: ["name", "lng"],
       [b]: ["lat", "_deleted"],
     });
+    expect(packClock({ name: a, lat: a, _deleted: a })).toEqual({
+      [a]: ["name", "lat", "_deleted"],
+    });
     expect(packClock({})).toEqual({});
     expect(unpackClock({})).toEqual({});
     expect(unpackClock(null)).toEqual({});

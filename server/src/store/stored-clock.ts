@@ -16,8 +16,22 @@ import type { Hlc } from "@hivekeep/client-core/core";
 /** The stored form: HLC → the columns it stamps. */
 export type StoredClock = Record<string, string[]>;
 
-export const packClock = (clock: Readonly<Record<string, Hlc>>): StoredClock =>
-  Object.fromEntries(groupClock(clock));
+export function packClock(clock: Readonly<Record<string, Hlc>>): StoredClock {
+  // Keyed by stamps, which are new keys nearly every time: an ordinary object takes a new hidden
+  // class for each (µs a row in V8); one without a prototype is a dictionary from the start.
+  const packed: StoredClock = Object.create(null);
+  // Most rows written were stamped by one change (every new row: a scale's readings, a first
+  // sync): their one group needs no map.
+  const columns = Object.keys(clock);
+  const [first] = columns;
+  const stamp = first === undefined ? undefined : clock[first];
+  if (stamp !== undefined && columns.every((column) => clock[column] === stamp)) {
+    packed[stamp] = columns;
+    return packed;
+  }
+  for (const [hlc, group] of groupClock(clock)) packed[hlc] = group;
+  return packed;
+}
 
 function groupClock(clock: Readonly<Record<string, Hlc>>): Map<string, string[]> {
   // Columns stamped together mostly follow each other: look a group up only

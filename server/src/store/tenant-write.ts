@@ -14,11 +14,11 @@
  * Push both write here, so every write of either is followed by the repair.
  */
 import type { Change } from "@hivekeep/client-core/core";
-import { v7 as uuidv7 } from "uuid";
 import type { Db, Queryable } from "../db/db.ts";
 import { type ApplyOptions, type ApplyOutcome, applyChanges } from "./apply-changes.ts";
 import { feedChannel } from "./feed-notifier.ts";
 import { invariantRepairs } from "./invariant-repair.ts";
+import { newIdSource } from "./new-id.ts";
 import { orphanRepairs } from "./orphan-repair.ts";
 import { newServerClock, type ServerClock } from "./server-clock.ts";
 
@@ -43,7 +43,7 @@ export interface WriteOptions {
    * and tests); it observes every stamp of the rows it repairs first, so its stamps still win.
    */
   readonly clock?: ServerClock;
-  /** Ids of the repair's new rows (default: UUID v7). */
+  /** Ids of the repair's new rows (default: UUID v7, newIdSource). */
   readonly newId?: () => string;
 }
 
@@ -66,7 +66,7 @@ export async function writeTenant<T>(
   options: WriteOptions = {},
 ): Promise<T> {
   const clock = options.clock ?? newServerClock();
-  const newId = options.newId ?? uuidv7;
+  const newId = options.newId ?? newIdSource();
   const writeChunk = db.kind === "postgres" ? postgresWriteChunk : undefined;
   return db.transaction(async (tx) => {
     // Sent, not awaited: the function's first reads travel behind it (one round trip). The

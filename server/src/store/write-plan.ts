@@ -191,8 +191,13 @@ export function* planWrites(input: WriteInput): Generator<WriteChunk, WriteSumma
       rejections.push(...found);
     } else {
       const unseen = target.state === undefined;
-      const current =
-        target.state === undefined ? undefined : { ...target.state, scopeId: target.scopeId };
+      const state = target.state;
+      const current = state && {
+        values: state.values,
+        clock: state.clock,
+        deleted: state.deleted,
+        scopeId: target.scopeId,
+      };
       const { result, row, fed, conflict } = mergeChange(current, change);
       results.push(result);
       if (conflict !== undefined) conflicts.push(conflict);
@@ -246,11 +251,16 @@ function planChunk(upTo: number, made: readonly Made[], finished: readonly Targe
       rows.push({ entity: t.entity, id: t.id, scopeId: t.scopeId, state: t.state, complete, how });
     }
   }
-  const feed = made.map(({ seq, change, heldUntil, withState }): FeedEntry => {
-    const carries = carried.get(seq);
-    const entry = { seq, change, withState, ...(heldUntil === undefined ? {} : { heldUntil }) };
-    return carries === undefined ? entry : { ...entry, carries };
-  });
+  // Members left undefined rather than spread in: a spread cost µs an entry in V8.
+  const feed = made.map(
+    ({ seq, change, heldUntil, withState }): FeedEntry => ({
+      seq,
+      change,
+      withState,
+      heldUntil,
+      carries: carried.get(seq),
+    }),
+  );
   return { upTo, feed, rows };
 }
 

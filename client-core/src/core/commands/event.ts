@@ -91,17 +91,35 @@ export function recordOfHive(
         ...fields,
         created_at: ctx.now.toISOString(),
       }),
-      recordEvent(ctx, {
-        ...event,
-        apiaryId: hive.apiaryId,
-        hiveId: hive.id,
-        queenId: hive.queenId,
-        refEntity: entity,
-        refId: id,
-      }),
+      recordEvent(ctx, eventOfRecord(event, hive.apiaryId, hive.id, hive.queenId, entity, id)),
     ],
   };
 }
+
+/**
+ * The event of a record of a hive's life. Its fields are named one by one: `{...event, …}` cost
+ * about 10 µs a call in V8 (a spread followed by more properties), a tenth of a scale reading's
+ * command in a CreateReadings batch (issue 29).
+ */
+const eventOfRecord = (
+  event: Pick<EventInput, "type" | "date" | "title" | "amountKg" | "detail">,
+  apiaryId: string,
+  hiveId: string,
+  queenId: string,
+  refEntity: string,
+  refId: string,
+): EventInput => ({
+  type: event.type,
+  date: event.date,
+  title: event.title,
+  amountKg: event.amountKg,
+  detail: event.detail,
+  apiaryId,
+  hiveId,
+  queenId,
+  refEntity,
+  refId,
+});
 
 /** A live event that points at a record, as the record's update or delete needs it. */
 export interface RecordEvent {
@@ -184,14 +202,10 @@ export function rewriteRecordOfHive(
   if (stillTrue) return changes;
   for (const e of current.events) changes.push(tombstone(ctx, "event", e.id, e.scopeId));
   changes.push(
-    recordEvent(ctx, {
-      ...event,
-      apiaryId: hive.apiaryId,
-      hiveId: current.hiveId,
-      queenId: hive.queenId,
-      refEntity: entity,
-      refId: current.id,
-    }),
+    recordEvent(
+      ctx,
+      eventOfRecord(event, hive.apiaryId, current.hiveId, hive.queenId, entity, current.id),
+    ),
   );
   return changes;
 }

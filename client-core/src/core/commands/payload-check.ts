@@ -15,10 +15,11 @@ import type { Values } from "../merge.ts";
  */
 export function checkedPayload(spec: EntitySpec, payload: Values, prefix = ""): Values {
   const out: Values = {};
-  for (const [column, value] of Object.entries(payload)) {
+  // Keys, not entries: no [column, value] pair per column (a scale's batch checks 19,000).
+  for (const column of Object.keys(payload)) {
     const parsed = parseColumnValue(
       columnSpec(spec, column),
-      value,
+      payload[column],
       spec.required.includes(column),
     );
     if ("error" in parsed) {
