@@ -32,7 +32,9 @@ async function waitFor(pred: () => boolean, ms: number): Promise<void> {
   }
 }
 
-describe("server/src/main.ts", () => {
+// Each test starts the real server (PGlite initialises a data directory, the migrations run) up
+// to twice, each start waited for up to 30 s: the test timeout covers them all, whatever the load.
+describe("server/src/main.ts", { timeout: 120_000 }, () => {
   let child: ChildProcess | undefined;
   afterEach(() => {
     child?.kill("SIGKILL");
