@@ -4,8 +4,8 @@
  * later, learns of it after it syncs; the other device, whose write won, is told nothing.
  */
 import type { HivekeepClient } from "@hivekeep/client-core";
-import { holdingApiaryId } from "@hivekeep/client-core/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Hlc, hlcMs, holdingApiaryId } from "@hivekeep/client-core/core";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { databaseKinds } from "../support/databases.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { edited, expectConverged, Network, openDevice, settle } from "./harness.ts";
@@ -104,6 +104,11 @@ describe.each(databaseKinds)("device notices on %s", (kind) => {
     await settle([a.client, b.client]);
     a.net.offline = true;
     await a.client.hives.updateHive({ hive: edited(hive, { note: "from A" }) });
+    // B writes later by its own clock: each device's clock is corrected by the offset it
+    // measured, and two measurements differ by a few milliseconds.
+    const aRow = await a.client.db.table("hives").get(hive?.id ?? "");
+    const aMs = hlcMs(aRow.clock.note as Hlc);
+    await vi.waitUntil(() => b.client.now().getTime() > aMs, { timeout: 10_000, interval: 1 });
     const onB = (await b.client.hives.getHive({ id: hive?.id ?? "" })).hive;
     await b.client.hives.updateHive({ hive: edited(onB, { note: "from B" }) });
     await b.client.sync.syncNow();
