@@ -33,8 +33,8 @@ async function waitFor(pred: () => boolean, ms: number): Promise<void> {
 }
 
 // Each test starts the real server (PGlite initialises a data directory, the migrations run) up
-// to twice, each start waited for up to 30 s: the test timeout covers them all, whatever the load.
-describe("server/src/main.ts", { timeout: 120_000 }, () => {
+// to twice, each start waited for up to 90 s: the test timeout covers them all, whatever the load.
+describe("server/src/main.ts", { timeout: 240_000 }, () => {
   let child: ChildProcess | undefined;
   afterEach(() => {
     child?.kill("SIGKILL");
@@ -45,7 +45,7 @@ describe("server/src/main.ts", { timeout: 120_000 }, () => {
     try {
       const p = run({ HIVEKEEP_PORT: "0", HIVEKEEP_DATA_DIR: dataDir, DATABASE_URL: "" });
       child = p.child;
-      await waitFor(() => p.output().includes("hivekeep listening"), 30_000);
+      await waitFor(() => p.output().includes("hivekeep listening"), 90_000);
       const line =
         p
           .output()
@@ -74,7 +74,7 @@ describe("server/src/main.ts", { timeout: 120_000 }, () => {
       // The data survives a restart.
       const again = run({ HIVEKEEP_PORT: "0", HIVEKEEP_DATA_DIR: dataDir, DATABASE_URL: "" });
       child = again.child;
-      await waitFor(() => again.output().includes("hivekeep listening"), 30_000);
+      await waitFor(() => again.output().includes("hivekeep listening"), 90_000);
       const url = JSON.parse(
         again
           .output()
@@ -124,7 +124,7 @@ describe("server/src/main.ts", { timeout: 120_000 }, () => {
       DATABASE_URL: "",
     });
     child = p.child;
-    await waitFor(() => p.output().includes("hivekeep listening"), 30_000);
+    await waitFor(() => p.output().includes("hivekeep listening"), 90_000);
     expect(p.output()).toMatch(/"level":40.*HIVEKEEP_AUTH=none on a non-loopback address/);
     p.child.kill("SIGTERM");
     expect(await p.exited).toBe(0);
