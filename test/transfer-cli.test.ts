@@ -16,6 +16,7 @@ import { seedSeason } from "../server/src/seed/season.ts";
 import { startFeedNotifier } from "../server/src/store/feed-notifier.ts";
 import { ensureLocalTenant, ensureTenant, localCaller } from "../server/src/store/tenants.ts";
 import { exportTo } from "../server/src/transfer/operator.ts";
+import { templateDataDir } from "./support/pglite-template.ts";
 
 const serverDir = join(import.meta.dirname, "..", "server");
 /** Each command starts Node, tsx and PGlite (seconds each on a busy machine): no time is asserted. */
@@ -80,6 +81,8 @@ describe("pnpm run export / import", () => {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "hk-transfer-cli-"));
+    // Migrated, empty data dirs (a new one's initdb is tested by test/server/main-process.test.ts).
+    for (const name of ["source", "target", "hosted"]) await templateDataDir(join(dir, name));
     await withDataDir(join(dir, "source"), (db, notifier) =>
       seedSeason(inProcessTransport(db, notifier), {
         now: new Date("2026-08-15T12:00:00Z"),

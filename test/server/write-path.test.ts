@@ -1,7 +1,7 @@
 /** The one write path (applyChanges under the tenant lock) on both databases. */
 import type { Change, Hlc } from "@hivekeep/client-core/core";
 import { decodePullResponse } from "@hivekeep/client-core/protocol";
-import { type Db, migrate, openPglite, openPostgres } from "@hivekeep/server";
+import { type Db, migrate, openPostgres } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HeadColumns, readFeed, readWirePage } from "../../server/src/store/feed.ts";
 import { unpackClock } from "../../server/src/store/stored-clock.ts";
@@ -17,6 +17,7 @@ import {
   type ScratchDatabase,
 } from "../support/databases.ts";
 import { protoChangeHead } from "../support/feed-wire.ts";
+import { templatePglite } from "../support/pglite-template.ts";
 
 const hlc = (ms: number, node = "dev-a"): Hlc =>
   `${String(ms).padStart(15, "0")}:00000:${node}` as Hlc;
@@ -35,7 +36,7 @@ describe.each(databaseKinds)("applyChanges on %s", (kind) => {
   let scratch: ScratchDatabase | undefined;
   beforeAll(async () => {
     scratch = kind === "postgres" ? await createScratchDatabase() : undefined;
-    db = scratch ? await openPostgres(scratch.url) : await openPglite(undefined);
+    db = scratch ? await openPostgres(scratch.url) : await templatePglite();
     await migrate(db);
     await ensureLocalTenant(db);
   });

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
+import { templateDataDir } from "./pglite-template.ts";
 
 export type DbKind = "pglite" | "postgres";
 
@@ -71,6 +72,7 @@ export async function lastingDatabase(kind: DbKind): Promise<LastingDatabase> {
     return { env: { DATABASE_URL: scratch.url }, drop: scratch.drop };
   }
   const dir = mkdtempSync(join(tmpdir(), "hivekeep-test-"));
+  await templateDataDir(dir);
   return {
     env: { HIVEKEEP_DATA_DIR: dir },
     drop: async () => rmSync(dir, { recursive: true, force: true }),

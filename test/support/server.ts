@@ -15,6 +15,7 @@ import {
 } from "@hivekeep/server";
 import pino from "pino";
 import { createScratchDatabase, type DbKind } from "./databases.ts";
+import { templatePglite } from "./pglite-template.ts";
 
 export interface TestServer {
   readonly url: string;
@@ -48,15 +49,26 @@ export async function startTestServer(
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...env,
   });
+  // An embedded database in memory starts from the migrated template (pglite-template.ts).
+  const db =
+    config.databaseUrl === undefined && config.dataDir === undefined
+      ? await templatePglite()
+      : undefined;
   let server: RunningServer;
   try {
-    server = await startServer(config, { log: pino({ level: "silent" }), ...options });
+    server = await startServer(config, {
+      log: pino({ level: "silent" }),
+      ...options,
+      ...(db ? { db } : {}),
+    });
   } catch (err) {
+    await db?.close();
     await scratch?.drop();
     throw err;
   }
   const stop = async () => {
     await server.close();
+    await db?.close();
     await scratch?.drop();
   };
   return view(server, {}, stop);
