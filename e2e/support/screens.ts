@@ -87,6 +87,13 @@ const stillLoading = new RegExp(
 );
 
 /**
+ * Whether the screenshots for people to look at are taken: not in CI (CI=true), where nobody
+ * looks at them and encoding hundreds of full-page PNGs cost minutes of the browser tests;
+ * HIVEKEEP_SCREENSHOTS=1 takes them there too.
+ */
+export const screenshotsWanted = !process.env.CI || process.env.HIVEKEEP_SCREENSHOTS === "1";
+
+/**
  * The whole page as a person scrolling it would see it: the window is made as tall as the
  * page for the picture (so the bottom navigation sits at the bottom instead of over the middle,
  * and charts that load on coming near have loaded), until the page's height holds still.
@@ -101,6 +108,8 @@ export async function screenshot(page: Page, path: string): Promise<void> {
       () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
     );
     await expect.poll(() => page.getByText(stillLoading).count()).toBe(0);
+    // The screen has loaded; the picture is for people (CI takes none).
+    if (!screenshotsWanted) return;
     const now = await page.evaluate(() => document.documentElement.scrollHeight);
     if (now <= height) break;
     height = now;

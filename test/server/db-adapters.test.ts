@@ -1,20 +1,21 @@
 /** The two database adapters agree on how values come back. */
 import { connect, createServer, type Socket } from "node:net";
 import { UnavailableError } from "@hivekeep/client-core/ops";
-import { type Db, openPglite, openPostgres } from "@hivekeep/server";
+import { type Db, openPostgres } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createScratchDatabase,
   databaseKinds,
   type ScratchDatabase,
 } from "../support/databases.ts";
+import { templatePglite } from "../support/pglite-template.ts";
 
 describe.each(databaseKinds)("the %s adapter", (kind) => {
   let db: Db;
   let scratch: ScratchDatabase | undefined;
   beforeAll(async () => {
     scratch = kind === "postgres" ? await createScratchDatabase() : undefined;
-    db = scratch ? await openPostgres(scratch.url) : await openPglite(undefined);
+    db = scratch ? await openPostgres(scratch.url) : await templatePglite("new");
   });
   afterAll(async () => {
     await db?.close();

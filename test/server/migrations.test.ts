@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { entities, type Hlc } from "@hivekeep/client-core/core";
 import { decodePullResponse } from "@hivekeep/client-core/protocol";
-import { migrate, openPglite, openPostgres } from "@hivekeep/server";
+import { migrate, openPostgres } from "@hivekeep/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadMigrations } from "../../server/src/db/migrate.ts";
 import {
@@ -18,6 +18,7 @@ import {
   type ScratchDatabase,
 } from "../support/databases.ts";
 import { protoChangeHead } from "../support/feed-wire.ts";
+import { templatePglite } from "../support/pglite-template.ts";
 
 const sqlTypes: Record<string, string> = {
   text: "text",
@@ -32,13 +33,13 @@ const sqlTypes: Record<string, string> = {
 
 describe.each(databaseKinds)("migrations on %s", (kind) => {
   let scratch: ScratchDatabase | undefined;
-  let db: Awaited<ReturnType<typeof openPglite>>;
+  let db: Awaited<ReturnType<typeof templatePglite>>;
   beforeAll(async () => {
     if (kind === "postgres") {
       scratch = await createScratchDatabase();
       db = await openPostgres(scratch.url);
     } else {
-      db = await openPglite(undefined);
+      db = await templatePglite("new");
     }
   });
   afterAll(async () => {
@@ -119,7 +120,7 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
 
   it("005 gives the feed rows already there their Change's bytes: an upgraded server serves the same Pulls", async () => {
     const own = scratch ? await createScratchDatabase() : undefined;
-    const old = own ? await openPostgres(own.url) : await openPglite(undefined);
+    const old = own ? await openPostgres(own.url) : await templatePglite("new");
     try {
       const upTo = (version: number) => loadMigrations().filter((m) => m.version <= version);
       await migrate(old, upTo(3));
@@ -191,7 +192,7 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
 
   it("009 gives the feed rows already there that add photos their reference form: a Pull by reference reads no photo", async () => {
     const own = scratch ? await createScratchDatabase() : undefined;
-    const old = own ? await openPostgres(own.url) : await openPglite(undefined);
+    const old = own ? await openPostgres(own.url) : await templatePglite("new");
     try {
       await migrate(
         old,
@@ -241,7 +242,7 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
 
   it("008 stamps the feed rows already there: a windowed Pull leaves out today's old readings, whole", async () => {
     const own = scratch ? await createScratchDatabase() : undefined;
-    const old = own ? await openPostgres(own.url) : await openPglite(undefined);
+    const old = own ? await openPostgres(own.url) : await templatePglite("new");
     try {
       await migrate(
         old,
@@ -344,7 +345,7 @@ describe.each(databaseKinds)("migrations on %s", (kind) => {
 
   it("003 regroups stored clocks by stamp without changing any row's state", async () => {
     const own = scratch ? await createScratchDatabase() : undefined;
-    const old = own ? await openPostgres(own.url) : await openPglite(undefined);
+    const old = own ? await openPostgres(own.url) : await templatePglite("new");
     try {
       await migrate(
         old,

@@ -27,7 +27,10 @@ import { type Db, migrate, openPglite, pgliteTemplate } from "@hivekeep/server";
 
 const migrationsDir = join(import.meta.dirname, "..", "..", "server", "src", "db");
 
-function templateName(): string {
+/** Whether the template is migrated, or a new database as initdb leaves it (migration tests). */
+type Kind = "migrated" | "new";
+
+function templateName(kind: Kind): string {
   const hash = createHash("sha256");
   const serverRequire = createRequire(join(migrationsDir, "pglite.ts"));
   // The package's own package.json (its exports do not name it): its version.
@@ -42,31 +45,37 @@ function templateName(): string {
       .sort()
       .map((f) => join(migrations, f)),
   ];
-  for (const file of files) hash.update(file).update(readFileSync(file));
-  return join(tmpdir(), `hivekeep-pglite-template-${hash.digest("hex").slice(0, 16)}.tar`);
+  if (kind === "migrated") for (const file of files) hash.update(file).update(readFileSync(file));
+  return join(tmpdir(), `hivekeep-pglite-${kind}-${hash.digest("hex").slice(0, 16)}.tar`);
 }
 
-let file: Promise<string> | undefined;
+const files = new Map<Kind, Promise<string>>();
 
 /** The template's file (made if this machine has none yet). */
-function templateFile(): Promise<string> {
-  file ??= (async () => {
-    const path = templateName();
+function templateFile(kind: Kind = "migrated"): Promise<string> {
+  let file = files.get(kind);
+  if (file !== undefined) return file;
+  file = (async () => {
+    const path = templateName(kind);
     if (existsSync(path)) return path;
     const made = await pgliteTemplate(async (db) => {
-      await migrate(db);
+      if (kind === "migrated") await migrate(db);
     });
     const own = `${path}.${process.pid}.${Date.now()}`;
     writeFileSync(own, Buffer.from(await made.arrayBuffer()));
     renameSync(own, path);
     return path;
   })();
+  files.set(kind, file);
   return file;
 }
 
-/** A new migrated PGlite database in memory, from the template. */
-export async function templatePglite(): Promise<Db> {
-  return openPglite(undefined, { template: new Blob([readFileSync(await templateFile())]) });
+/**
+ * A new PGlite database in memory from the template: migrated, or (`"new"`) as initdb leaves
+ * it, for the tests of the migrations themselves.
+ */
+export async function templatePglite(kind: Kind = "migrated"): Promise<Db> {
+  return openPglite(undefined, { template: new Blob([readFileSync(await templateFile(kind))]) });
 }
 
 /**
