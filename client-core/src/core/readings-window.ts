@@ -25,8 +25,14 @@ import { deletedKey, type RowState, type Values } from "./merge.ts";
 import type { OrSetState } from "./or-set.ts";
 import { bucketStart, seriesDayMs } from "./reading-series.ts";
 
-/** How many days of readings a device keeps unless told otherwise. */
-export const defaultReadingDays = 30;
+/**
+ * How many days of readings a device keeps unless told otherwise: two weeks, the last two
+ * visits of a weekly rhythm at full resolution. The days before come as the server's day
+ * buckets (reading-series.ts). Each day of a 15-minute scale is 192 changes for a new device
+ * to merge (a reading and its event): 30 days of three scales made a first sync 3 s longer
+ * (docs/decisions.md, "A new device's first sync: two weeks of readings").
+ */
+export const defaultReadingDays = 14;
 
 /** Most days a window may span: about 30 years (a larger request is capped). */
 export const maxReadingDays = 11_000;

@@ -102,7 +102,7 @@ export interface HivekeepClientOptions {
   readonly photoKeepDays?: () => number;
   /**
    * The readings window (core/readings-window.ts): the device pulls and keeps the readings of
-   * the last this many days (default `defaultReadingDays`, 30); older ones are read from the
+   * the last this many days (default `defaultReadingDays`, 14); older ones are read from the
    * server as series. 0: every reading, as before issue 29.
    */
   readonly readingDays?: number;

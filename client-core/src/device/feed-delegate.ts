@@ -3,6 +3,7 @@
  * for a long feed) and listens to the Subscribe stream for the loop. Every pull tells the device
  * clock the server's time and the greatest stamp seen.
  */
+import { parseCursor } from "../core/cursor.ts";
 import type { DeviceClock } from "./device-clock.ts";
 import { type PullProgress, type PullResult, pullFeed, storedCursor } from "./pull-feed.ts";
 import type { ReplicaDb } from "./replica-db.ts";
@@ -68,13 +69,24 @@ export class FeedDelegate {
 
   /**
    * The Subscribe stream from the stored cursor until it ends: every message shows it alive; a
-   * poke naming a cursor the replica has not reached means the feed is ahead.
+   * poke naming a cursor the replica has not reached means the feed is ahead (until a pull
+   * passes it).
    */
   async listen(signal: AbortSignal, events: StreamEvents): Promise<void> {
     const { db, transport } = this.options;
     for await (const poke of transport.subscribe(await storedCursor(db), signal)) {
       events.alive();
-      if (poke !== "" && poke !== (await storedCursor(db))) events.behind();
+      const stillBehind = async () => behind(poke, await storedCursor(db));
+      if (poke !== "" && (await stillBehind())) events.behind(stillBehind);
     }
+  }
+}
+
+/** Whether the feed's cursor `poke` is past `stored` (cursor.ts; unreadable ones: if they differ). */
+function behind(poke: string, stored: string): boolean {
+  try {
+    return parseCursor(poke) > parseCursor(stored);
+  } catch {
+    return poke !== stored;
   }
 }

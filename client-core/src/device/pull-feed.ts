@@ -71,7 +71,8 @@ export async function storedCursor(db: ReplicaDb): Promise<string> {
 /**
  * Pulls to the end of the feed, or `maxPages` pages; `limit` 1 stops after the first page (to
  * learn the time). Each page is merged in its own transaction, so live queries (the screens)
- * fill as pages arrive; `onPage` hears how far it has come after each.
+ * fill as pages arrive; `onPage` hears how far it has come after each. The next page is taken
+ * from `pages` while one merges (when more follow and this pull will take them).
  */
 export async function pullFeed(
   db: ReplicaDb,
@@ -88,10 +89,26 @@ export async function pullFeed(
   let changes = 0;
   let more = false;
   let taken = 0;
+  const source = pages(cursor, limit)[Symbol.asyncIterator]();
+  // The page after the one being merged, asked for meanwhile (only when one more is wanted).
+  let ahead: Promise<IteratorResult<PullPage>> | undefined;
   try {
-    for await (const page of pages(cursor, limit)) {
+    for (;;) {
+      const next = await (ahead ?? source.next());
+      ahead = undefined;
+      if (next.done) break;
+      const page = next.value;
       serverTimeMs = page.serverTimeMs ?? serverTimeMs;
       cutoffMs = page.readingsCutoffMs ?? cutoffMs;
+      taken += 1;
+      more = page.hasMore;
+      const last = !more || limit === 1 || taken >= maxPages;
+      if (!last) {
+        // Read and decoded while this page merges (the request went out with the last page's
+        // headers: the server names the next cursor there), in the merge's waits on IndexedDB.
+        ahead = source.next();
+        ahead.catch(() => {});
+      }
       const seen = await applyPulled(
         db,
         page.changes.map(fromWire),
@@ -100,12 +117,13 @@ export async function pullFeed(
       );
       changes += page.changes.length;
       if (seen !== undefined && (maxSeen === undefined || seen > maxSeen)) maxSeen = seen;
-      taken += 1;
-      more = page.hasMore;
       onPage?.({ changes, left: changesLeft(page), more });
-      if (limit === 1 || taken >= maxPages) break;
+      if (last) break;
     }
+    // Ends the source: a request it asked for ahead (the server's hint) is cancelled.
+    void source.return?.()?.catch(() => {});
   } catch (err) {
+    void source.return?.()?.catch(() => {});
     const ce = ConnectError.from(err);
     // Pull takes only the cursor and the limit: invalid_argument means the server does not
     // know the cursor (its database was reset). Start over; the outbox stays.

@@ -1,6 +1,6 @@
 /**
  * A hive's measurements over years on a device (issue 29): `client.readings.series`. A device
- * holds the readings of its readings window only (Pull's `reading_days`, default 30 days), so:
+ * holds the readings of its readings window only (Pull's `reading_days`, default 14 days), so:
  *
  * - **Days in the window** (from `cutoff`, the first UTC midnight inside it, on) are computed
  *   from the replica's rows with the one rule (core/reading-series.ts): what the device holds is

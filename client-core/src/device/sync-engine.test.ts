@@ -61,7 +61,7 @@ class FakeTransport implements SyncTransport {
   readonly limits: number[] = [];
   /** The feed has more than one page: the first page says so. */
   morePages = false;
-  /** Pages the next pull yields instead (each asked for only once the one before is merged). */
+  /** Pages the next pull yields instead (each asked for as the pull asks: while the one before merges). */
   script: (() => Promise<PullPage>)[] | undefined;
   async *pages(cursor: string, limit: number): AsyncIterable<PullPage> {
     this.pulls.push(cursor);
@@ -386,6 +386,49 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
     await until(() => transport.pulls.length === 2, "the pull after the poke");
   });
 
+  it("after a poke during a pull, pulls again only if the pull did not pass the poke's cursor", async () => {
+    make().start();
+    await vi.advanceTimersByTimeAsync(0);
+    await until(() => transport.pulls.length === 1 && transport.streams.length === 1, "started");
+    await idle();
+    const page = (nextCursor: string, hasMore: boolean): PullPage => ({
+      changes: [],
+      nextCursor,
+      hasMore,
+      serverTimeMs: Date.now(),
+      headCursor: "",
+    });
+    // A long pull (a first sync): the stream names the feed's head while it runs.
+    for (const [poke, end, pullsAfter] of [
+      ["7", "9", 2],
+      ["12", "11", 4],
+    ] as const) {
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      transport.script = [
+        async () => page("5", true),
+        async () => {
+          await held;
+          return page(end, false);
+        },
+      ];
+      const pulls = transport.pulls.length;
+      void engine.syncNow();
+      await until(() => transport.pulls.length === pulls + 1, "the long pull");
+      transport.poke(poke);
+      await drain();
+      release();
+      await until(() => !engine.status.syncing, "the pull's end");
+      await vi.advanceTimersByTimeAsync(0);
+      await drain();
+      await vi.advanceTimersByTimeAsync(0);
+      await until(() => !engine.status.syncing, "idle");
+      expect(transport.pulls).toHaveLength(pullsAfter);
+    }
+  });
+
   it("reconnects a failed Subscribe stream after a backoff, and stop() ends the waiting", async () => {
     transport.failStream = true;
     // random() = 0.5: 0.75 of the ceiling 2 s, then 4 s.
@@ -508,7 +551,7 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
     headCursor,
   });
 
-  it("shows a long pull's progress page by page, and merges each page before the next comes", async () => {
+  it("shows a long pull's progress page by page, and asks for each page while the one before merges", async () => {
     make();
     const seen: unknown[] = [];
     engine.subscribe((s) => {
@@ -521,8 +564,9 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
     };
     transport.script = [1, 2, 3].map((n) => () => before(feedPage(n, 4, 12)));
     await engine.syncNow();
-    // The screens' live queries see each page as it is merged.
-    expect(merged).toEqual([0, 4, 8]);
+    // Each page after the first is asked for while the one before merges (pull-feed.ts): the
+    // replica then holds the pages before that one. Each page is merged in its own transaction.
+    expect(merged).toEqual([0, 0, 4]);
     expect(seen).toEqual([{ changes: 4, left: 8 }, { changes: 8, left: 4 }, undefined]);
     expect(await db.table("apiaries").count()).toBe(12);
 

@@ -73,8 +73,12 @@ export class Backoff {
 export interface StreamEvents {
   /** A message arrived (a heartbeat too): the stream works, its backoff starts over. */
   alive(): void;
-  /** The feed moved past what the replica holds: a cycle soon. */
-  behind(): void;
+  /**
+   * The feed moved past what the replica holds: a cycle soon. With a cycle under way (which
+   * may pull past it: the stream opens with the feed's head in the middle of a first sync),
+   * one after it only if `stillBehind` says so then.
+   */
+  behind(stillBehind?: () => Promise<boolean>): void;
 }
 
 export interface LoopDelegate {
@@ -214,7 +218,19 @@ export class SyncLoop {
         down = false;
         this.wake();
       },
-      behind: () => this.trigger(0),
+      behind: (stillBehind) => {
+        const running = this.current;
+        if (running === undefined || stillBehind === undefined) {
+          this.trigger(0);
+          return;
+        }
+        void running
+          .catch(() => {})
+          .then(() => stillBehind().catch(() => true))
+          .then((behind) => {
+            if (behind) this.trigger(0);
+          });
+      },
     };
     void (async () => {
       while (!signal.aborted) {

@@ -7,10 +7,10 @@
  * every peak and drop and the newest value. Rendered lazily by the hive page, in a card of its
  * own, from the readings the page has read already.
  *
- * The 12 months and "All" (up to ten years) draw the days before the device's readings window
- * from `client.readings.series` (issue 29: the server's day buckets, cached on the device for
- * offline use) as each day's lowest and highest value (chart-data.ts), and the window's days
- * from the readings themselves. A period is drawn once its series is read; while the next one is
+ * Every period (30 days, 12 months, "All": up to ten years) draws the days before the device's
+ * readings window (two weeks by default) from `client.readings.series` (issue 29: the server's
+ * day buckets, cached on the device for offline use) as each day's lowest and highest value
+ * (chart-data.ts), and the window's days from the readings themselves. A period is drawn once its series is read; while the next one is
  * read, the charts keep the period they drew (each chart is drawn once per choice).
  */
 import { maxSeriesDays, type SeriesColumn } from "@hivekeep/client-core/core";
@@ -137,14 +137,11 @@ function Measure(props: {
   );
 }
 
-/** The days a period asks `client.readings.series` for, ending with today (none for 30 days). */
-const seriesDays: Readonly<Record<Period, number>> = { "30": 0, "365": 365, all: maxSeriesDays };
-
-/** What "30 days" reads of the series: nothing (the window's readings are the chart). */
-const noSeries: { readonly buckets: undefined; readonly cutoff: number } = {
-  buckets: undefined,
-  cutoff: 0,
-};
+/**
+ * The days a period asks `client.readings.series` for, ending with today: the days before the
+ * device's readings window (two weeks by default) come from it.
+ */
+const seriesDays: Readonly<Record<Period, number>> = { "30": 30, "365": 365, all: maxSeriesDays };
 
 /**
  * `value` when there is one, else the last one there was: state adjusted while rendering (the
@@ -174,14 +171,12 @@ export default function HiveCharts(props: {
   const days = seriesDays[period];
   const series = useLiveQuery(
     async (c) =>
-      days === 0
-        ? noSeries
-        : c.readings.series(hiveId, today * 1000 - days * dayMs, today * 1000, {
-            beforeWindow: true,
-          }),
+      c.readings.series(hiveId, today * 1000 - days * dayMs, today * 1000, {
+        beforeWindow: true,
+      }),
     [hiveId, days, today],
   );
-  const answer = days === 0 ? noSeries : series.status === "ready" ? series.value : undefined;
+  const answer = series.status === "ready" ? series.value : undefined;
   // The charts draw a period once its series is read (the cache: tens of milliseconds); until
   // then they keep what they drew (issue 29: drawing the window's readings alone over the period
   // first, then again with the series, drew every chart twice or three times per choice).
@@ -197,7 +192,7 @@ export default function HiveCharts(props: {
   const newest = data.columns.at.at(-1);
   const anyShown = newest !== undefined && (from === undefined || newest >= from);
   // Nothing held on the device: wait for the series before saying there is nothing.
-  const waiting = newest === undefined && days !== 0 && series.status === "loading";
+  const waiting = newest === undefined && series.status === "loading";
 
   const fields = useMemo(
     () => ({
