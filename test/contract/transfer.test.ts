@@ -239,7 +239,18 @@ describe.each(targetKinds)("TransferService on %s", (kind) => {
       async () => {
         const head = await feedHead(target);
         const junk = "\u00e4;x{".repeat(10 * 1024 * 1024).slice(0, 50 * 1024 * 1024);
-        const r = await target.call("TransferService/ImportRecords", { content: junk });
+        // The server answers while the client still uploads, and drains the rest. Under CI's
+        // load the client once saw its connection reset before it read the answer (cause not
+        // found: not reproduced by hand under load; the server ran on). A client sends such a
+        // request again, as browsers do on a reset; up to two tries more here.
+        let r: Awaited<ReturnType<typeof target.call>> | undefined;
+        for (let attempt = 0; r === undefined; attempt++) {
+          try {
+            r = await target.call("TransferService/ImportRecords", { content: junk });
+          } catch (err) {
+            if (attempt >= 2 || !(err instanceof TypeError)) throw err;
+          }
+        }
         expect(r.status).toBe(429);
         expect(r.body.code).toBe("resource_exhausted");
         expect((await pullAll(target, head)).changes).toEqual([]);
