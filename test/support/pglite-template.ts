@@ -30,6 +30,24 @@ const migrationsDir = join(import.meta.dirname, "..", "..", "server", "src", "db
 /** Whether the template is migrated, or a new database as initdb leaves it (migration tests). */
 type Kind = "migrated" | "new";
 
+/** A digest of the migrations' code (a changed migration changes it). */
+export function migrationsDigest(): string {
+  const hash = createHash("sha256");
+  for (const file of migrationFiles()) hash.update(file).update(readFileSync(file));
+  return hash.digest("hex").slice(0, 16);
+}
+
+function migrationFiles(): string[] {
+  const migrations = join(migrationsDir, "migrations");
+  return [
+    join(migrationsDir, "migrate.ts"),
+    ...readdirSync(migrations)
+      .filter((f) => !f.endsWith(".test.ts"))
+      .sort()
+      .map((f) => join(migrations, f)),
+  ];
+}
+
 function templateName(kind: Kind): string {
   const hash = createHash("sha256");
   const serverRequire = createRequire(join(migrationsDir, "pglite.ts"));
@@ -37,15 +55,7 @@ function templateName(kind: Kind): string {
   const entry = serverRequire.resolve("@electric-sql/pglite");
   const name = `${sep}@electric-sql${sep}pglite${sep}`;
   hash.update(readFileSync(`${entry.slice(0, entry.lastIndexOf(name) + name.length)}package.json`));
-  const migrations = join(migrationsDir, "migrations");
-  const files = [
-    join(migrationsDir, "migrate.ts"),
-    ...readdirSync(migrations)
-      .filter((f) => !f.endsWith(".test.ts"))
-      .sort()
-      .map((f) => join(migrations, f)),
-  ];
-  if (kind === "migrated") for (const file of files) hash.update(file).update(readFileSync(file));
+  if (kind === "migrated") hash.update(migrationsDigest());
   return join(tmpdir(), `hivekeep-pglite-${kind}-${hash.digest("hex").slice(0, 16)}.tar`);
 }
 

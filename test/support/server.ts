@@ -40,7 +40,7 @@ export async function startTestServer(
   env: Record<string, string> = {},
   options: Omit<StartOptions, "log" | "db"> = {},
 ): Promise<TestServer> {
-  const scratch = kind === "postgres" ? await createScratchDatabase() : undefined;
+  const scratch = kind === "postgres" ? await createScratchDatabase({ migrated: true }) : undefined;
   const config: Config = loadConfig({
     HIVEKEEP_PORT: "0",
     HIVEKEEP_LOG_LEVEL: "silent",
