@@ -67,8 +67,8 @@ export async function startTestServer(
     throw err;
   }
   const stop = async () => {
+    // Closes the database too, the template's as well (server.ts).
     await server.close();
-    await db?.close();
     await scratch?.drop();
   };
   return view(server, {}, stop);

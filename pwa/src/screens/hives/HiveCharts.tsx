@@ -10,8 +10,9 @@
  * Every period (30 days, 12 months, "All": up to ten years) draws the days before the device's
  * readings window (two weeks by default) from `client.readings.series` (issue 29: the server's
  * day buckets, cached on the device for offline use) as each day's lowest and highest value
- * (chart-data.ts), and the window's days from the readings themselves. A period is drawn once its series is read; while the next one is
- * read, the charts keep the period they drew (each chart is drawn once per choice).
+ * (chart-data.ts), and the window's days from the readings themselves. A period is drawn once
+ * its series is read; while the next one is read, the charts keep the period they drew (each
+ * chart is drawn once per choice).
  */
 import { maxSeriesDays, type SeriesColumn } from "@hivekeep/client-core/core";
 import type { ReadingColumns } from "@hivekeep/client-core/ops";
