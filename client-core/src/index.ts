@@ -10,6 +10,7 @@ export {
 } from "./device/create-client.ts";
 export type { NoticeKind, NoticeRecord, SyncNotice } from "./device/notices.ts";
 export { type DevicePhotos, defaultKeepDays, type PhotoState } from "./device/photos.ts";
+export { pointOfRow, readingPointsTable } from "./device/reading-points.ts";
 export {
   type HiveSeries,
   localSeriesRows,

@@ -11,7 +11,7 @@
  */
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
-import type { HivekeepClient } from "@hivekeep/client-core";
+import { type HivekeepClient, pointOfRow, readingPointsTable } from "@hivekeep/client-core";
 import {
   entities,
   entityNames,
@@ -122,6 +122,14 @@ describe.each(databaseKinds)("readings window on devices on %s", (kind) => {
         byPhotoRef(Object.fromEntries(want)),
       );
     }
+    // The reading points (device/reading-points.ts) are the rule's over the rows held, whatever
+    // merged, was let go or came back.
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+    const rows = await c.db.table(entities.inspection.table).toArray();
+    const points = await c.db.table(readingPointsTable).toArray();
+    expect(points.sort(byId), "reading points").toEqual(
+      rows.flatMap((r) => pointOfRow(r) ?? []).sort(byId),
+    );
   }
 
   it("every device holds the server's rows but the readings before the cutoff, whatever happens meanwhile", async () => {

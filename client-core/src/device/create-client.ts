@@ -467,7 +467,6 @@ export async function createHivekeepClient(
             r,
             hiveId,
             account.organizationId,
-            undefined,
             alerts && { nowMs: alerts.now.getTime(), thresholdKg: alerts.thresholdKg },
           ),
         ),

@@ -158,8 +158,8 @@ describe("Replica schema version 6", () => {
   });
 });
 
-describe("Replica schema version 7", () => {
-  it("marks a version 6 replica's live visits: the visits' indexes hold them, not readings or deleted visits", async () => {
+describe("Replica schema versions 7 and 8", () => {
+  it("marks a version 6 replica's live visits (the visits' indexes hold them, not readings or deleted visits) and makes its live readings' points", async () => {
     const name = "upgrade-v6";
     const inspection = (id: string, values: Record<string, unknown>, live: 0 | 1): DeviceRow => ({
       id,
@@ -192,7 +192,21 @@ describe("Replica schema version 7", () => {
     const db = openReplicaDb(name);
     await db.open();
     try {
-      expect(db.verno).toBe(7);
+      expect(db.verno).toBe(8);
+      // Version 8 (reading-points.ts): the one live reading's point; version 7's marking ran
+      // before the points' table existed and wrote none.
+      expect(await db.table("readingPoints").toArray()).toEqual([
+        {
+          id: "r1",
+          hiveId: "h1",
+          at: Date.parse("2026-05-02T00:00:00.000Z"),
+          weightKg: 40,
+          tempHive: 0,
+          tempOutside: 0,
+          humidityHive: 0,
+          humidityOutside: 0,
+        },
+      ]);
       const marked = await db
         .table<DeviceRow, string>("inspections")
         .where("[visit+values.hive_id+values.date]")

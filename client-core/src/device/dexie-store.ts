@@ -30,6 +30,7 @@ import {
   type StoredRow,
 } from "../ops/replica-store.ts";
 import { exclusive } from "./exclusive.ts";
+import { pointsTableOf, readHivePoints } from "./reading-points.ts";
 import {
   type DeviceRow,
   entityTable,
@@ -307,6 +308,7 @@ export function dexieReader(db: TableSource): ReplicaReader {
         : await table.toArray();
       return runList(entity, rows.filter(isLive).map(toStored), query);
     },
+    readingPoints: (hiveId) => readHivePoints(db, hiveId),
     async countBy(entity, column, values) {
       const counts = new Map<string, number>();
       if (values.length === 0) return counts;
@@ -474,10 +476,12 @@ export interface DexieStoreOptions {
 }
 
 export function dexieStore(db: ReplicaDb, options: DexieStoreOptions): ReplicaStore {
-  const all = () => [...entityTables(db), db.outbox, db.meta];
+  // The reading points are read beside the rows (and written by the middleware of
+  // reading-points.ts with every write of inspections).
+  const readable = () => [...entityTables(db), pointsTableOf(db)];
+  const all = () => [...readable(), db.outbox, db.meta];
   return {
-    read: (fn) =>
-      exclusive(db, () => db.transaction("r", entityTables(db), (tx) => fn(dexieReader(tx)))),
+    read: (fn) => exclusive(db, () => db.transaction("r", readable(), (tx) => fn(dexieReader(tx)))),
     async write(fn) {
       const result = await exclusive(db, () =>
         db.transaction("rw", all(), async (tx) => {

@@ -96,7 +96,7 @@ describe.each(stores)("hive history on the %s store", (_, open) => {
   it("splits a hive's inspections into visits (newest first) and readings (oldest first, as columns)", async () => {
     const store = await open();
     await seed(store);
-    const h = await store.read((r) => hiveHistory(r, "h1", "org", 7));
+    const h = await store.read((r) => hiveHistory(r, "h1", "org"));
     expect(h.visits.map((v) => v.id)).toEqual(["v2", "v1"]);
     expect(h.readings.at).toHaveLength(39);
     expect(h.readings.at[0]).toBe(t0 + 15 * min);
@@ -204,14 +204,14 @@ describe.each(stores)("hive history on the %s store", (_, open) => {
     );
     await store.write((w) => w.apply(changes));
 
-    const may = await store.read((r) => hiveAlerts(r, ["h1", "h2", "h3"], t0 + 86_400_000, 20, 2));
+    const may = await store.read((r) => hiveAlerts(r, ["h1", "h2", "h3"], t0 + 86_400_000, 20));
     expect([...may.keys()]).toEqual(["h1"]);
     expect(may.get("h1")).toEqual([{ kind: "swarm", at: t0 + 45 * min, fromKg: 42, toKg: 39.5 }]);
     // A week later the swarm is no longer news.
     const later = await store.read((r) => hiveAlerts(r, ["h1"], t0 + 8 * 86_400_000, 20));
     expect(later.size).toBe(0);
 
-    const winter = await store.read((r) => hiveAlerts(r, ["h1", "h2", "h3"], jan, 20, 2));
+    const winter = await store.read((r) => hiveAlerts(r, ["h1", "h2", "h3"], jan, 20));
     expect([...winter.keys()]).toEqual(["h2"]);
     expect(winter.get("h2")).toEqual([
       { kind: "starving", at: jan - 30 * 86_400_000, kg: 17, thresholdKg: 20 },
@@ -269,7 +269,7 @@ describe.each(stores)("hive history on the %s store", (_, open) => {
     for (const at of cases) {
       for (const hive of ["h1", "h3"]) {
         const alone = await store.read((r) => hiveAlerts(r, [hive], at.nowMs, at.thresholdKg));
-        const page = await store.read((r) => hiveHistory(r, hive, "org", 4, at));
+        const page = await store.read((r) => hiveHistory(r, hive, "org", at));
         expect(page.alerts).toEqual(alone.get(hive) ?? []);
         seen.push(...page.alerts.map((a) => `${hive} ${a.kind}`));
       }

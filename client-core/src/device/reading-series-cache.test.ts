@@ -185,7 +185,7 @@ describe("reading series on a device", () => {
       db.close();
       await Dexie.delete(name);
     });
-    expect(db.verno).toBe(7);
+    expect(db.verno).toBe(8);
     expect(await db.photos.count()).toBe(1);
     expect((await db.meta.get("cursor"))?.value).toBe("42");
     expect(await db.series.count()).toBe(0);

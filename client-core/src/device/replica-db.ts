@@ -16,6 +16,8 @@
  * - `series` and `seriesRanges` (version 5): a hive's day buckets of GetReadingSeries for the
  *   days older than the readings window, and which range of them was fetched when
  *   (reading-series-cache.ts).
+ * - `readingPoints` (version 8): each live reading's time and measurements, kept in step with the
+ *   inspections by a middleware (reading-points.ts).
  *
  * Schema changes add a `version(n)` with an upgrade function; versions are never edited. A new
  * ordered index on a table that had none needs its upgrade to write `live` into that table's rows.
@@ -34,6 +36,12 @@ import type { ScopedRowState } from "../core/merge-change.ts";
 import type { SeriesBucket } from "../core/reading-series.ts";
 import { isVisitRow } from "../ops/query.ts";
 import { noticesTable, type SyncNotice } from "./notices.ts";
+import {
+  fillPoints,
+  readingPointsMiddleware,
+  readingPointsStore,
+  readingPointsTable,
+} from "./reading-points.ts";
 
 export const photosTable = "photos";
 export const seriesTable = "series";
@@ -253,6 +261,14 @@ function stores(pairs = false, visits = false): Record<string, string> {
   return stores;
 }
 
+/** The tables beside the records' and the sync's, as of version 5 (their stores never changed). */
+const sideTables = {
+  [noticesTable]: "key",
+  [photosTable]: "ref, usedAt",
+  [seriesTable]: "[hiveId+start]",
+  [seriesRangesTable]: "hiveId",
+};
+
 export type ReplicaDb = Dexie & {
   notices: EntityTable<SyncNotice, "key">;
   photos: EntityTable<CachedPhoto, "ref">;
@@ -296,28 +312,19 @@ export function openReplicaDb(name: string, options: ReplicaDbOptions = {}): Rep
   // Reading series (issue 29): two new tables, nothing to rewrite.
   db.version(5).stores({
     ...stores(),
-    [noticesTable]: "key",
-    [photosTable]: "ref, usedAt",
-    [seriesTable]: "[hiveId+start]",
-    [seriesRangesTable]: "hiveId",
+    ...sideTables,
   });
   // A hive's events by type (issue 29): an index added, nothing to rewrite.
   db.version(6).stores({
     ...stores(true),
-    [noticesTable]: "key",
-    [photosTable]: "ref, usedAt",
-    [seriesTable]: "[hiveId+start]",
-    [seriesRangesTable]: "hiveId",
+    ...sideTables,
   });
   // The visits' indexes (issue 29): each live inspection that is a visit gets `visit` (then
   // IndexedDB fills the indexes); readings and other rows are left as they are.
   db.version(7)
     .stores({
       ...stores(true, true),
-      [noticesTable]: "key",
-      [photosTable]: "ref, usedAt",
-      [seriesTable]: "[hiveId+start]",
-      [seriesRangesTable]: "hiveId",
+      ...sideTables,
     })
     .upgrade(async (tx) => {
       await tx
@@ -327,6 +334,16 @@ export function openReplicaDb(name: string, options: ReplicaDbOptions = {}): Rep
           row.visit = 1;
         });
     });
+  // Reading points (issue 29): a new table, kept in step with the inspections by a middleware
+  // (reading-points.ts); the upgrade makes the points of the rows already there.
+  db.version(8)
+    .stores({
+      ...stores(true, true),
+      ...sideTables,
+      [readingPointsTable]: readingPointsStore,
+    })
+    .upgrade((tx) => fillPoints(tx));
+  db.use(readingPointsMiddleware);
   return db;
 }
 

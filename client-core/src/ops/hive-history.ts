@@ -4,11 +4,10 @@
  * contract's operations are not changed by any of it (ListInspections still lists readings,
  * GetDashboard still counts them); these reads sit beside them, device-side.
  *
- * Every read goes through an index of the replica: inspections by `[hive, date]` (or `date`)
- * windows read in pages, events by `type` (the few that are not INSPECTION, tenant-wide) and by
- * `ref_id` (the visits' own). A hive's readings are read once, page by page, into plain columns
- * (numbers, not messages), so three years of 15-minute readings are a few arrays, not 105,000
- * proto messages.
+ * Every read goes through an index of the replica: visits through the visits' indexes (a
+ * reading's row is never read), a hive's readings as its reading points (ops/reading-points.ts:
+ * on a device a table of their own, a few numbers a reading) into plain columns, events by
+ * `[hive_id+type]` (the few that are not INSPECTION) and by `ref_id` (the visits' own).
  */
 import {
   type Event,
@@ -28,9 +27,15 @@ import {
   type WeightPoint,
   winterStart,
 } from "../core/hive-alerts.ts";
-import { isReadingRow, measurementColumns } from "../core/inspection-kind.ts";
+import { measurementColumns } from "../core/inspection-kind.ts";
 import { dayMs } from "./days.ts";
 import { compareRows, type OrderTerm } from "./query.ts";
+import {
+  comparePoints,
+  hiveReadingPoints,
+  measuredPoint,
+  type ReadingPoint,
+} from "./reading-points.ts";
 import type { ReplicaReader, StoredRow } from "./replica-store.ts";
 import { toProto } from "./to-proto.ts";
 
@@ -73,12 +78,6 @@ export interface HistoryAlerts {
 /** Swarm alerts are shown for this many days. */
 export const alertDays = 7;
 
-/**
- * Rows per page when a long run of inspections is read: a bounded amount of memory at a time,
- * and few pages (each page of the device's index counts the range and skips to its offset).
- */
-export const historyPageSize = 25_000;
-
 const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 const ms = (v: unknown): number => (typeof v === "string" ? Date.parse(v) : Number.NaN);
 
@@ -100,102 +99,114 @@ const timelineTypes = Object.values(EventType).filter(
     typeof t === "number" && t !== EventType.UNSPECIFIED && t !== EventType.INSPECTION,
 );
 
-/**
- * Pages of live inspections in `orderBy` (an ordered index's window each) until `visit` answers
- * true or the rows end. Pages start at `firstPage` rows and double up to `historyPageSize`: a
- * read that usually stops early (the last visit) reads little, and one that goes through years
- * of readings takes few pages. While they double, each read starts at the first row (on the
- * device one read of the index's range, no count or skipping to an offset) and `visit` gets the
- * rows it has not seen; from `historyPageSize` on, pages follow by offset.
- */
-async function eachPage(
-  r: ReplicaReader,
-  where: { column: string; eq: string }[],
-  orderBy: OrderTerm[],
-  firstPage: number,
-  visit: (rows: readonly StoredRow[]) => boolean | undefined,
-): Promise<void> {
-  let seen = 0;
-  for (let limit = firstPage; limit < historyPageSize; limit *= 2) {
-    const { rows } = await r.list("inspection", { where, orderBy, offset: 0, limit });
-    if (visit(rows.slice(seen)) === true || rows.length < limit) return;
-    seen = rows.length;
-  }
-  for (let offset = seen; ; offset += historyPageSize) {
-    const { rows } = await r.list("inspection", {
-      where,
-      orderBy,
-      offset,
-      limit: historyPageSize,
-    });
-    if (visit(rows) === true || rows.length < historyPageSize) return;
-  }
-}
-
 /** The numeric measurements a visit may carry too (weather is words, not a chart). */
 const measuredAtVisit = measurementColumns.filter((c) => c !== "weather");
 
+/** The columns of these points, in their order. */
+function columnsOf(points: readonly ReadingPoint[]): ReadingColumns {
+  return {
+    at: points.map((p) => p.at),
+    weightKg: points.map((p) => p.weightKg),
+    tempHive: points.map((p) => p.tempHive),
+    tempOutside: points.map((p) => p.tempOutside),
+    humidityHive: points.map((p) => p.humidityHive),
+    humidityOutside: points.map((p) => p.humidityOutside),
+  };
+}
+
+/** Two lists oldest first (`comparePoints`) as one. */
+function mergePoints(a: readonly ReadingPoint[], b: readonly ReadingPoint[]): ReadingPoint[] {
+  const out: ReadingPoint[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (y === undefined || (x !== undefined && comparePoints(x, y) <= 0)) {
+      out.push(x as ReadingPoint);
+      i++;
+    } else {
+      out.push(y);
+      j++;
+    }
+  }
+  return out;
+}
+
+/** The largest window an index read takes (IndexedDB's count is an unsigned 32-bit integer). */
+const everyRow = 2 ** 32 - 1;
+
+/** A hive's live visits, oldest first (on the device, the visits' index: no reading is read). */
+async function visitRowsOf(r: ReplicaReader, hiveId: string): Promise<StoredRow[]> {
+  const { rows } = await r.list("inspection", {
+    where: [{ column: "hive_id", eq: hiveId }],
+    orderBy: inspectionsOldestFirst,
+    visitsOnly: true,
+    // Every visit (a window, so the device reads the visits' index alone: a list without a
+    // limit reads the hive's rows, readings and all, and filters them).
+    limit: everyRow,
+  });
+  return rows;
+}
+
+/**
+ * Feeds `scan` (alertScan) the hive's readings and visits newest first, until it has seen
+ * enough.
+ */
+function scanNewestFirst(
+  scan: ReturnType<typeof alertScan>,
+  points: readonly ReadingPoint[],
+  visitRows: readonly StoredRow[],
+): void {
+  let i = points.length - 1;
+  let j = visitRows.length - 1;
+  const visitAt = (row: StoredRow | undefined) => (row ? ms(row.values.date) : Number.NaN);
+  while (i >= 0 || j >= 0) {
+    const p = points[i];
+    const v = visitRows[j];
+    // Newest first by (time, id), as the rows' index gives them; a visit without a date last.
+    const va = visitAt(v);
+    const takePoint =
+      v === undefined ||
+      (p !== undefined &&
+        (Number.isNaN(va) || p.at > va || (p.at === va && p.id > (v as StoredRow).id)));
+    if (takePoint && p !== undefined) {
+      i--;
+      if (scan.visit(p.at, p.weightKg, true)) return;
+    } else if (v !== undefined) {
+      j--;
+      if (scan.visit(va, num(v.values.weight_kg), false)) return;
+    }
+  }
+}
+
 /**
  * Everything the hive page shows of a hive's inspections and events; with `alertsAt`, its
- * weight alerts too, scanned (`alertScan`, as `hiveAlerts` does) over the rows this one pass has
- * read, so the page does not read the hive's last week of readings a second time.
+ * weight alerts too, scanned (`alertScan`, as `hiveAlerts` does) over what this read has read.
+ * Readings come as the hive's reading points (ops/reading-points.ts: on a device, a table of
+ * their own) and visits through the visits' index: the page never reads a reading's row.
  */
 export async function hiveHistory(
   r: ReplicaReader,
   hiveId: string,
   organizationId: string,
-  firstPage = historyPageSize,
   alertsAt?: HistoryAlerts,
 ): Promise<HiveHistory> {
-  const columns = (): ReadingColumns => ({
-    at: [],
-    weightKg: [],
-    tempHive: [],
-    tempOutside: [],
-    humidityHive: [],
-    humidityOutside: [],
-  });
-  const readings = columns();
-  const measurements = columns();
-  const add = (to: ReadingColumns, at: number, v: StoredRow["values"]) => {
-    to.at.push(at);
-    to.weightKg.push(num(v.weight_kg));
-    to.tempHive.push(num(v.temp_hive));
-    to.tempOutside.push(num(v.temp_outside));
-    to.humidityHive.push(num(v.humidity_hive));
-    to.humidityOutside.push(num(v.humidity_outside));
-  };
-  const visitRows: StoredRow[] = [];
-  /** Every inspection's values, oldest first (the alerts scan them newest first). */
-  const all: StoredRow["values"][] = [];
-  await eachPage(
-    r,
-    [{ column: "hive_id", eq: hiveId }],
-    inspectionsOldestFirst,
-    firstPage,
-    (rows) => {
-      for (const row of rows) {
-        const v = row.values;
-        if (alertsAt) all.push(v);
-        const at = ms(v.date);
-        if (!isReadingRow(v)) {
-          visitRows.push(row);
-          if (!Number.isNaN(at) && measuredAtVisit.some((c) => num(v[c]) !== 0)) {
-            add(measurements, at, v);
-          }
-          continue;
-        }
-        if (Number.isNaN(at)) continue;
-        add(readings, at, v);
-        add(measurements, at, v);
-      }
-      return undefined;
-    },
-  );
-  visitRows.reverse();
-  const visits = visitRows.map((row) =>
-    toProto(InspectionSchema, "inspection", row, organizationId),
-  );
+  const [points, visitRows] = await Promise.all([
+    hiveReadingPoints(r, hiveId),
+    visitRowsOf(r, hiveId),
+  ]);
+  const measuredVisits: ReadingPoint[] = [];
+  for (const row of visitRows) {
+    if (!measuredAtVisit.some((c) => num(row.values[c]) !== 0)) continue;
+    const p = measuredPoint(row.id, row.values);
+    if (p) measuredVisits.push(p);
+  }
+  const readings = columnsOf(points);
+  const measurements = columnsOf(mergePoints(measuredVisits, points));
+  const visits = visitRows
+    .map((row) => toProto(InspectionSchema, "inspection", row, organizationId))
+    .reverse();
 
   const byType = await Promise.all(
     timelineTypes.map((type) =>
@@ -228,7 +239,7 @@ export async function hiveHistory(
   if (alertsAt) {
     const { nowMs, thresholdKg } = alertsAt;
     const scan = alertScan(nowMs, thresholdKg, await hemisphereOfHive(r, hiveId));
-    for (let i = all.length - 1; i >= 0; i--) if (scan.visit(all[i] ?? {})) break;
+    scanNewestFirst(scan, points, visitRows);
     alerts = scan.alerts();
   }
   return { visits, readings, measurements, events, alerts };
@@ -295,13 +306,11 @@ function alertScan(nowMs: number, thresholdKg: number | undefined, hemisphere: H
   const visits: number[] = [];
   let latest: WeightPoint | undefined;
   return {
-    visit(values: StoredRow["values"]): boolean {
-      const at = ms(values.date);
+    visit(at: number, kg: number, reading: boolean): boolean {
       if (Number.isNaN(at) || at > nowMs) return false;
-      const kg = num(values.weight_kg);
       if (latest === undefined && kg > 0) latest = { at, kg };
       if (at >= swarmSince) {
-        if (isReadingRow(values)) {
+        if (reading) {
           if (kg > 0) readings.push({ at, kg });
         } else {
           visits.push(at);
@@ -344,13 +353,15 @@ export async function hiveAlerts(
   hiveIds: readonly string[],
   nowMs: number,
   thresholdKg: number | undefined,
-  firstPage = 16,
 ): Promise<Map<string, HiveAlert[]>> {
   const ofHive = async (hiveId: string): Promise<HiveAlert[]> => {
-    const scan = alertScan(nowMs, thresholdKg, await hemisphereOfHive(r, hiveId));
-    await eachPage(r, [{ column: "hive_id", eq: hiveId }], newestFirst, firstPage, (rows) =>
-      rows.some((row) => scan.visit(row.values)),
-    );
+    const [hemisphere, points, visitRows] = await Promise.all([
+      hemisphereOfHive(r, hiveId),
+      hiveReadingPoints(r, hiveId),
+      visitRowsOf(r, hiveId),
+    ]);
+    const scan = alertScan(nowMs, thresholdKg, hemisphere);
+    scanNewestFirst(scan, points, visitRows);
     return scan.alerts();
   };
   // The hives side by side (one read's requests in flight together), answered in their order.

@@ -23,6 +23,7 @@ import type { EntityName } from "../core/entities.ts";
 import type { Hlc } from "../core/hlc.ts";
 import type { Values } from "../core/merge.ts";
 import type { ListQuery } from "./query.ts";
+import type { ReadingPoint } from "./reading-points.ts";
 
 /**
  * A row as the operations see it: the merged values (snake_case columns; timestamps as RFC 3339
@@ -67,6 +68,11 @@ export interface ReplicaReader {
    * what an import asks of the organization in one read instead of a `get` per id.
    */
   scopesOf(entity: EntityName, ids: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * A hive's reading points (ops/reading-points.ts), oldest first, from a table the store keeps
+   * of them (a device's). Absent: `hiveReadingPoints` reads them from the rows.
+   */
+  readingPoints?(hiveId: string): Promise<ReadingPoint[]>;
 }
 
 export interface ReplicaWriter extends ReplicaReader {
