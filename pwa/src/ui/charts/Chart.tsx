@@ -17,6 +17,7 @@ import {
   Suspense,
   useEffect,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
 } from "react";
@@ -39,13 +40,25 @@ export const lineStyles = [
 
 const tableLimit = 500;
 
+/** How near the screen a chart is drawn (the observer's margin, and the first look's). */
+const nearPx = 300;
+
 /**
  * Whether the element has come near the screen (once it has, it stays so): a chart below the
- * fold loads uPlot only when the reader scrolls towards it.
+ * fold loads uPlot only when the reader scrolls towards it. A chart that is near when it first
+ * lays out is drawn in that same frame (measured before the paint), not a frame or two later
+ * when the observer first reports: a period chosen on a hive page is drawn at once.
  */
 function useNearViewport<E extends Element>(): { ref: RefObject<E | null>; seen: boolean } {
   const ref = useRef<E>(null);
   const [seen, setSeen] = useState(typeof IntersectionObserver === "undefined");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the first layout only.
+  useLayoutEffect(() => {
+    const box = ref.current?.getBoundingClientRect();
+    if (!seen && box && box.top < window.innerHeight + nearPx && box.bottom > -nearPx) {
+      setSeen(true);
+    }
+  }, []);
   useEffect(() => {
     const el = ref.current;
     if (seen || !el) return;
@@ -53,7 +66,7 @@ function useNearViewport<E extends Element>(): { ref: RefObject<E | null>; seen:
       (entries) => {
         if (entries.some((e) => e.isIntersecting)) setSeen(true);
       },
-      { rootMargin: "300px 0px" },
+      { rootMargin: `${nearPx}px 0px` },
     );
     observer.observe(el);
     return () => observer.disconnect();

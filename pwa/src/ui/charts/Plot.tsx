@@ -5,7 +5,7 @@
  */
 import "uplot/dist/uPlot.min.css";
 import "./plot.css";
-import { useEffect, useMemo, useRef } from "react";
+import { useLayoutEffect, useMemo, useRef } from "react";
 import uPlot from "uplot";
 import type { Value } from "./series.ts";
 import {
@@ -228,8 +228,10 @@ export default function Plot(props: PlotProps) {
     [props.x, props.xRange, props.series],
   );
 
+  // Drawn before the browser paints (a layout effect): the summary above and the canvas appear in
+  // the same frame, and a new period replaces the old chart without a frame of the old one.
   // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for x and series.
-  useEffect(() => {
+  useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
     const p = latest.current;
