@@ -18,4 +18,5 @@ export {
   seriesRefreshMs,
   windowCutoff,
 } from "./device/reading-series-cache.ts";
+export { packBucket } from "./device/replica-db.ts";
 export type { QuarantinedItem, SyncStatus } from "./device/sync-engine.ts";

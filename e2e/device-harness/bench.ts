@@ -8,8 +8,9 @@ import { downsample } from "../../client-core/src/core/downsample.ts";
 import { entities, entityNames } from "../../client-core/src/core/entities.ts";
 import { readingSeries, type SeriesRow } from "../../client-core/src/core/reading-series.ts";
 import { defaultReadingDays } from "../../client-core/src/core/readings-window.ts";
+import { readingPointsTable } from "../../client-core/src/device/reading-points.ts";
 import { windowCutoff } from "../../client-core/src/device/reading-series-cache.ts";
-import { openReplicaDb } from "../../client-core/src/device/replica-db.ts";
+import { openReplicaDb, packBucket } from "../../client-core/src/device/replica-db.ts";
 import { chartData } from "../../pwa/src/screens/hives/chart-data.ts";
 
 /**
@@ -234,7 +235,7 @@ export async function seedReadings(
   // The range the hive page asks for (three years up to the end of today), fetched just now.
   const from = pageSeriesFrom(now);
   const buckets = readingSeries(older, from, cutoff, 1);
-  await db.series.bulkPut(buckets.map((b) => ({ ...b, hiveId })));
+  await db.series.bulkPut(buckets.map((b) => packBucket(hiveId, b)));
   await db.seriesRanges.put({ hiveId, from, to: cutoff, fetchedAt: now });
   return { held, buckets: buckets.length };
 }
@@ -245,7 +246,8 @@ export async function seedReadings(
  * window the device holds) and `client.readings.series` over three years (the cached day buckets
  * before the window, the rule over the window's rows), merged for the chart (chart-data.ts) and
  * the weight thinned to `buckets` points. The baseline reads the same data raw: the hive's
- * inspection rows through the same Dexie index, and the cached buckets through theirs.
+ * reading points and visits through the same Dexie indexes, and the cached buckets through
+ * theirs.
  * Milliseconds per run.
  */
 export async function hivePageLoop(
@@ -298,8 +300,13 @@ export async function hivePageLoop(
     days = series.buckets.length;
     start = performance.now();
     await Promise.all([
+      client.db
+        .table(readingPointsTable)
+        .where("[hiveId+at]")
+        .between([hiveId, Dexie.minKey], [hiveId, Dexie.maxKey])
+        .toArray(),
       table
-        .where("[live+values.hive_id+values.date]")
+        .where("[visit+values.hive_id+values.date]")
         .between([1, hiveId, Dexie.minKey], [1, hiveId, Dexie.maxKey])
         .toArray(),
       client.db.series

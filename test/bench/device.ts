@@ -18,8 +18,8 @@
  *   server's day buckets in the series cache (as a fetch of GetReadingSeries leaves them); then
  *   the hive page's data (`client.history.hive`: visits, readings as columns, timeline), the
  *   three-year series (`client.readings.series`), the chart's merge of both and the weight's
- *   thinning, p95 over 20 runs. Baseline: raw Dexie reads of the same rows and buckets through
- *   the same indexes. Target p95 ≤ 200 ms.
+ *   thinning, p95 over 20 runs. Baseline: raw Dexie reads of the same reading points, visits and
+ *   buckets through the same indexes. Target p95 ≤ 200 ms.
  *
  * The season is seeded through the server's handlers in process (no HTTP: the rules of the API,
  * faster). BENCH_DEVICE_HIVES (hives per apiary, 4 apiaries; default 270, about 51,500 changes)
@@ -200,7 +200,7 @@ export async function run(ctx: BenchContext): Promise<BenchRun[]> {
       value: round(pageP95, 1),
       unit: "ms (p95)",
       baseline:
-        "raw Dexie reads of the same hive's inspection rows and cached day buckets through the same indexes, same page",
+        "raw Dexie reads of the same hive's reading points, visits and cached day buckets through the same indexes, same page",
       baselineValue: round(rawP95, 1),
       ratio: round(rawP95 / pageP95, 3),
       target: "p95 ≤ 200 ms (issue 29: a hive page with a three-year weight chart)",

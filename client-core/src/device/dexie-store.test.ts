@@ -192,7 +192,7 @@ describe("Replica schema versions 7 and 8", () => {
     const db = openReplicaDb(name);
     await db.open();
     try {
-      expect(db.verno).toBe(8);
+      expect(db.verno).toBe(9);
       // Version 8 (reading-points.ts): the one live reading's point; version 7's marking ran
       // before the points' table existed and wrote none.
       expect(await db.table("readingPoints").toArray()).toEqual([

@@ -19,7 +19,7 @@ import {
 import { ignoreStamps } from "../testing/ignore-stamps.ts";
 import { dexieStore } from "./dexie-store.ts";
 import { readingSeriesCache, seriesRefreshMs, windowCutoff } from "./reading-series-cache.ts";
-import { openReplicaDb, type ReplicaDb, storesV2 } from "./replica-db.ts";
+import { openReplicaDb, type ReplicaDb, storesV2, storesV8 } from "./replica-db.ts";
 
 const day = seriesDayMs;
 /** 2026-06-20T10:00Z */
@@ -185,11 +185,51 @@ describe("reading series on a device", () => {
       db.close();
       await Dexie.delete(name);
     });
-    expect(db.verno).toBe(8);
+    expect(db.verno).toBe(9);
     expect(await db.photos.count()).toBe(1);
     expect((await db.meta.get("cursor"))?.value).toBe("42");
     expect(await db.series.count()).toBe(0);
     await db.seriesRanges.put({ hiveId: "h1", from: 0, to: day, fetchedAt: 1 });
     expect(await db.seriesRanges.get("h1")).toMatchObject({ to: day });
+  });
+
+  it("a version 8 replica's cached buckets are packed by the upgrade and read back the same", async () => {
+    const name = `series-upgrade-${++n}`;
+    const rows: SeriesRow[] = [];
+    for (let k = 0; k < 40; k++) {
+      const values =
+        k % 3 === 0
+          ? { weight_kg: 30 + k / 7, temp_hive: 34.25 }
+          : { weight_kg: 31 - k / 9, humidity_outside: 70 + k };
+      rows.push({ id: `r${k}`, at: start - 20 * day + k * 9 * 3_600_000, values });
+    }
+    const from = Date.UTC(2026, 4, 30);
+    const to = windowCutoff(start, 10);
+    const buckets = readingSeries(rows, from, to, 1);
+    expect(buckets.some((b) => b.columns.temp_hive === undefined)).toBe(true);
+    const v8 = new Dexie(name);
+    v8.version(8).stores(storesV8());
+    await v8.open();
+    await v8.table("series").bulkPut(buckets.map((b) => ({ ...b, hiveId: "h1" })));
+    await v8.table("seriesRanges").put({ hiveId: "h1", from, to, fetchedAt: start });
+    v8.close();
+    const db = openReplicaDb(name);
+    await db.open();
+    closers.push(async () => {
+      db.close();
+      await Dexie.delete(name);
+    });
+    expect(db.verno).toBe(9);
+    const cache = readingSeriesCache({
+      db,
+      fetch: async () => {
+        throw new Error("not asked: the range is fresh");
+      },
+      now: () => start,
+      online: () => true,
+      readingDays: () => 10,
+    });
+    const got = await cache.series("h1", from, start + 1, { beforeWindow: true });
+    expect(got.buckets).toEqual(buckets);
   });
 });

@@ -27,7 +27,13 @@ import {
   seriesDayMs,
 } from "../core/reading-series.ts";
 import { readingsCutoffMs } from "../core/readings-window.ts";
-import { type DeviceRow, orderedIndexName, type ReplicaDb } from "./replica-db.ts";
+import {
+  type DeviceRow,
+  orderedIndexName,
+  packBucket,
+  type ReplicaDb,
+  unpackBucket,
+} from "./replica-db.ts";
 
 /** A fetched range is fetched again after this long (when online). */
 export const seriesRefreshMs = 6 * 3_600_000;
@@ -120,7 +126,7 @@ export function readingSeriesCache(deps: SeriesCacheDeps): ReadingSeriesCache {
       .where("[hiveId+start]")
       .between([hiveId, from], [hiveId, to], true, false)
       .toArray();
-    return rows.map(({ start, count, columns }) => ({ start, count, columns }));
+    return rows.map(unpackBucket);
   }
 
   /** Fetches [from, to) and puts it in place of what was cached there; false when it cannot. */
@@ -138,7 +144,7 @@ export function readingSeriesCache(deps: SeriesCacheDeps): ReadingSeriesCache {
         .where("[hiveId+start]")
         .between([hiveId, from], [hiveId, to], true, false)
         .delete();
-      await db.series.bulkPut(buckets.map((b) => ({ ...b, hiveId })));
+      await db.series.bulkPut(buckets.map((b) => packBucket(hiveId, b)));
     });
     return true;
   }

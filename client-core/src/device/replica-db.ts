@@ -16,6 +16,7 @@
  * - `series` and `seriesRanges` (version 5): a hive's day buckets of GetReadingSeries for the
  *   days older than the readings window, and which range of them was fetched when
  *   (reading-series-cache.ts).
+ * - `series` rows packed (version 9): `CachedSeriesBucket`.
  * - `readingPoints` (version 8): each live reading's time and measurements, kept in step with the
  *   inspections by a middleware (reading-points.ts).
  *
@@ -33,7 +34,12 @@ import { Dexie, type EntityTable, type Table, type Transaction } from "dexie";
 import type { Change } from "../core/change.ts";
 import { type EntityName, entities, entityNames } from "../core/entities.ts";
 import type { ScopedRowState } from "../core/merge-change.ts";
-import type { SeriesBucket } from "../core/reading-series.ts";
+import {
+  type ColumnStats,
+  type SeriesBucket,
+  type SeriesColumn,
+  seriesColumns,
+} from "../core/reading-series.ts";
 import { isVisitRow } from "../ops/query.ts";
 import { noticesTable, type SyncNotice } from "./notices.ts";
 import {
@@ -47,9 +53,46 @@ export const photosTable = "photos";
 export const seriesTable = "series";
 export const seriesRangesTable = "seriesRanges";
 
-/** One day bucket of a hive's GetReadingSeries, as fetched (core/reading-series.ts). */
-export interface CachedSeriesBucket extends SeriesBucket {
+/**
+ * One day bucket of a hive's GetReadingSeries as cached (version 9): its columns' statistics
+ * packed in one array, `count, min, max, mean` per column of `seriesColumns` in order, a count of
+ * 0 for a column the bucket does not have. A three-year chart reads about 1,100 buckets; as nested
+ * objects (seven per bucket) that read was most of the chart's wait after "All" (issue 29), an
+ * array of numbers is copied whole.
+ */
+export interface CachedSeriesBucket {
   readonly hiveId: string;
+  readonly start: number;
+  readonly count: number;
+  readonly stats: Float64Array;
+}
+
+/** A fetched bucket as cached. */
+export function packBucket(hiveId: string, bucket: SeriesBucket): CachedSeriesBucket {
+  const stats = new Float64Array(seriesColumns.length * 4);
+  seriesColumns.forEach((column, k) => {
+    const c = bucket.columns[column];
+    if (c === undefined) return;
+    stats.set([c.count, c.min, c.max, c.mean], k * 4);
+  });
+  return { hiveId, start: bucket.start, count: bucket.count, stats };
+}
+
+/** A cached bucket as the rule gives it (`packBucket` undone). */
+export function unpackBucket(row: CachedSeriesBucket): SeriesBucket {
+  const columns: Partial<Record<SeriesColumn, ColumnStats>> = {};
+  const { stats } = row;
+  seriesColumns.forEach((column, k) => {
+    const count = stats[k * 4] ?? 0;
+    if (count === 0) return;
+    columns[column] = {
+      count,
+      min: stats[k * 4 + 1] ?? 0,
+      max: stats[k * 4 + 2] ?? 0,
+      mean: stats[k * 4 + 3] ?? 0,
+    };
+  });
+  return { start: row.start, count: row.count, columns };
 }
 
 /** The range of a hive's buckets fetched together, and when: what is fresh. */
@@ -269,6 +312,11 @@ const sideTables = {
   [seriesRangesTable]: "hiveId",
 };
 
+/** Every table's store as of version 8 (and 9, which rewrote rows only); for the upgrade test. */
+export function storesV8(): Record<string, string> {
+  return { ...stores(true, true), ...sideTables, [readingPointsTable]: readingPointsStore };
+}
+
 export type ReplicaDb = Dexie & {
   notices: EntityTable<SyncNotice, "key">;
   photos: EntityTable<CachedPhoto, "ref">;
@@ -337,12 +385,16 @@ export function openReplicaDb(name: string, options: ReplicaDbOptions = {}): Rep
   // Reading points (issue 29): a new table, kept in step with the inspections by a middleware
   // (reading-points.ts); the upgrade makes the points of the rows already there.
   db.version(8)
-    .stores({
-      ...stores(true, true),
-      ...sideTables,
-      [readingPointsTable]: readingPointsStore,
-    })
+    .stores(storesV8())
     .upgrade((tx) => fillPoints(tx));
+  // Cached series buckets packed (issue 29): the same table, each row rewritten.
+  db.version(9)
+    .stores(storesV8())
+    .upgrade(async (tx) => {
+      const table = tx.table(seriesTable);
+      const rows = (await table.toArray()) as (SeriesBucket & { hiveId: string })[];
+      await table.bulkPut(rows.map((row) => packBucket(row.hiveId, row)));
+    });
   db.use(readingPointsMiddleware);
   return db;
 }

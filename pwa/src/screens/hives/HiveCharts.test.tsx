@@ -4,7 +4,7 @@
  * would, so no network is asked), the window's days from the readings the device holds. The
  * chart's text counts every measurement the buckets stand for and keeps their extremes.
  */
-import { windowCutoff } from "@hivekeep/client-core";
+import { packBucket, windowCutoff } from "@hivekeep/client-core";
 import { defaultReadingDays, type SeriesBucket } from "@hivekeep/client-core/core";
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
@@ -37,7 +37,7 @@ describe("the hive page's measurement charts", () => {
         },
       },
     }));
-    await client.db.series.bulkPut(buckets.map((b) => ({ ...b, hiveId: hive.id })));
+    await client.db.series.bulkPut(buckets.map((b) => packBucket(hive.id, b)));
     await client.db.seriesRanges.put({
       hiveId: hive.id,
       from: first - 200 * day,
@@ -69,7 +69,7 @@ describe("the hive page's measurement charts", () => {
       count: 10,
       columns: { weight_kg: { count: 10, min: 40, max: 42, mean: 41 } },
     }));
-    await client.db.series.bulkPut(buckets.map((b) => ({ ...b, hiveId: hive.id })));
+    await client.db.series.bulkPut(buckets.map((b) => packBucket(hive.id, b)));
     await client.db.seriesRanges.put({
       hiveId: hive.id,
       from: first,
