@@ -192,9 +192,37 @@ export async function hiveHistory(
   organizationId: string,
   alertsAt?: HistoryAlerts,
 ): Promise<HiveHistory> {
-  const [points, visitRows] = await Promise.all([
+  // Every read sent at once, the small ones first (a transaction answers its requests in order):
+  // the visits' own events are asked for while the hive's points are read.
+  const visitsRead = visitRowsOf(r, hiveId);
+  const [visitRows, byType, ofVisits, hemisphere, points] = await Promise.all([
+    visitsRead,
+    Promise.all(
+      timelineTypes.map((type) =>
+        r.list("event", {
+          where: [
+            { column: "type", eq: type },
+            { column: "hive_id", eq: hiveId },
+          ],
+          orderBy: eventOrder,
+        }),
+      ),
+    ),
+    visitsRead.then((rows) =>
+      Promise.all(
+        rows.map((row) =>
+          r.list("event", {
+            where: [
+              { column: "ref_id", eq: row.id },
+              { column: "type", eq: EventType.INSPECTION },
+            ],
+            orderBy: eventOrder,
+          }),
+        ),
+      ),
+    ),
+    alertsAt ? hemisphereOfHive(r, hiveId) : undefined,
     hiveReadingPoints(r, hiveId),
-    visitRowsOf(r, hiveId),
   ]);
   const measuredVisits: ReadingPoint[] = [];
   for (const row of visitRows) {
@@ -207,38 +235,14 @@ export async function hiveHistory(
   const visits = visitRows
     .map((row) => toProto(InspectionSchema, "inspection", row, organizationId))
     .reverse();
-
-  const byType = await Promise.all(
-    timelineTypes.map((type) =>
-      r.list("event", {
-        where: [
-          { column: "type", eq: type },
-          { column: "hive_id", eq: hiveId },
-        ],
-        orderBy: eventOrder,
-      }),
-    ),
-  );
-  const ofVisits = await Promise.all(
-    visitRows.map((row) =>
-      r.list("event", {
-        where: [
-          { column: "ref_id", eq: row.id },
-          { column: "type", eq: EventType.INSPECTION },
-        ],
-        orderBy: eventOrder,
-      }),
-    ),
-  );
   const eventRows = [...byType, ...ofVisits]
     .flatMap((page) => page.rows)
     .filter((e) => e.values.hive_id === hiveId)
     .sort(compareRows(eventOrder));
   const events = eventRows.map((row) => toProto(EventSchema, "event", row, organizationId));
   let alerts: HiveAlert[] = [];
-  if (alertsAt) {
-    const { nowMs, thresholdKg } = alertsAt;
-    const scan = alertScan(nowMs, thresholdKg, await hemisphereOfHive(r, hiveId));
+  if (alertsAt && hemisphere !== undefined) {
+    const scan = alertScan(alertsAt.nowMs, alertsAt.thresholdKg, hemisphere);
     scanNewestFirst(scan, points, visitRows);
     alerts = scan.alerts();
   }
