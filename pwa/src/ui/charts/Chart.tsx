@@ -55,7 +55,9 @@ function useNearViewport<E extends Element>(): { ref: RefObject<E | null>; seen:
   // biome-ignore lint/correctness/useExhaustiveDependencies: the first layout only.
   useLayoutEffect(() => {
     const box = ref.current?.getBoundingClientRect();
-    if (!seen && box && box.top < window.innerHeight + nearPx && box.bottom > -nearPx) {
+    // A box of no size is not laid out (hidden, or a DOM without layout): the observer decides.
+    const laidOut = box !== undefined && box.height > 0;
+    if (!seen && laidOut && box.top < window.innerHeight + nearPx && box.bottom > -nearPx) {
       setSeen(true);
     }
   }, []);
