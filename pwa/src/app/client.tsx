@@ -12,6 +12,7 @@ import {
   type ReactNode,
   useContext,
   useEffect,
+  useLayoutEffect,
   useState,
   useSyncExternalStore,
 } from "react";
@@ -140,8 +141,11 @@ export function useLiveQuery<T>(
     });
     return () => sub.unsubscribe();
   };
+  // Subscribed in a layout effect: the query starts before the browser paints the loading state.
+  // A passive effect would start it after that paint, a frame later on every screen opened and
+  // every choice that asks anew (issue 29: a hive page's chart waited for two such frames).
   // biome-ignore lint/correctness/useExhaustiveDependencies: key holds the client and the caller's deps.
-  useEffect(subscribe, key);
+  useLayoutEffect(subscribe, key);
   if (state !== undefined && sameKey(state.key, key)) return state.live;
   const last = name === undefined ? undefined : kept.get(client)?.get(name);
   return last === undefined ? loading : { status: "ready", value: last as T };
