@@ -15,7 +15,14 @@
  * neither. Upgrades run before this table exists (a replica below version 8) are left to
  * version 8's upgrade, which makes the points of every row already there.
  */
-import type { DBCore, DBCoreMutateRequest, DBCoreTable, Middleware, Table } from "dexie";
+import type {
+  DBCore,
+  DBCoreMutateRequest,
+  DBCoreMutateResponse,
+  DBCoreTable,
+  Middleware,
+  Table,
+} from "dexie";
 import { entities } from "../core/entities.ts";
 import { type ReadingPoint, readingPoint } from "../ops/reading-points.ts";
 import type { DeviceRow, TableSource } from "./replica-db.ts";
@@ -70,7 +77,7 @@ const hasStore = (trans: unknown, name: string): boolean => {
 };
 
 /** The same writes to the points as `req` makes to the inspections. */
-function mirror(points: DBCoreTable, req: DBCoreMutateRequest): Promise<unknown>[] {
+function mirror(points: DBCoreTable, req: DBCoreMutateRequest): Promise<DBCoreMutateResponse>[] {
   const { trans } = req;
   switch (req.type) {
     case "add":
@@ -119,10 +126,16 @@ export const readingPointsMiddleware: Middleware<DBCore> = {
           // An upgrade below version 8 runs before the table exists: version 8 fills it.
           if (!hasStore(req.trans, readingPointsTable)) return table.mutate(req);
           const points = down.table(readingPointsTable);
-          // Sent together: the requests of one transaction run in order, and a failed one fails
-          // the transaction (and this write) whichever it is.
+          // Sent together (the requests of one transaction run in order). Dexie answers a request
+          // that failed with `numFailures` rather than a rejection: a point not written fails this
+          // write, so the transaction that made it is aborted with the rows it wrote.
           const rows = table.mutate(req);
-          return Promise.all([rows, ...mirror(points, req)]).then(() => rows);
+          return Promise.all([rows, ...mirror(points, req)]).then(([result, ...side]) => {
+            for (const s of side) {
+              if (s.numFailures > 0) throw Object.values(s.failures)[0];
+            }
+            return result;
+          });
         },
       };
     },

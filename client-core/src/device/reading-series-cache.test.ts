@@ -44,14 +44,19 @@ class FakeServer {
   };
 }
 
-async function setup(readingDays = 10) {
-  const name = `series-cache-${++n}`;
-  const db: ReplicaDb = openReplicaDb(name);
+/** The replica of this name opened at the current version, closed and deleted after the test. */
+async function openClosed(name: string): Promise<ReplicaDb> {
+  const db = openReplicaDb(name);
   await db.open();
   closers.push(async () => {
     db.close();
     await Dexie.delete(name);
   });
+  return db;
+}
+
+async function setup(readingDays = 10) {
+  const db = await openClosed(`series-cache-${++n}`);
   const store = dexieStore(db, { clock: ignoreStamps });
   const server = new FakeServer();
   const clock = { now: start };
@@ -179,12 +184,7 @@ describe("reading series on a device", () => {
       .put({ ref: "hkphoto:x", dataUrl: "data:image/png;base64,AA", usedAt: 1 });
     await v4.table("meta").put({ key: "cursor", value: "42" });
     v4.close();
-    const db = openReplicaDb(name);
-    await db.open();
-    closers.push(async () => {
-      db.close();
-      await Dexie.delete(name);
-    });
+    const db = await openClosed(name);
     expect(db.verno).toBe(9);
     expect(await db.photos.count()).toBe(1);
     expect((await db.meta.get("cursor"))?.value).toBe("42");
@@ -213,12 +213,7 @@ describe("reading series on a device", () => {
     await v8.table("series").bulkPut(buckets.map((b) => ({ ...b, hiveId: "h1" })));
     await v8.table("seriesRanges").put({ hiveId: "h1", from, to, fetchedAt: start });
     v8.close();
-    const db = openReplicaDb(name);
-    await db.open();
-    closers.push(async () => {
-      db.close();
-      await Dexie.delete(name);
-    });
+    const db = await openClosed(name);
     expect(db.verno).toBe(9);
     const cache = readingSeriesCache({
       db,

@@ -34,6 +34,7 @@ import {
   comparePoints,
   hiveReadingPoints,
   measuredPoint,
+  num,
   type ReadingPoint,
 } from "./reading-points.ts";
 import type { ReplicaReader, StoredRow } from "./replica-store.ts";
@@ -78,7 +79,6 @@ export interface HistoryAlerts {
 /** Swarm alerts are shown for this many days. */
 export const alertDays = 7;
 
-const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 const ms = (v: unknown): number => (typeof v === "string" ? Date.parse(v) : Number.NaN);
 
 const inspectionsOldestFirst: OrderTerm[] = [{ column: "date" }, { column: "id" }];

@@ -28,7 +28,8 @@ export interface ReadingPoint {
   readonly humidityOutside: number;
 }
 
-const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+/** A stored measurement as a number: a finite number, else 0 (the contract's unset). */
+export const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 
 /**
  * The point of a live inspection's values (the caller knows the row is live), or undefined when
