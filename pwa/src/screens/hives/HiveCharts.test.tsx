@@ -55,7 +55,7 @@ describe("the hive page's measurement charts", () => {
     });
   });
 
-  it("draw a period once its series is read, keeping what they drew while the next one is read", async () => {
+  it("draw every period from one read of the series: a choice draws at once, counting its own days", async () => {
     const client = await openTestClient();
     const home = await seed.apiary(client, { name: "Home meadow" });
     const hive = await seed.hive(client, { apiaryId: home.id, name: "Scale hive" });
@@ -83,28 +83,31 @@ describe("the hive page's measurement charts", () => {
       await new Promise<void>((open) => gates.push(open));
       return read(...args);
     };
-    const release = async () => {
-      await waitFor(() => expect(gates.length).toBeGreaterThan(0));
-      for (const open of gates.splice(0)) open();
-    };
     const weightSummary = () =>
       [...document.querySelectorAll(".chart__summary")].map((e) => e.textContent ?? "")[0];
 
     const app = await renderAt(`/hives/${hive.id}`, { client });
-    // 12 months: until its series is read, no chart (not the window's two readings alone).
+    // 12 months: until the series is read, no chart (not the window's two readings alone).
     expect(await screen.findByText("Loading the chart…")).toBeTruthy();
     expect(weightSummary()).toBeUndefined();
-    await release();
-    const year = await screen.findByText(/^Hive weight: \d+ measurements/);
-    const yearText = year.textContent ?? "";
-    expect(yearText).not.toMatch(/^Hive weight: 7302 measurements/);
+    await waitFor(() => expect(gates.length).toBe(1));
+    for (const open of gates.splice(0)) open();
+    // The buckets of the UTC days that reach into the last 365 days (to the end of today).
+    const endOfToday = new Date(testNow);
+    endOfToday.setHours(24, 0, 0, 0);
+    const yearStart = endOfToday.getTime() - 365 * day;
+    const inYear = buckets.filter((b) => b.start + day > yearStart).length;
+    expect(inYear).toBeLessThan(730);
+    await screen.findByText(new RegExp(`^Hive weight: ${10 * inYear + 2} measurements`));
 
-    // "All": the 12 months stay drawn while its series is read, then every bucket is drawn.
+    // "All", then 30 days: drawn from the same read, none asked anew.
     await app.user.click(screen.getByRole("radio", { name: "All" }));
-    await waitFor(() => expect(gates.length).toBeGreaterThan(0));
-    expect(weightSummary()).toBe(yearText);
-    await release();
-    await screen.findByText(/^Hive weight: 7302 measurements/);
+    expect(weightSummary()).toMatch(/^Hive weight: 7302 measurements/);
+    await app.user.click(screen.getByRole("radio", { name: "30 days" }));
+    const monthStart = endOfToday.getTime() - 30 * day;
+    const inMonth = buckets.filter((b) => b.start + day > monthStart).length;
+    expect(weightSummary()).toMatch(new RegExp(`^Hive weight: ${10 * inMonth + 2} measurements`));
+    expect(gates).toHaveLength(0);
   });
 
   it("say there is nothing only when neither the device nor the cached series has a measurement", async () => {

@@ -46,6 +46,21 @@ describe("chart data", () => {
     expect(d.bucketCounts).toMatchObject({ weight_kg: 3, temp_hive: 1, temp_outside: 0 });
   });
 
+  it("with a period's start takes only the buckets of the days that reach into it", () => {
+    const buckets = [5, 6, 7, 8].map((d) => ({
+      start: d * day,
+      count: 1,
+      columns: { weight_kg: { count: 1, min: d, max: d, mean: d } },
+    }));
+    // From 06:00 of day 6: day 6 reaches into the period (its 18:00 point is in it), day 5 not.
+    const d = chartData(local, buckets, cutoff, 6 * day + 6 * 3_600_000);
+    expect(d.fromBuckets).toBe(6);
+    expect(d.columns.weightKg.slice(0, 6)).toEqual([6, 6, 7, 7, 8, 8]);
+    expect(d.bucketCounts.weight_kg).toBe(3);
+    // From a UTC midnight: that day on.
+    expect(chartData(local, buckets, cutoff, 7 * day).bucketCounts.weight_kg).toBe(2);
+  });
+
   it("without buckets draws the readings as they are", () => {
     expect(chartData(local, undefined, cutoff)).toMatchObject({ columns: local, fromBuckets: 0 });
   });

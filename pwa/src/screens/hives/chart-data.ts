@@ -10,6 +10,7 @@ import type { ReadingColumns } from "@hivekeep/client-core/ops";
 import { measured } from "../../ui/charts/series.ts";
 
 const hourMs = 3_600_000;
+const dayMs = 24 * hourMs;
 
 /** A chart column of ReadingColumns and the series column it draws. */
 export const columnOf: Readonly<Record<SeriesColumn, keyof Omit<ReadingColumns, "at">>> = {
@@ -42,12 +43,15 @@ const empty = (): { -readonly [K in keyof ReadingColumns]: number[] } => ({
 
 /**
  * The buckets before `cutoff` as points, then the readings of `local` from `cutoff` on; without
- * buckets (none asked for, or not read yet), `local` as it is.
+ * buckets (none asked for, or not read yet), `local` as it is. With `from` (a period's start,
+ * Unix ms), only the buckets of the UTC days that reach into the period: a period cut from a
+ * longer series counts the measurements a series asked for that period would.
  */
 export function chartData(
   local: ReadingColumns,
   buckets: readonly SeriesBucket[] | undefined,
   cutoff: number,
+  from?: number,
 ): ChartData {
   const bucketCounts = Object.fromEntries(seriesKeys.map((k) => [k, 0])) as Record<
     SeriesColumn,
@@ -57,6 +61,7 @@ export function chartData(
   const out = empty();
   for (const b of buckets) {
     if (b.start >= cutoff) break;
+    if (from !== undefined && b.start + dayMs <= from) continue;
     for (const [offset, pick] of [
       [6 * hourMs, "min"],
       [18 * hourMs, "max"],
