@@ -94,6 +94,40 @@ browserSuite("device: sync leader across tabs", () => {
         .toContain("From the server");
     }
 
+    // A pull of several pages (5,000 readings: 10,000 changes): the other tab hears its
+    // progress from the leader (its sync bar shows it, its screens are paced) and its end.
+    await second.evaluate(() => {
+      const w = window as unknown as { heard: (number | null)[] };
+      w.heard = [];
+      window.hivekeep.sync.subscribe((s) => {
+        const now = s.pulling ? s.pulling.changes : null;
+        if (w.heard.at(-1) !== now) w.heard.push(now);
+      });
+    });
+    const apiary = (await server.call("ApiaryService/CreateApiary", { name: "Scale yard" })).body
+      .apiary;
+    const hive = (
+      await server.call("HiveService/CreateHive", { apiaryId: apiary.id, name: "Scale" })
+    ).body.hive;
+    const minute = 60_000;
+    const end = Date.now();
+    const readings = Array.from({ length: 5000 }, (_, i) => ({
+      hiveId: hive.id,
+      date: new Date(end - (5000 - i) * minute).toISOString(),
+      weightKg: 40 + (i % 100) / 100,
+    }));
+    const created = await server.call("InspectionService/CreateReadings", { readings });
+    expect(created.status, JSON.stringify(created.body).slice(0, 300)).toBe(200);
+    const heard = () =>
+      second.evaluate(() => (window as unknown as { heard: (number | null)[] }).heard);
+    await expect.poll(async () => (await heard()).at(-1), { timeout: 30_000 }).toBe(null);
+    // The changes merged so far, page by page, then the end.
+    const progress = (await heard()).slice(0, -1);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress).toEqual([...progress].sort((a, b) => (a ?? 0) - (b ?? 0)));
+    expect(progress.every((n) => typeof n === "number" && n > 0)).toBe(true);
+    expect(await second.evaluate(() => window.hivekeep.sync.status.leader)).toBe(false);
+
     // Only the leader syncs: the other tab has made no Push, Pull or Subscribe call.
     expect(syncCalls.get(first)).toBeGreaterThan(0);
     expect(syncCalls.get(second)).toBe(0);

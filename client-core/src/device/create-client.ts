@@ -44,6 +44,7 @@ import { createSyncClient } from "../sync/sync-client.ts";
 import { type AccountRecord, lastAccount, rememberAccount } from "./accounts.ts";
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
+import { broadcastPeers } from "./leadership.ts";
 import { listNotices, noticesTable, type SyncNotice } from "./notices.ts";
 import { devicePhotoHash } from "./photo-hash.ts";
 import { type DevicePhotos, devicePhotos } from "./photos.ts";
@@ -321,11 +322,13 @@ export async function createHivekeepClient(
   const useWorker =
     options.pullInWorker ?? (typeof Worker !== "undefined" && typeof window !== "undefined");
   const worker = useWorker ? createWorkerPull(baseUrl, dbName, feedOptions) : undefined;
+  const peers = broadcastPeers(`hivekeep-sync:${dbName}`);
   const engine: SyncEngine = new SyncEngine({
     db,
     transport,
     clock,
     lockName: `hivekeep-sync:${dbName}`,
+    ...(peers ? { peers } : {}),
     ...(nav?.locks ? { locks: nav.locks } : {}),
     ...(nav?.storage ? { storage: nav.storage } : {}),
     ...(typeof window !== "undefined" ? { events: window } : {}),
@@ -431,8 +434,9 @@ export async function createHivekeepClient(
   });
   await engine.refresh(true);
 
-  // While a pull merges page after page, a screen re-reads the replica at most every 2 s, and
-  // never more than half of the time (watch.ts): the pull's writes are not starved.
+  // While a pull merges page after page (this tab's, or the leading tab's as heard through
+  // `peers`), a screen re-reads the replica at most every 2 s, and never more than half of the
+  // time (watch.ts): the pull's writes are not starved.
   const pullPace: WatchPace = {
     gapMs: () => (engine.status.pulling === undefined ? 0 : 2000),
     subscribe: (listener) => engine.subscribe(() => listener()),
@@ -489,6 +493,7 @@ export async function createHivekeepClient(
       await keeping;
       worker?.terminate();
       outboxWatch.unsubscribe();
+      peers?.close();
       db.close();
     },
   };

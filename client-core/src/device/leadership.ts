@@ -39,3 +39,59 @@ export function seekLeadership(
     release?.();
   };
 }
+
+/** A pull of many pages under way: the changes merged so far, and about how many are left. */
+export type PullingState =
+  | { readonly changes: number; readonly left: number | undefined }
+  | undefined;
+
+/**
+ * The other tabs of one replica. The leader tells them how its pull is going (SyncStatus
+ * `pulling`), so their sync bar shows a first sync's progress too, and their screens re-read
+ * the replica at the pace the leader's do while the pull merges (create-client.ts `pullPace`:
+ * else every open tab re-ran its screen's reads after every page the leader merged).
+ */
+export interface SyncPeers {
+  tell(pulling: PullingState): void;
+  /** `listener` hears what the leader tells; returns the unsubscription. */
+  hear(listener: (pulling: PullingState) => void): () => void;
+  close(): void;
+}
+
+/**
+ * The tabs of a replica over a BroadcastChannel named `name` (it reaches the other tabs of the
+ * origin, never this one); undefined where there is none. A message not of this shape is
+ * ignored. In Node the channel does not keep the process alive.
+ */
+export function broadcastPeers(name: string): SyncPeers | undefined {
+  if (typeof BroadcastChannel === "undefined") return undefined;
+  const channel = new BroadcastChannel(name);
+  (channel as { unref?: () => void }).unref?.();
+  const listeners = new Set<(pulling: PullingState) => void>();
+  channel.onmessage = (event: MessageEvent) => {
+    const pulling = pullingOf(event.data);
+    if (pulling === null) return;
+    for (const listener of listeners) listener(pulling);
+  };
+  return {
+    tell: (pulling) => channel.postMessage({ pulling: pulling ?? "none" }),
+    hear(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: () => channel.close(),
+  };
+}
+
+/** The state a message carries; null when it is not one. */
+function pullingOf(data: unknown): PullingState | null {
+  if (typeof data !== "object" || data === null || !("pulling" in data)) return null;
+  const p = data.pulling;
+  if (p === "none") return undefined;
+  if (typeof p !== "object" || p === null) return null;
+  const { changes, left } = p as { changes?: unknown; left?: unknown };
+  if (typeof changes !== "number" || !(left === undefined || typeof left === "number")) {
+    return null;
+  }
+  return { changes, left };
+}

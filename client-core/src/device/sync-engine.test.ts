@@ -14,6 +14,7 @@ import type { PullPage, SyncChange } from "../protocol/wire.ts";
 import { ignoreStamps } from "../testing/ignore-stamps.ts";
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
+import { broadcastPeers, type PullingState, type SyncPeers } from "./leadership.ts";
 import { openReplicaDb, type ReplicaDb } from "./replica-db.ts";
 import { SyncEngine, type SyncEngineOptions, type SyncTransport } from "./sync-engine.ts";
 
@@ -596,5 +597,59 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
     seen.length = 0;
     await engine.syncNow();
     expect(seen).toEqual([]);
+  });
+  it("tells the other tabs its pull's progress; a tab that does not lead shows it, until it leads", async () => {
+    const name = `peers-${n}`;
+    const leaderPeers = broadcastPeers(name) as SyncPeers;
+    const followerPeers = broadcastPeers(name) as SyncPeers;
+    // A tab waiting for the lock: granted when the test says.
+    let grant: (() => void) | undefined;
+    const locks = {
+      request: (_name: string, _options: LockOptions, callback: (lock: Lock | null) => unknown) =>
+        new Promise((resolve) => {
+          grant = () => resolve(callback({ name, mode: "exclusive" } as Lock));
+        }),
+    } as unknown as LockManager;
+    const follower = new SyncEngine({ db, transport, clock, locks, peers: followerPeers });
+    const leader = new SyncEngine({
+      db,
+      transport,
+      clock,
+      peers: leaderPeers,
+      intervalMs: 3_600_000,
+    });
+    engine = leader;
+    try {
+      follower.start();
+      leader.start();
+      await idle();
+      expect(follower.status.leader).toBe(false);
+      const seen: PullingState[] = [];
+      follower.subscribe((s) => {
+        if (seen.at(-1) !== s.pulling) seen.push(s.pulling);
+      });
+      transport.script = [1, 2, 3].map((k) => () => Promise.resolve(feedPage(k, 4, 12)));
+      await leader.syncNow();
+      await until(() => seen.length === 3, "the follower heard the pull");
+      expect(seen).toEqual([{ changes: 4, left: 8 }, { changes: 8, left: 4 }, undefined]);
+
+      // The leader closes mid-pull: what the follower heard ends when it leads.
+      leaderPeers.tell({ changes: 4, left: 8 });
+      await until(() => follower.status.pulling !== undefined, "heard");
+      leader.stop();
+      const others: PullingState[] = [];
+      const other = broadcastPeers(name) as SyncPeers;
+      other.hear((p) => others.push(p));
+      grant?.();
+      await until(() => follower.status.leader, "the follower leads");
+      expect(follower.status.pulling).toBeUndefined();
+      await until(() => others.length > 0, "the others heard the new leader");
+      expect(others).toEqual([undefined]);
+      other.close();
+    } finally {
+      follower.stop();
+      leaderPeers.close();
+      followerPeers.close();
+    }
   });
 });

@@ -22,7 +22,7 @@ import { maxPullLimit } from "../core/limits.ts";
 import type { DeviceClock } from "./device-clock.ts";
 import { exclusive } from "./exclusive.ts";
 import { FeedDelegate } from "./feed-delegate.ts";
-import { seekLeadership } from "./leadership.ts";
+import { type PullingState, type SyncPeers, seekLeadership } from "./leadership.ts";
 import { OutboxPusher } from "./outbox-push.ts";
 import type { PullProgress, PullResult } from "./pull-feed.ts";
 import { isTransient, pushBatch } from "./push-delegate.ts";
@@ -58,7 +58,7 @@ export interface SyncStatus {
    * A pull of more than one page under way (a first sync, a long time away): the changes merged
    * so far and about how many are left, when the server says (pull-feed.ts PullProgress).
    */
-  readonly pulling: { readonly changes: number; readonly left: number | undefined } | undefined;
+  readonly pulling: PullingState;
   /** Sync stopped for want of a working token; it resumes when getToken gives another one. */
   readonly paused: boolean;
   readonly storage: { usage?: number; quota?: number; persisted?: boolean } | undefined;
@@ -78,6 +78,11 @@ export interface SyncEngineOptions {
   /** Web Locks, for one leader per replica; absent = this client leads. */
   readonly locks?: LockManager;
   readonly lockName?: string;
+  /**
+   * The other tabs of this replica (leadership.ts `broadcastPeers`): the leader tells them its
+   * pull's progress, and a tab that does not lead shows what it hears as its own `pulling`.
+   */
+  readonly peers?: SyncPeers;
   /** Window-like target for `online` and `visibilitychange` events. */
   readonly events?: EventTarget;
   readonly isVisible?: () => boolean;
@@ -129,6 +134,8 @@ export class SyncEngine {
   private failedToken: string | undefined;
   /** Gives up the lead (or stops waiting for it). */
   private resign: (() => void) | undefined;
+  /** Stops hearing the leader's progress. */
+  private unhear: (() => void) | undefined;
   /** Signal again: what waits goes out now, not when a backoff grown offline ends. */
   private readonly onOnline = () => this.loop.wake();
   private readonly onVisible = () => {
@@ -173,6 +180,7 @@ export class SyncEngine {
 
   private set(patch: Partial<SyncStatus>): void {
     this.state = { ...this.state, ...patch };
+    if ("pulling" in patch && this.state.leader) this.options.peers?.tell(this.state.pulling);
     for (const listener of this.listeners) listener(this.state);
   }
 
@@ -227,11 +235,17 @@ export class SyncEngine {
     this.options.events?.addEventListener("online", this.onOnline);
     this.options.events?.addEventListener("visibilitychange", this.onVisible);
     void this.options.storage?.persist?.().catch(() => {});
+    // Until it leads, a tab shows the leader's pull as its own.
+    this.unhear = this.options.peers?.hear((pulling) => {
+      if (!this.state.leader) this.set({ pulling });
+    });
     this.resign = seekLeadership(
       this.options.locks,
       this.options.lockName ?? "hivekeep-sync",
       () => {
-        this.set({ leader: true });
+        // What it heard ends (a leader that closed mid-pull tells nothing more); the others
+        // hear that too.
+        this.set({ leader: true, pulling: undefined });
         this.loop.begin();
       },
     );
@@ -244,6 +258,8 @@ export class SyncEngine {
     this.options.events?.removeEventListener("online", this.onOnline);
     this.options.events?.removeEventListener("visibilitychange", this.onVisible);
     this.loop.end();
+    this.unhear?.();
+    this.unhear = undefined;
     this.resign?.();
     this.resign = undefined;
     this.set({ leader: false });
