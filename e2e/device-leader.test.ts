@@ -127,6 +127,10 @@ browserSuite("device: sync leader across tabs", () => {
     expect(progress).toEqual([...progress].sort((a, b) => (a ?? 0) - (b ?? 0)));
     expect(progress.every((n) => typeof n === "number" && n > 0)).toBe(true);
     expect(await second.evaluate(() => window.hivekeep.sync.status.leader)).toBe(false);
+    // It read what the leader's cycle saved: when it last synced.
+    await expect
+      .poll(() => second.evaluate(() => window.hivekeep.sync.status.lastSyncedAt !== undefined))
+      .toBe(true);
 
     // Only the leader syncs: the other tab has made no Push, Pull or Subscribe call.
     expect(syncCalls.get(first)).toBeGreaterThan(0);

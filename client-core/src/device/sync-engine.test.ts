@@ -598,7 +598,7 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
     await engine.syncNow();
     expect(seen).toEqual([]);
   });
-  it("tells the other tabs its pull's progress; a tab that does not lead shows it, until it leads", async () => {
+  it("tells the other tabs its pull's progress and its cycles' end; a tab that does not lead shows them, until it leads", async () => {
     const name = `peers-${n}`;
     const leaderPeers = broadcastPeers(name) as SyncPeers;
     const followerPeers = broadcastPeers(name) as SyncPeers;
@@ -632,6 +632,10 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
       await leader.syncNow();
       await until(() => seen.length === 3, "the follower heard the pull");
       expect(seen).toEqual([{ changes: 4, left: 8 }, { changes: 8, left: 4 }, undefined]);
+      // And read what the leader's cycle saved: when it last synced.
+      expect(leader.status.lastSyncedAt).toBeDefined();
+      await until(() => follower.status.lastSyncedAt !== undefined, "the follower's last sync");
+      expect(follower.status.lastSyncedAt).toEqual(leader.status.lastSyncedAt);
 
       // The leader closes mid-pull: what the follower heard ends when it leads.
       leaderPeers.tell({ changes: 4, left: 8 });

@@ -235,9 +235,23 @@ export class SyncEngine {
     this.options.events?.addEventListener("online", this.onOnline);
     this.options.events?.addEventListener("visibilitychange", this.onVisible);
     void this.options.storage?.persist?.().catch(() => {});
-    // Until it leads, a tab shows the leader's pull as its own.
+    // Until it leads, a tab shows the leader's pull as its own. At the end of each of the
+    // leader's cycles (told as no pull) it first reads what the cycle saved (when it last
+    // synced, the outbox, the quarantine), so its sync bar goes from the progress straight to
+    // "Synced", unless the leader told more meanwhile.
+    let heard = 0;
     this.unhear = this.options.peers?.hear((pulling) => {
-      if (!this.state.leader) this.set({ pulling });
+      if (this.state.leader) return;
+      const told = ++heard;
+      if (pulling !== undefined) {
+        this.set({ pulling });
+        return;
+      }
+      void this.refresh()
+        .catch(() => {})
+        .then(() => {
+          if (told === heard && !this.state.leader) this.set({ pulling: undefined });
+        });
     });
     this.resign = seekLeadership(
       this.options.locks,
