@@ -158,6 +158,21 @@ browserSuite("PWA: a hive scale's readings are measurements, not visits", () => 
     });
     await openControlled(page, app.server.url);
     await waitAllSynced(page);
+    const summary = page.locator(".chart__summary").filter({ hasText: /^Hive weight: / });
+
+    // After its first sync the device fetched the hive's years ahead (the page was never
+    // opened): offline from now on, the page draws all three years.
+    await expect.poll(() => seriesCached(page, hive.id), { timeout: 30_000 }).toBe(true);
+    expect(asked.length).toBeGreaterThanOrEqual(1);
+    await context.setOffline(true);
+    await page.evaluate((path) => history.pushState(null, "", path), `/hives/${hive.id}`);
+    await heading(page, "Three-year hive").waitFor();
+    await page.locator(".hive-charts").scrollIntoViewIfNeeded();
+    await page.locator(".hive-charts").getByRole("radio", { name: "All", exact: true }).check();
+    await summary.filter({ hasText: `${readings.length} measurements` }).waitFor();
+    const offlineFirst = await summary.textContent();
+    await context.setOffline(false);
+
     await page.goto(`${app.server.url}/hives/${hive.id}`);
     await heading(page, "Three-year hive").waitFor();
     await page.locator(".hive-charts").scrollIntoViewIfNeeded();
@@ -167,10 +182,10 @@ browserSuite("PWA: a hive scale's readings are measurements, not visits", () => 
       .locator(".hive-charts")
       .screenshot({ path: join(shots, "readings-1y-charts-phone.png") });
     await page.locator(".hive-charts").getByRole("radio", { name: "All", exact: true }).check();
-    const summary = page.locator(".chart__summary").filter({ hasText: /^Hive weight: / });
     await summary.filter({ hasText: `${readings.length} measurements` }).waitFor();
     expect(asked.length).toBeGreaterThanOrEqual(1);
     const online = await summary.textContent();
+    expect(offlineFirst).toBe(online);
     await page.screenshot({ path: join(shots, "readings-3y-phone.png"), fullPage: true });
     await page
       .locator(".hive-charts")
@@ -210,3 +225,31 @@ browserSuite("PWA: a hive scale's readings are measurements, not visits", () => 
     expect([...pageErrors, ...desk.pageErrors]).toEqual([]);
   });
 });
+
+/**
+ * Whether the page's replica holds a fetched series range of the hive (the `seriesRanges` store
+ * of the app's IndexedDB database, read raw).
+ */
+function seriesCached(page: Page, hiveId: string): Promise<boolean> {
+  return page.evaluate(async (id) => {
+    const request = <T>(r: IDBRequest<T>) =>
+      new Promise<T>((resolve, reject) => {
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+    for (const { name } of await indexedDB.databases()) {
+      if (name === undefined) continue;
+      const db = await request(indexedDB.open(name));
+      try {
+        if (!db.objectStoreNames.contains("seriesRanges")) continue;
+        const range = await request(
+          db.transaction("seriesRanges").objectStore("seriesRanges").get(id),
+        );
+        if (range !== undefined) return true;
+      } finally {
+        db.close();
+      }
+    }
+    return false;
+  }, hiveId);
+}

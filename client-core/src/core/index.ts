@@ -263,6 +263,7 @@ export { maxQuotedLength, quote } from "./quote.ts";
 export {
   bucketStart,
   type ColumnStats,
+  chartSeriesSpan,
   compareSeriesRows,
   isSeriesValue,
   maxBucketDays,

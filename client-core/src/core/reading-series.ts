@@ -34,6 +34,19 @@ export const seriesDayMs = 86_400_000;
 export const maxSeriesDays = 3660;
 export const maxBucketDays = 366;
 
+/**
+ * The span (Unix ms) a hive page's charts read, their longest period ("All"): `maxSeriesDays`
+ * up to the end of the device's local today, the same all day (a chart is not read anew for a
+ * clock that moved). The device fetches the same span ahead (reading-series-cache.ts
+ * `keepAhead`), so a page opened later finds it cached.
+ */
+export function chartSeriesSpan(nowMs: number): [number, number] {
+  const end = new Date(nowMs);
+  end.setHours(24, 0, 0, 0);
+  const to = end.getTime();
+  return [to - maxSeriesDays * seriesDayMs, to];
+}
+
 export interface ColumnStats {
   readonly count: number;
   readonly min: number;

@@ -24,6 +24,7 @@ import { Dexie, liveQuery, type Observable } from "dexie";
 import { v7 as uuidv7 } from "uuid";
 import type { HiveAlert } from "../core/hive-alerts.ts";
 import type { Clock } from "../core/hlc.ts";
+import { chartSeriesSpan } from "../core/reading-series.ts";
 import { defaultReadingDays } from "../core/readings-window.ts";
 import { errorInterceptor } from "../ops/errors.ts";
 import {
@@ -411,7 +412,8 @@ export async function createHivekeepClient(
   );
 
   // After each sync that reached the feed's end, the leader fetches the photos of recent visits
-  // (one run at a time), so they are there offline.
+  // and the long series of the hives with readings (one run at a time), so they are there
+  // offline and a scale's hive page draws years at once.
   let keeping: Promise<unknown> | undefined;
   let keptAfter: Date | undefined;
   const unsubscribeKeep = engine.subscribe((status) => {
@@ -421,6 +423,8 @@ export async function createHivekeepClient(
     keptAfter = synced;
     keeping = photos
       .keepRecent(options.photoKeepDays?.())
+      .catch(() => 0)
+      .then(() => readings.keepAhead(...chartSeriesSpan(clock.nowMs())))
       .catch(() => 0)
       .finally(() => {
         keeping = undefined;

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Change } from "../core/change.ts";
 import type { Hlc } from "../core/hlc.ts";
 import {
+  chartSeriesSpan,
   readingSeries,
   type SeriesBucket,
   type SeriesRow,
@@ -172,6 +173,46 @@ describe("reading series on a device", () => {
     server.offline = true;
     const got = await cache.series("h1", start - 60 * day, start);
     expect(got.buckets.map((b) => b.columns.weight_kg?.max)).toEqual([35, 40]);
+  });
+
+  it("fetches ahead the span of every hive with readings, once while fresh, never offline", async () => {
+    const { db, cache, server, clock, reading } = await setup();
+    const store = dexieStore(db, { clock: ignoreStamps });
+    // Two hives; only h1 has readings on the device (its window's), and older ones on the server.
+    for (const [k, id] of ["h1", "h2"].entries()) {
+      await store.write((w) =>
+        w.apply([
+          {
+            entity: "hive",
+            entityId: id,
+            scopeId: "a1",
+            op: "upsert",
+            payload: { apiary_id: "a1", name: `Hive ${id}` },
+            hlc: `00000000000000${k}:00000:hive` as Hlc,
+            authorId: "me",
+          },
+        ]),
+      );
+    }
+    await reading("old", start - 100 * day, 40, false);
+    await reading("recent", start - day, 42);
+    const [from, to] = chartSeriesSpan(start);
+    expect(await cache.keepAhead(from, to)).toBe(1);
+    const cutoff = windowCutoff(start, 10);
+    expect(server.calls).toEqual([[from - (from % day), cutoff]]);
+    // Fresh: nothing asked again; the page's read of the same span is answered by the cache.
+    expect(await cache.keepAhead(from, to)).toBe(0);
+    const page = await cache.series("h1", from, to, { beforeWindow: true });
+    expect(server.calls).toHaveLength(1);
+    expect(page.fetchedAt).toBe(start);
+    expect(page.buckets.map((b) => b.columns.weight_kg?.max)).toEqual([40]);
+    // Stale but offline: nothing asked; online again: fetched anew.
+    clock.now = start + seriesRefreshMs;
+    server.offline = true;
+    expect(await cache.keepAhead(from, to)).toBe(0);
+    server.offline = false;
+    expect(await cache.keepAhead(from, to)).toBe(1);
+    expect(server.calls).toHaveLength(2);
   });
 
   it("a version 4 replica opens as the current version with its rows and photos, and the series tables empty", async () => {

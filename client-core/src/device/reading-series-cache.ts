@@ -18,6 +18,7 @@
  *   old readings, all of them).
  */
 import { ConnectError } from "@connectrpc/connect";
+import { Dexie } from "dexie";
 import { entities } from "../core/entities.ts";
 import {
   bucketStart,
@@ -27,7 +28,9 @@ import {
   seriesDayMs,
 } from "../core/reading-series.ts";
 import { readingsCutoffMs } from "../core/readings-window.ts";
+import { pointsTableOf } from "./reading-points.ts";
 import {
+  type CachedSeriesRange,
   type DeviceRow,
   orderedIndexName,
   packBucket,
@@ -66,6 +69,13 @@ export interface ReadingSeriesCache {
     toMs: number,
     options?: SeriesOptions,
   ): Promise<HiveSeries>;
+  /**
+   * Fetches ahead what `series` over [fromMs, toMs) would fetch now (a range missing, stale or
+   * too short) for every hive the replica holds readings of (its reading points), so their long
+   * charts draw at once and offline: the leader runs it after a sync (create-client.ts). A hive
+   * whose range is fresh is not read; offline nothing is asked. Resolves to the hives fetched.
+   */
+  keepAhead(fromMs: number, toMs: number): Promise<number>;
 }
 
 export interface SeriesCacheDeps {
@@ -149,17 +159,23 @@ export function readingSeriesCache(deps: SeriesCacheDeps): ReadingSeriesCache {
     return true;
   }
 
-  /** The server's buckets of [from, to), fetched when missing or stale, else as cached. */
-  async function old(
+  /** Whether the range held for the hive answers [from, to) without a fetch. */
+  const answers = (range: CachedSeriesRange | undefined, from: number, to: number) =>
+    range !== undefined &&
+    deps.now() - range.fetchedAt < seriesRefreshMs &&
+    range.from <= from &&
+    range.to >= to;
+
+  /** The range held for [from, to) of the hive, fetched first when missing or stale (online). */
+  async function ensure(
     hiveId: string,
     from: number,
     to: number,
-  ): Promise<{ buckets: SeriesBucket[]; fetchedAt: number | undefined }> {
+  ): Promise<CachedSeriesRange | undefined> {
     const now = deps.now();
     let range = await db.seriesRanges.get(hiveId);
     const fresh = range !== undefined && now - range.fetchedAt < seriesRefreshMs;
-    const covers = range !== undefined && range.from <= from && range.to >= to;
-    if (!(fresh && covers) && deps.online()) {
+    if (!answers(range, from, to) && deps.online()) {
       if (fresh && range !== undefined && range.from <= from && range.to < to) {
         // Fresh but a day or more left the window since: only the new days.
         if (await fetchInto(hiveId, range.to, to)) {
@@ -171,6 +187,22 @@ export function readingSeriesCache(deps: SeriesCacheDeps): ReadingSeriesCache {
         await db.seriesRanges.put(range);
       }
     }
+    return range;
+  }
+
+  /** The days before the window a series of [fromMs, toMs) asks the server for. */
+  const oldSpan = (fromMs: number, toMs: number): [number, number] => [
+    bucketStart(fromMs, 1),
+    Math.min(dayCeil(toMs), windowCutoff(deps.now(), deps.readingDays())),
+  ];
+
+  /** The server's buckets of [from, to), fetched when missing or stale, else as cached. */
+  async function old(
+    hiveId: string,
+    from: number,
+    to: number,
+  ): Promise<{ buckets: SeriesBucket[]; fetchedAt: number | undefined }> {
+    const range = await ensure(hiveId, from, to);
     if (range === undefined)
       return { buckets: await local(hiveId, from, to), fetchedAt: undefined };
     // What no fetch covered comes from the replica's rows.
@@ -187,14 +219,33 @@ export function readingSeriesCache(deps: SeriesCacheDeps): ReadingSeriesCache {
 
   return {
     async series(hiveId, fromMs, toMs, options) {
-      const from = bucketStart(fromMs, 1);
+      const [from, oldTo] = oldSpan(fromMs, toMs);
       const to = dayCeil(toMs);
       const cutoff = windowCutoff(deps.now(), deps.readingDays());
-      const oldTo = Math.min(to, cutoff);
       const past =
         from < oldTo ? await old(hiveId, from, oldTo) : { buckets: [], fetchedAt: undefined };
       const recent = options?.beforeWindow ? [] : await local(hiveId, Math.max(from, cutoff), to);
       return { buckets: [...past.buckets, ...recent], cutoff, fetchedAt: past.fetchedAt };
+    },
+
+    async keepAhead(fromMs, toMs) {
+      const [from, to] = oldSpan(fromMs, toMs);
+      if (from >= to || !deps.online()) return 0;
+      const points = pointsTableOf(db);
+      const hives = (await db.table(entities.hive.table).toCollection().primaryKeys()) as string[];
+      let fetched = 0;
+      for (const hiveId of hives) {
+        if (!deps.online()) break;
+        if (answers(await db.seriesRanges.get(hiveId), from, to)) continue;
+        const held = await points
+          .where("[hiveId+at]")
+          .between([hiveId, Dexie.minKey], [hiveId, Dexie.maxKey])
+          .first();
+        if (held === undefined) continue;
+        const range = await ensure(hiveId, from, to);
+        if (answers(range, from, to)) fetched++;
+      }
+      return fetched;
     },
   };
 }

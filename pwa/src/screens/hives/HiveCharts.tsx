@@ -16,7 +16,7 @@
  * a third of the time from the tap on "All" to its chart). Until the series is read, no chart is
  * drawn (not the window's readings alone over the period, then again with the series).
  */
-import { maxSeriesDays, type SeriesColumn } from "@hivekeep/client-core/core";
+import { chartSeriesSpan, type SeriesColumn } from "@hivekeep/client-core/core";
 import type { ReadingColumns } from "@hivekeep/client-core/ops";
 import { useMemo, useState } from "react";
 import { useLiveQuery } from "../../app/client.tsx";
@@ -163,13 +163,11 @@ export default function HiveCharts(props: {
 
   const recent = localNewest !== undefined && localNewest >= now.getTime() - 365 * dayMs;
   const period: Period = chosen ?? (recent ? "365" : "all");
-  // The end of today: the same all day, so the series is not asked again for a clock that moved.
-  const today = (periodRange("30", now)?.[1] ?? 0) * 1000;
-  // Every period's days, read once (module comment).
+  // Every period's days, read once (module comment), over the span the device fetches ahead.
+  const [spanFrom, spanTo] = chartSeriesSpan(now.getTime());
   const series = useLiveQuery(
-    async (c) =>
-      c.readings.series(hiveId, today - maxSeriesDays * dayMs, today, { beforeWindow: true }),
-    [hiveId, today],
+    async (c) => c.readings.series(hiveId, spanFrom, spanTo, { beforeWindow: true }),
+    [hiveId, spanFrom, spanTo],
   );
   const answer = series.status === "ready" ? series.value : undefined;
   // Read anew (the next day), the charts keep what they drew until the answer is there.
