@@ -45,16 +45,24 @@ export type PullingState =
   | { readonly changes: number; readonly left: number | undefined }
   | undefined;
 
+/** What the leading tab tells the others of its sync (SyncStatus's fields of the same names). */
+export interface LeaderState {
+  readonly pulling: PullingState;
+  /** The leader's last contact with the server worked. */
+  readonly online: boolean;
+}
+
 /**
- * The other tabs of one replica. The leader tells them how its pull is going (SyncStatus
- * `pulling`), so their sync bar shows a first sync's progress too, and their screens re-read
- * the replica at the pace the leader's do while the pull merges (create-client.ts `pullPace`:
- * else every open tab re-ran its screen's reads after every page the leader merged).
+ * The other tabs of one replica. The leader tells them how its sync is going: its pull's
+ * progress, so their sync bar shows a first sync's progress too and their screens re-read the
+ * replica at the pace the leader's do while the pull merges (create-client.ts `pullPace`: else
+ * every open tab re-ran its screen's reads after every page the leader merged); and whether it
+ * reaches the server, which only the leader learns.
  */
 export interface SyncPeers {
-  tell(pulling: PullingState): void;
+  tell(state: LeaderState): void;
   /** `listener` hears what the leader tells; returns the unsubscription. */
-  hear(listener: (pulling: PullingState) => void): () => void;
+  hear(listener: (state: LeaderState) => void): () => void;
   close(): void;
 }
 
@@ -67,14 +75,14 @@ export function broadcastPeers(name: string): SyncPeers | undefined {
   if (typeof BroadcastChannel === "undefined") return undefined;
   const channel = new BroadcastChannel(name);
   (channel as { unref?: () => void }).unref?.();
-  const listeners = new Set<(pulling: PullingState) => void>();
+  const listeners = new Set<(state: LeaderState) => void>();
   channel.onmessage = (event: MessageEvent) => {
-    const pulling = pullingOf(event.data);
-    if (pulling === null) return;
-    for (const listener of listeners) listener(pulling);
+    const state = leaderStateOf(event.data);
+    if (state === undefined) return;
+    for (const listener of listeners) listener(state);
   };
   return {
-    tell: (pulling) => channel.postMessage({ pulling: pulling ?? "none" }),
+    tell: ({ pulling, online }) => channel.postMessage({ pulling: pulling ?? "none", online }),
     hear(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -83,15 +91,16 @@ export function broadcastPeers(name: string): SyncPeers | undefined {
   };
 }
 
-/** The state a message carries; null when it is not one. */
-function pullingOf(data: unknown): PullingState | null {
-  if (typeof data !== "object" || data === null || !("pulling" in data)) return null;
-  const p = data.pulling;
-  if (p === "none") return undefined;
-  if (typeof p !== "object" || p === null) return null;
+/** The state a message carries; undefined when it is not one. */
+function leaderStateOf(data: unknown): LeaderState | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const { pulling: p, online } = data as { pulling?: unknown; online?: unknown };
+  if (typeof online !== "boolean") return undefined;
+  if (p === "none") return { pulling: undefined, online };
+  if (typeof p !== "object" || p === null) return undefined;
   const { changes, left } = p as { changes?: unknown; left?: unknown };
   if (typeof changes !== "number" || !(left === undefined || typeof left === "number")) {
-    return null;
+    return undefined;
   }
-  return { changes, left };
+  return { pulling: { changes, left }, online };
 }

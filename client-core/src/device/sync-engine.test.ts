@@ -14,7 +14,12 @@ import type { PullPage, SyncChange } from "../protocol/wire.ts";
 import { ignoreStamps } from "../testing/ignore-stamps.ts";
 import { DeviceClock } from "./device-clock.ts";
 import { dexieStore } from "./dexie-store.ts";
-import { broadcastPeers, type PullingState, type SyncPeers } from "./leadership.ts";
+import {
+  broadcastPeers,
+  type LeaderState,
+  type PullingState,
+  type SyncPeers,
+} from "./leadership.ts";
 import { openReplicaDb, type ReplicaDb } from "./replica-db.ts";
 import { SyncEngine, type SyncEngineOptions, type SyncTransport } from "./sync-engine.ts";
 
@@ -598,7 +603,7 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
     await engine.syncNow();
     expect(seen).toEqual([]);
   });
-  it("tells the other tabs its pull's progress and its cycles' end; a tab that does not lead shows them, until it leads", async () => {
+  it("tells the other tabs its pull's progress, its cycles' end and whether it reaches the server; a tab that does not lead shows them, until it leads", async () => {
     const name = `peers-${n}`;
     const leaderPeers = broadcastPeers(name) as SyncPeers;
     const followerPeers = broadcastPeers(name) as SyncPeers;
@@ -637,18 +642,26 @@ describe("SyncEngine timing (fake timers, fake transport)", () => {
       await until(() => follower.status.lastSyncedAt !== undefined, "the follower's last sync");
       expect(follower.status.lastSyncedAt).toEqual(leader.status.lastSyncedAt);
 
+      // The leader cannot reach the server: neither does the follower, until the leader does.
+      transport.script = [() => Promise.reject(unavailable())];
+      await expect(leader.syncNow()).rejects.toThrow();
+      expect(leader.status.online).toBe(false);
+      await until(() => !follower.status.online, "the follower heard the server is not reached");
+      await leader.syncNow();
+      await until(() => follower.status.online, "the follower heard it is reached again");
+
       // The leader closes mid-pull: what the follower heard ends when it leads.
-      leaderPeers.tell({ changes: 4, left: 8 });
+      leaderPeers.tell({ pulling: { changes: 4, left: 8 }, online: true });
       await until(() => follower.status.pulling !== undefined, "heard");
       leader.stop();
-      const others: PullingState[] = [];
+      const others: LeaderState[] = [];
       const other = broadcastPeers(name) as SyncPeers;
       other.hear((p) => others.push(p));
       grant?.();
       await until(() => follower.status.leader, "the follower leads");
       expect(follower.status.pulling).toBeUndefined();
       await until(() => others.length > 0, "the others heard the new leader");
-      expect(others).toEqual([undefined]);
+      expect(others).toEqual([{ pulling: undefined, online: true }]);
       other.close();
     } finally {
       follower.stop();

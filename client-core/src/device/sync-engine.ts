@@ -80,7 +80,8 @@ export interface SyncEngineOptions {
   readonly lockName?: string;
   /**
    * The other tabs of this replica (leadership.ts `broadcastPeers`): the leader tells them its
-   * pull's progress, and a tab that does not lead shows what it hears as its own `pulling`.
+   * pull's progress and whether it reaches the server; a tab that does not lead shows what it
+   * hears as its own `pulling` and `online`.
    */
   readonly peers?: SyncPeers;
   /** Window-like target for `online` and `visibilitychange` events. */
@@ -180,7 +181,9 @@ export class SyncEngine {
 
   private set(patch: Partial<SyncStatus>): void {
     this.state = { ...this.state, ...patch };
-    if ("pulling" in patch && this.state.leader) this.options.peers?.tell(this.state.pulling);
+    if (this.state.leader && ("pulling" in patch || "online" in patch)) {
+      this.options.peers?.tell({ pulling: this.state.pulling, online: this.state.online });
+    }
     for (const listener of this.listeners) listener(this.state);
   }
 
@@ -235,22 +238,22 @@ export class SyncEngine {
     this.options.events?.addEventListener("online", this.onOnline);
     this.options.events?.addEventListener("visibilitychange", this.onVisible);
     void this.options.storage?.persist?.().catch(() => {});
-    // Until it leads, a tab shows the leader's pull as its own. At the end of each of the
-    // leader's cycles (told as no pull) it first reads what the cycle saved (when it last
-    // synced, the outbox, the quarantine), so its sync bar goes from the progress straight to
-    // "Synced", unless the leader told more meanwhile.
+    // Until it leads, a tab shows the leader's pull and contact with the server as its own. At
+    // the end of each of the leader's cycles (told as no pull) it first reads what the cycle
+    // saved (when it last synced, the outbox, the quarantine), so its sync bar goes from the
+    // progress straight to "Synced", unless the leader told more meanwhile.
     let heard = 0;
-    this.unhear = this.options.peers?.hear((pulling) => {
+    this.unhear = this.options.peers?.hear(({ pulling, online }) => {
       if (this.state.leader) return;
       const told = ++heard;
       if (pulling !== undefined) {
-        this.set({ pulling });
+        this.set({ pulling, online });
         return;
       }
       void this.refresh()
         .catch(() => {})
         .then(() => {
-          if (told === heard && !this.state.leader) this.set({ pulling: undefined });
+          if (told === heard && !this.state.leader) this.set({ pulling: undefined, online });
         });
     });
     this.resign = seekLeadership(
