@@ -50,7 +50,12 @@ browserSuite("PWA: update to a new version", () => {
   });
   const app = useBrowserApp({ HIVEKEEP_PWA_DIR: served });
 
-  it("waits for waiting changes to sync before it reloads into the new version", async () => {
+  // The service worker's activation, after "Update", is the browser's own work: on a loaded
+  // machine (CI runs the database lanes beside the browser tests) it once took longer than the
+  // page's default 15 s, so the steps that wait for it have a minute.
+  it("waits for waiting changes to sync before it reloads into the new version", {
+    timeout: 180_000,
+  }, async () => {
     const { page, context, pageErrors } = await app.openPage();
     await openControlled(page, app.server.url);
     await waitAllSynced(page);
@@ -96,7 +101,17 @@ browserSuite("PWA: update to a new version", () => {
     await page
       .getByRole("status")
       .filter({ hasText: "Updating as soon as your 1 waiting change is synced." })
-      .waitFor();
+      .waitFor({ timeout: 60_000 })
+      .catch(async (err: unknown) => {
+        // What the page was doing instead, for the next time this is seen.
+        const bar = await syncBar(page)
+          .textContent()
+          .catch(() => "?");
+        throw new Error(
+          `no "Updating as soon as …": reloaded ${!(await notReloaded())}, build "${await build()}", sync bar "${bar}"`,
+          { cause: err },
+        );
+      });
     expect(await notReloaded()).toBe(true);
     expect(await build()).toBe("");
     // The page still works meanwhile.
@@ -106,7 +121,7 @@ browserSuite("PWA: update to a new version", () => {
 
     // Online: the change syncs, then the page reloads into the new version.
     await context.setOffline(false);
-    await expect.poll(build, { timeout: 30_000 }).toBe("2");
+    await expect.poll(build, { timeout: 60_000 }).toBe("2");
     expect(await notReloaded()).toBe(false);
     const apiaries = await rpc(app.server, "ApiaryService/ListApiaries");
     expect(apiaries.apiaries.map((a: { name: string }) => a.name)).toContain(
