@@ -180,8 +180,12 @@ export class SyncEngine {
   }
 
   private set(patch: Partial<SyncStatus>): void {
+    const wasOnline = this.state.online;
     this.state = { ...this.state, ...patch };
-    if (this.state.leader && ("pulling" in patch || "online" in patch)) {
+    // The other tabs hear every page of a pull and each cycle's end (`pulling` set), and a
+    // change of contact with the server; not the `online: true` every cycle that works repeats
+    // (each message makes every other tab read the replica's status).
+    if (this.state.leader && ("pulling" in patch || this.state.online !== wasOnline)) {
       this.options.peers?.tell({ pulling: this.state.pulling, online: this.state.online });
     }
     for (const listener of this.listeners) listener(this.state);

@@ -48,9 +48,8 @@ const dayMs = 86_400_000;
  */
 function periodRange(period: Period, now: Date): readonly [number, number] | undefined {
   if (period === "all") return undefined;
-  const end = new Date(now);
-  end.setHours(24, 0, 0, 0);
-  const to = end.getTime() / 1000;
+  // The end of the series' span: the end of today.
+  const to = chartSeriesSpan(now.getTime())[1] / 1000;
   return [to - Number(period) * 86_400, to];
 }
 

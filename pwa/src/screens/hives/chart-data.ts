@@ -5,12 +5,16 @@
  * the day's range (the min/max of `downsample`, at a day's resolution: a swarm's drop is never
  * averaged away); from the window's first day on, the device's own readings themselves.
  */
-import { downsample, type SeriesBucket, type SeriesColumn } from "@hivekeep/client-core/core";
+import {
+  downsample,
+  type SeriesBucket,
+  type SeriesColumn,
+  seriesDayMs,
+} from "@hivekeep/client-core/core";
 import type { ReadingColumns } from "@hivekeep/client-core/ops";
 import { measured } from "../../ui/charts/series.ts";
 
 const hourMs = 3_600_000;
-const dayMs = 24 * hourMs;
 
 /** A chart column of ReadingColumns and the series column it draws. */
 export const columnOf: Readonly<Record<SeriesColumn, keyof Omit<ReadingColumns, "at">>> = {
@@ -61,7 +65,7 @@ export function chartData(
   const out = empty();
   for (const b of buckets) {
     if (b.start >= cutoff) break;
-    if (from !== undefined && b.start + dayMs <= from) continue;
+    if (from !== undefined && b.start + seriesDayMs <= from) continue;
     for (const [offset, pick] of [
       [6 * hourMs, "min"],
       [18 * hourMs, "max"],
